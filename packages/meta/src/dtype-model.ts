@@ -1,0 +1,34 @@
+/** `<` little-endian, `>` big-endian, `|` not applicable (single bytes, strings of bytes). */
+export type ByteOrder = "<" | ">" | "|";
+
+/** NumPy kind characters of the simple dtypes Zarr v2 allows (`O` is the object dtype of vlen arrays). */
+export type SimpleKind = "b" | "i" | "u" | "f" | "c" | "m" | "M" | "S" | "U" | "V" | "O";
+
+/** A dtype given by a type string such as `<f8`, `|b1`, `>M8[ns]`, `|S12`. */
+export interface SimpleDataType {
+  readonly kind: SimpleKind;
+  readonly byteOrder: ByteOrder;
+  /** Bytes per element (for `U`, four per character). */
+  readonly itemsize: number;
+  /** For `m`/`M` only: the unit as written between brackets, e.g. `ns`, `10s`, `generic`. */
+  readonly unit?: string;
+}
+
+/** A field of a structured dtype. */
+export interface StructuredField {
+  readonly name: string;
+  readonly dtype: DataType;
+  /** Subarray shape; `[]` for a plain field. */
+  readonly shape: readonly number[];
+  /** Byte offset of the field inside one element. */
+  readonly offset: number;
+}
+
+/** A structured dtype, written in `.zarray` as a NumPy descr list. */
+export interface StructuredDataType {
+  readonly kind: "structured";
+  readonly itemsize: number;
+  readonly fields: readonly StructuredField[];
+}
+
+export type DataType = SimpleDataType | StructuredDataType;

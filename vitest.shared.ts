@@ -1,0 +1,9 @@
+import { fileURLToPath } from "node:url";
+
+const packages = fileURLToPath(new URL("./packages/", import.meta.url));
+
+/** Resolve `@z/x` and `@z/x/sub` to sources, so tests never need a build. */
+export const workspaceAliases = [
+  { find: /^@z\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/index.ts` },
+  { find: /^@z\/([a-z0-9-]+)\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/$2.ts` },
+];
