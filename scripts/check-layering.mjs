@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Fails when a package imports a workspace package that is not below it in scripts/layers.json,
+// when package imports form a cycle, or when a browser-safe package's sources import Node built-ins.
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const layers = JSON.parse(readFileSync(join(root, "scripts/layers.json"), "utf8"));
+const browserSafe = new Set(layers["$browser-safe"]);
+const problems = [];
+
+/** Everything `name` may import: its direct allowances and, transitively, theirs. */
+function allowed(name, seen = new Set()) {
+  for (const dep of layers[name] ?? []) {
+    if (!seen.has(dep)) {
+      seen.add(dep);
+      allowed(dep, seen);
+    }
+  }
+  return seen;
+}
+
+function* sourceFiles(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (entry === "node_modules" || entry === "dist") continue;
+    if (statSync(path).isDirectory()) yield* sourceFiles(path);
+    else if (/\.(ts|mts|js|mjs)$/.test(entry) && !entry.endsWith(".d.ts")) yield path;
+  }
+}
+
+const importPattern = /(?:from\s+|import\s*\(\s*|import\s+|export\s+\*\s+from\s+)["']([^"']+)["']/g;
+const graph = new Map();
+
+for (const name of readdirSync(join(root, "packages"))) {
+  const dir = join(root, "packages", name);
+  if (!existsSync(join(dir, "package.json"))) continue;
+  if (!(name in layers)) {
+    problems.push(`packages/${name} is not in scripts/layers.json: add its place in the layering`);
+    continue;
+  }
+  const may = allowed(name);
+  const uses = new Set();
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) {
+    if (dep.startsWith("@z/")) uses.add(dep.slice(3));
+  }
+  for (const sub of ["src", "test"]) {
+    for (const file of sourceFiles(join(dir, sub))) {
+      const text = readFileSync(file, "utf8");
+      for (const [, spec] of text.matchAll(importPattern)) {
+        const where = relative(root, file);
+        if (spec.startsWith("@z/")) {
+          const target = spec.slice(3).split("/")[0];
+          // Tests may use the package's own test kits and any lower layer.
+          if (target !== name) uses.add(target);
+        }
+        if (sub === "src" && browserSafe.has(name) && (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))) {
+          problems.push(`${where}: browser-safe @z/${name} imports the Node built-in "${spec}"`);
+        }
+      }
+    }
+  }
+  for (const target of uses) {
+    if (!may.has(target)) problems.push(`@z/${name} imports @z/${target}, which is not below it (allowed: ${[...may].join(", ") || "nothing"})`);
+  }
+  graph.set(name, uses);
+}
+
+// Cycles, in case layers.json itself is ever edited into one.
+const state = new Map();
+function visit(node, stack) {
+  if (state.get(node) === "done") return;
+  if (state.get(node) === "active") {
+    problems.push(`import cycle: ${[...stack.slice(stack.indexOf(node)), node].map((n) => `@z/${n}`).join(" -> ")}`);
+    return;
+  }
+  state.set(node, "active");
+  for (const next of graph.get(node) ?? []) visit(next, [...stack, node]);
+  state.set(node, "done");
+}
+for (const node of graph.keys()) visit(node, []);
+
+if (problems.length > 0) {
+  console.error(`layering check failed:\n- ${problems.join("\n- ")}`);
+  process.exit(1);
+}
+console.log(`layering check: ${graph.size} packages, imports follow the layers, no cycles`);
