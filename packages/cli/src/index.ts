@@ -1,1 +1,2 @@
-export {};
+export { main, commands } from "./main.js";
+export type { Command, Io, ParsedArgs } from "./command.js";
