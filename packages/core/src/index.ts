@@ -1,1 +1,27 @@
-export {};
+export { ZarrArray, type ArrayOpenOptions } from "./array.js";
+export { Group, group, openGroup, open, type GroupOptions } from "./group.js";
+export {
+  create,
+  empty,
+  zeros,
+  ones,
+  full,
+  array,
+  emptyLike,
+  zerosLike,
+  onesLike,
+  fullLike,
+  openArray,
+  arrayMetadataFor,
+  type CreateOptions,
+  type OpenArrayOptions,
+  type OpenMode,
+} from "./create.js";
+export { Attributes } from "./attributes.js";
+export { MemoryStore } from "./memory-store.js";
+export { DEFAULT_COMPRESSOR } from "./defaults.js";
+export type { NdArray, NdArrayLike, Scalar } from "./nd-array.js";
+export type { RunOptions } from "./concurrency.js";
+export { codecRepr } from "./info.js";
+export * from "./errors.js";
+export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing";

@@ -1,0 +1,334 @@
+import { defaultRegistry, type CodecRegistry } from "@z/codecs";
+import {
+  BasicIndexer,
+  copyStrided,
+  fillStrided,
+  selectionView,
+  stridesFor,
+  type BasicSelection,
+  type ChunkProjection,
+  type DimSelection,
+  type StridedView,
+} from "@z/indexing";
+import {
+  chunkKey,
+  decodeArrayMetadata,
+  encodeArrayMetadata,
+  isListable,
+  isWritable,
+  keyPrefix,
+  parseChunkKey,
+  typedArrayConstructor,
+  valuesPerElement,
+  type ArrayMetadata,
+  type CodecConfig,
+  type DataType,
+  type FillValue,
+  type Store,
+  type TypedArray,
+  type WritableStore,
+} from "@z/meta";
+import { Attributes } from "./attributes.js";
+import { ChunkCodec } from "./chunk-codec.js";
+import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
+import { forEachConcurrent, type RunOptions } from "./concurrency.js";
+import { ArgumentError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { arrayInfo } from "./info.js";
+import { arrayMetaKey, attrsKey } from "./keys.js";
+import { cStrides, product, type NdArray } from "./nd-array.js";
+import { toWriteSource, type WriteSource } from "./values.js";
+
+export interface ArrayOpenOptions {
+  /** Refuse every write (default false). */
+  readOnly?: boolean;
+  /**
+   * Store chunks that equal the fill value everywhere (default true, as zarr-python 2.11+). When
+   * false such chunks are deleted instead, and read back as the fill value.
+   */
+  writeEmptyChunks?: boolean;
+  /** Where codec ids are looked up (default: the registry of `@z/codecs` with the WASM codecs). */
+  registry?: CodecRegistry;
+  signal?: AbortSignal;
+}
+
+/**
+ * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
+ * default `cache_metadata=True`); data is read and written chunk by chunk.
+ */
+export class ZarrArray {
+  readonly store: Store;
+  /** The normalized logical path (`""` for an array at the store's root). */
+  readonly path: string;
+  readonly readOnly: boolean;
+  readonly writeEmptyChunks: boolean;
+  readonly attrs: Attributes;
+  #meta: ArrayMetadata;
+  readonly #codec: ChunkCodec;
+  readonly #pattern: Uint8Array;
+
+  private constructor(store: Store, path: string, meta: ArrayMetadata, codec: ChunkCodec, options: ArrayOpenOptions) {
+    this.store = store;
+    this.path = path;
+    this.readOnly = options.readOnly ?? false;
+    this.writeEmptyChunks = options.writeEmptyChunks ?? true;
+    this.attrs = new Attributes(store, attrsKey(path), this.readOnly);
+    this.#meta = meta;
+    this.#codec = codec;
+    this.#pattern = fillPattern(meta.fillValue, meta.dtype);
+  }
+
+  /** Opens the array whose `.zarray` is at `path` (already normalized). */
+  static async open(store: Store, path: string, options: ArrayOpenOptions = {}): Promise<ZarrArray> {
+    const key = arrayMetaKey(path);
+    const bytes = await store.get(key, { signal: options.signal });
+    if (bytes === undefined) throw new NodeNotFoundError("array", path, { key });
+    const meta = decodeArrayMetadata(bytes, key);
+    const codec = await ChunkCodec.create(meta, options.registry ?? defaultRegistry, key);
+    return new ZarrArray(store, path, meta, codec, options);
+  }
+
+  // --- metadata -------------------------------------------------------------------------------
+
+  /** The decoded `.zarray` document. */
+  get metadata(): ArrayMetadata {
+    return this.#meta;
+  }
+  get shape(): readonly number[] {
+    return this.#meta.shape;
+  }
+  get chunks(): readonly number[] {
+    return this.#meta.chunks;
+  }
+  get dtype(): DataType {
+    return this.#meta.dtype;
+  }
+  get fillValue(): FillValue {
+    return this.#meta.fillValue;
+  }
+  get order(): "C" | "F" {
+    return this.#meta.order;
+  }
+  get compressor(): CodecConfig | null {
+    return this.#meta.compressor;
+  }
+  get filters(): readonly CodecConfig[] | null {
+    return this.#meta.filters;
+  }
+  get dimensionSeparator(): "." | "/" {
+    return this.#meta.dimensionSeparator ?? ".";
+  }
+  get ndim(): number {
+    return this.shape.length;
+  }
+  /** Number of elements. */
+  get size(): number {
+    return product(this.shape);
+  }
+  get itemsize(): number {
+    return this.dtype.itemsize;
+  }
+  /** Bytes of the whole array, uncompressed. */
+  get nbytes(): number {
+    return this.size * this.itemsize;
+  }
+  /** Number of chunks along each dimension. */
+  get cdataShape(): number[] {
+    return this.shape.map((s, i) => Math.ceil(s / this.chunks[i]!));
+  }
+  /** Number of chunks in the grid. */
+  get nchunks(): number {
+    return product(this.cdataShape);
+  }
+  /** The h5py-style name (`/foo/bar`), or `null` for an array at the root. */
+  get name(): string | null {
+    return this.path === "" ? null : `/${this.path}`;
+  }
+  get basename(): string | null {
+    return this.path === "" ? null : this.path.split("/").pop()!;
+  }
+
+  /** The store key of the chunk at `coords` in the chunk grid. */
+  chunkKey(coords: readonly number[]): string {
+    return keyPrefix(this.path) + chunkKey(coords, this.dimensionSeparator);
+  }
+
+  // --- reading --------------------------------------------------------------------------------
+
+  /** Reads a selection (everything when omitted); integer indices drop their dimension. */
+  async get(selection?: BasicSelection, options: RunOptions = {}): Promise<NdArray> {
+    return this.getBasicSelection(selection, options);
+  }
+
+  async getBasicSelection(selection?: BasicSelection, options: RunOptions = {}): Promise<NdArray> {
+    const indexer = new BasicIndexer(selection, this.shape, this.chunks);
+    const k = valuesPerElement(this.dtype);
+    const out = filledTyped(this.#pattern, product(indexer.shape), this.dtype);
+    const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+    await forEachConcurrent(
+      indexer,
+      async (p: ChunkProjection) => {
+        const chunk = await this.#readChunk(p.chunkCoords, options.signal);
+        if (chunk === undefined) return; // the output starts as the fill value
+        copyStrided(selectionView(outView, p.outSelection), selectionView(chunk, p.chunkSelection), k);
+      },
+      options,
+      indexer.nchunks,
+    );
+    return { data: out, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
+  }
+
+  /** The decoded chunk at `coords` as a view in the array's order, or undefined when it is not stored. */
+  async #readChunk(coords: readonly number[], signal?: AbortSignal): Promise<StridedView<TypedArray> | undefined> {
+    const key = this.chunkKey(coords);
+    const stored = await this.store.get(key, { signal });
+    if (stored === undefined) return undefined;
+    const raw = await this.#codec.decode(stored, key, signal);
+    return this.#chunkView(bytesToTyped(raw, this.dtype));
+  }
+
+  #chunkView(data: TypedArray): StridedView<TypedArray> {
+    return { data, offset: 0, shape: this.chunks, strides: stridesFor(this.chunks, this.order) };
+  }
+
+  // --- writing --------------------------------------------------------------------------------
+
+  /** Writes `value` (a scalar, a typed array, or an N-d array broadcast to the selection) into a selection. */
+  async set(selection: BasicSelection, value: unknown, options: RunOptions = {}): Promise<void> {
+    return this.setBasicSelection(selection, value, options);
+  }
+
+  async setBasicSelection(selection: BasicSelection, value: unknown, options: RunOptions = {}): Promise<void> {
+    const store = this.#writableStore();
+    const indexer = new BasicIndexer(selection, this.shape, this.chunks);
+    const source = toWriteSource(value, indexer.shape, this.dtype, arrayMetaKey(this.path));
+    await forEachConcurrent(
+      indexer,
+      (p: ChunkProjection) => this.#writeChunk(store, p, source, options.signal),
+      options,
+      indexer.nchunks,
+    );
+  }
+
+  async #writeChunk(store: WritableStore, p: ChunkProjection, source: WriteSource, signal?: AbortSignal): Promise<void> {
+    const k = valuesPerElement(this.dtype);
+    const elements = product(this.chunks);
+    const whole = coversWholeChunk(p.chunkSelection, this.chunks);
+    // Only read what will survive: a chunk overwritten whole is never fetched.
+    const chunk =
+      (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
+      this.#chunkView(whole ? new (typedArrayConstructor(this.dtype))(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
+    const target = selectionView(chunk, p.chunkSelection);
+    if (source.kind === "scalar") fillStrided(target, source.element, k);
+    else copyStrided(target, selectionView(source.view, p.outSelection), k);
+    const key = this.chunkKey(p.chunkCoords);
+    if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
+      await store.delete(key, { signal });
+      return;
+    }
+    const encoded = await this.#codec.encode(typedToBytes(chunk.data, this.dtype), key, signal);
+    await store.set(key, encoded, { signal });
+  }
+
+  #writableStore(): WritableStore {
+    if (this.readOnly || !isWritable(this.store)) {
+      throw new ReadOnlyError(`array ${JSON.stringify(this.path)}`, { key: arrayMetaKey(this.path) });
+    }
+    return this.store;
+  }
+
+  // --- shape changes --------------------------------------------------------------------------
+
+  /**
+   * Changes the shape. Chunks that fall outside the new chunk grid are deleted; data in chunks that
+   * stay is kept as it is (as zarr-python does).
+   */
+  async resize(shape: readonly number[], options: RunOptions = {}): Promise<void> {
+    const store = this.#writableStore();
+    if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
+      throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
+    }
+    const oldGrid = this.cdataShape;
+    const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
+    await store.set(arrayMetaKey(this.path), encodeArrayMetadata(meta), { signal: options.signal });
+    this.#meta = meta;
+    const newGrid = this.cdataShape;
+    const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
+    await forEachConcurrent(doomed, (c) => store.delete(this.chunkKey(c), { signal: options.signal }), options);
+  }
+
+  /** Appends `data` along `axis`, growing the array; returns the new shape. */
+  async append(data: NdArray | { data: TypedArray; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
+    if (!Number.isInteger(axis) || axis < 0 || axis >= this.ndim) {
+      throw new ArgumentError(`axis ${axis} is out of range for an array of ${this.ndim} dimensions`);
+    }
+    const mismatch = data.shape.length !== this.ndim || data.shape.some((s, i) => i !== axis && s !== this.shape[i]);
+    if (mismatch) {
+      throw new ValueError(
+        `shape of data to append [${data.shape.join(", ")}] is not compatible with the array [${this.shape.join(", ")}]; ` +
+          "all dimensions must match except for the dimension being appended",
+      );
+    }
+    const old = this.shape[axis]!;
+    const shape = this.shape.map((s, i) => (i === axis ? s + data.shape[axis]! : s));
+    await this.resize(shape, options);
+    const selection = shape.map((s, i) => (i === axis ? { kind: "slice" as const, start: old, stop: s, step: 1 } : null));
+    await this.set(selection, data, options);
+    return this.shape;
+  }
+
+  // --- storage statistics ---------------------------------------------------------------------
+
+  /** The chunk keys of this array present in the store (needs a listable store). */
+  async initializedChunkKeys(options: RunOptions = {}): Promise<string[]> {
+    if (!isListable(this.store)) throw new ArgumentError("the store cannot list its keys");
+    const prefix = keyPrefix(this.path);
+    const grid = this.cdataShape;
+    const keys = await this.store.list(prefix, { signal: options.signal });
+    return keys.filter((key) => {
+      const coords = parseChunkKey(key.slice(prefix.length), this.ndim, this.dimensionSeparator);
+      return coords !== undefined && coords.every((c, i) => c < grid[i]!);
+    });
+  }
+
+  /** How many chunks are stored (counted correctly for both separators, unlike zarr-python 2.13 with `/`). */
+  async nchunksInitialized(options: RunOptions = {}): Promise<number> {
+    return (await this.initializedChunkKeys(options)).length;
+  }
+
+  /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
+  async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
+    if (!isListable(this.store)) return undefined;
+    const keys = [arrayMetaKey(this.path), attrsKey(this.path), ...(await this.initializedChunkKeys(options))];
+    let total = 0;
+    await forEachConcurrent(
+      keys,
+      async (key) => {
+        total += (await this.store.get(key, { signal: options.signal }))?.length ?? 0;
+      },
+      options,
+    );
+    return total;
+  }
+
+  /** A text report like zarr-python's `Array.info`. */
+  async info(options: RunOptions = {}): Promise<string> {
+    return arrayInfo(this, await this.nbytesStored(options), await this.nchunksInitialized(options).catch(() => undefined));
+  }
+}
+
+function coversWholeChunk(selection: readonly DimSelection[], chunks: readonly number[]): boolean {
+  return selection.every((s, i) =>
+    typeof s === "number" ? chunks[i] === 1 : s.start === 0 && s.stop === chunks[i] && s.step === 1,
+  );
+}
+
+function* gridCoords(grid: readonly number[]): Generator<number[]> {
+  if (grid.some((n) => n === 0)) return;
+  const coords = grid.map(() => 0);
+  for (;;) {
+    yield [...coords];
+    let d = grid.length - 1;
+    while (d >= 0 && ++coords[d]! === grid[d]) coords[d--] = 0;
+    if (d < 0) return;
+  }
+}

@@ -1,0 +1,67 @@
+import type { Codec, ChunkContext, CodecData, CodecRegistry } from "@z/codecs";
+import { ZarrError, type ArrayMetadata } from "@z/meta";
+import { ChunkError } from "./errors.js";
+
+/**
+ * The filters and compressor of one array, applied as the spec orders them: filters in order then
+ * the compressor to encode, the reverse to decode. It also guards the chunk size: a stored chunk
+ * must decode to exactly one chunk's bytes, or the read fails naming the key.
+ */
+export class ChunkCodec {
+  private constructor(
+    private readonly codecs: readonly Codec[],
+    private readonly context: Omit<ChunkContext, "key" | "signal">,
+  ) {}
+
+  static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkCodec> {
+    const configs = [...(meta.filters ?? []), ...(meta.compressor ? [meta.compressor] : [])];
+    const codecs = await Promise.all(configs.map((config) => registry.create(config, { key })));
+    const elements = meta.chunks.reduce((a, b) => a * b, 1);
+    return new ChunkCodec(codecs, { dtype: meta.dtype, itemsize: meta.dtype.itemsize, elements });
+  }
+
+  /** Bytes in one decoded chunk. */
+  get chunkBytes(): number {
+    return this.context.elements * this.context.itemsize;
+  }
+
+  async decode(stored: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const chunk = { ...this.context, key, signal };
+    let data: CodecData = stored;
+    for (let i = this.codecs.length - 1; i >= 0; i--) {
+      data = await run(this.codecs[i]!, "decode", data, chunk);
+    }
+    if (!(data instanceof Uint8Array)) {
+      throw new ChunkError(`chunk ${key} did not decode to bytes`, { key });
+    }
+    if (data.length !== this.chunkBytes) {
+      throw new ChunkError(
+        `chunk ${key} decoded to ${data.length} bytes, expected ${this.chunkBytes} ` +
+          `(${this.context.elements} elements of ${this.context.itemsize} bytes)`,
+        { key },
+      );
+    }
+    return data;
+  }
+
+  async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const chunk = { ...this.context, key, signal };
+    let data: CodecData = raw;
+    for (const codec of this.codecs) data = await run(codec, "encode", data, chunk);
+    if (!(data instanceof Uint8Array)) {
+      throw new ChunkError(`chunk ${key} did not encode to bytes`, { key });
+    }
+    return data;
+  }
+}
+
+/** Our codecs throw typed errors naming the key; a third-party codec's plain error gets wrapped so it does too. */
+async function run(codec: Codec, step: "encode" | "decode", data: CodecData, chunk: ChunkContext): Promise<CodecData> {
+  try {
+    return await codec[step](data, chunk);
+  } catch (error) {
+    if (error instanceof ZarrError) throw error;
+    const key = chunk.key ?? "";
+    throw new ChunkError(`codec ${codec.id} failed to ${step} chunk ${key}: ${String(error)}`, { key, cause: error });
+  }
+}

@@ -1,0 +1,199 @@
+import type { CodecRegistry } from "@z/codecs";
+import {
+  dataTypeFromUser,
+  encodeArrayMetadata,
+  encodeAttributes,
+  isWritable,
+  normalizeChunks,
+  normalizeFillValue,
+  normalizeStoragePath,
+  type ArrayMetadata,
+  type ChunksSpec,
+  type CodecConfig,
+  type DataType,
+  type DimensionSeparator,
+  type JsonObject,
+  type JsonValue,
+  type Order,
+  type Store,
+  type TypedArray,
+} from "@z/meta";
+import { ZarrArray } from "./array.js";
+import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
+import { containsArray, containsGroup, prepareNewNode } from "./hierarchy.js";
+import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
+import { MemoryStore } from "./memory-store.js";
+import type { NdArrayLike } from "./nd-array.js";
+import { DEFAULT_COMPRESSOR } from "./defaults.js";
+
+/** What `create` and its relatives accept; names follow zarr-python's arguments. */
+export interface CreateOptions {
+  shape: number | readonly number[];
+  /** `true`/omitted: guessed as zarr-python does; `false`: one chunk; a number or list: as given (`null`/-1 = full length). */
+  chunks?: ChunksSpec;
+  /** A v2 type string (`<f8`), a numpy-style name (`float32`, `i4`), a structured descr, or a parsed dtype. Default `<f8`. */
+  dtype?: string | JsonValue | DataType;
+  /** The compressor's config, `null` for none; default blosc lz4 as zarr-python. */
+  compressor?: CodecConfig | null;
+  /** Default 0 (as zarr-python's `create`); `null` for no fill value. */
+  fillValue?: unknown;
+  order?: Order;
+  /** Where the array goes (default: a new `MemoryStore`). */
+  store?: Store;
+  path?: string;
+  /** Remove anything at `path` first (default false: existing arrays or groups are an error). */
+  overwrite?: boolean;
+  filters?: readonly CodecConfig[] | null;
+  /** Written into `.zarray` only when given, as zarr-python does; chunk keys use `.` otherwise. */
+  dimensionSeparator?: DimensionSeparator;
+  writeEmptyChunks?: boolean;
+  readOnly?: boolean;
+  /** User attributes written to `.zattrs`. */
+  attributes?: JsonObject;
+  registry?: CodecRegistry;
+  signal?: AbortSignal;
+}
+
+/** Creates an array, with every ancestor group, and returns it opened. */
+export async function create(options: CreateOptions): Promise<ZarrArray> {
+  const store = options.store ?? new MemoryStore();
+  if (!isWritable(store)) throw new ReadOnlyError("the store");
+  const path = normalizeStoragePath(options.path);
+  const meta = arrayMetadataFor(options);
+  await prepareNewNode(store, path, options.overwrite ?? false, options.signal);
+  await store.set(arrayMetaKey(path), encodeArrayMetadata(meta), { signal: options.signal });
+  if (options.attributes !== undefined) {
+    await store.set(attrsKey(path), encodeAttributes(options.attributes), { signal: options.signal });
+  }
+  return ZarrArray.open(store, path, options);
+}
+
+/** The metadata zarr-python's `init_array` would write for the same arguments. */
+export function arrayMetadataFor(options: CreateOptions): ArrayMetadata {
+  const dtype = resolveDataType(options.dtype ?? "<f8");
+  const shape = normalizeShape(options.shape);
+  const chunks = normalizeChunks(options.chunks, shape, dtype.itemsize);
+  const order = options.order ?? "C";
+  if (order !== "C" && order !== "F") throw new ArgumentError(`order must be "C" or "F", got ${JSON.stringify(order)}`);
+  // zarr-python never compresses a 0-d array: its one element gains nothing from it.
+  const compressor = shape.length === 0 ? null : options.compressor === undefined ? DEFAULT_COMPRESSOR : options.compressor;
+  const filters = options.filters && options.filters.length > 0 ? [...options.filters] : null;
+  const fillValue = normalizeFillValue(options.fillValue === undefined ? 0 : options.fillValue, dtype);
+  return {
+    zarrFormat: 2,
+    shape,
+    chunks,
+    dtype,
+    compressor,
+    fillValue,
+    order,
+    filters,
+    ...(options.dimensionSeparator === undefined ? {} : { dimensionSeparator: options.dimensionSeparator }),
+  };
+}
+
+const isDataType = (d: unknown): d is DataType =>
+  typeof d === "object" && d !== null && !Array.isArray(d) && "kind" in d && "itemsize" in d;
+
+const resolveDataType = (d: string | JsonValue | DataType): DataType =>
+  isDataType(d) ? d : dataTypeFromUser(d as string | JsonValue);
+
+function normalizeShape(shape: number | readonly number[]): number[] {
+  const dims = typeof shape === "number" ? [shape] : [...shape];
+  for (const s of dims) {
+    if (!Number.isSafeInteger(s) || s < 0) {
+      throw new ArgumentError(`shape must be non-negative integers, got [${dims.join(", ")}]`);
+    }
+  }
+  return dims;
+}
+
+type WithoutFill = Omit<CreateOptions, "fillValue">;
+
+/** An array without a fill value: unwritten regions are undefined (read as zeros here). */
+export const empty = (options: WithoutFill): Promise<ZarrArray> => create({ ...options, fillValue: null });
+export const zeros = (options: WithoutFill): Promise<ZarrArray> => create({ ...options, fillValue: 0 });
+export const ones = (options: WithoutFill): Promise<ZarrArray> => create({ ...options, fillValue: 1 });
+export const full = (options: CreateOptions & { fillValue: unknown }): Promise<ZarrArray> => create(options);
+
+/** Creates an array holding `data` (its shape and, unless given, its dtype). */
+export async function array(
+  data: NdArrayLike | TypedArray,
+  options: Omit<CreateOptions, "shape"> & { shape?: CreateOptions["shape"] } = {},
+): Promise<ZarrArray> {
+  const typed = ArrayBuffer.isView(data);
+  const shape = options.shape ?? (typed ? [(data as TypedArray).length] : (data as NdArrayLike).shape);
+  const dtype = options.dtype ?? (typed ? dtypeOfTypedArray(data as TypedArray) : "<f8");
+  const z = await create({ ...options, shape, dtype });
+  await z.set(undefined, typed ? { data: data as TypedArray, shape } : data, options);
+  return z;
+}
+
+function dtypeOfTypedArray(data: TypedArray): string {
+  const names: [abstract new (...args: never[]) => TypedArray, string][] = [
+    [Int8Array, "|i1"], [Uint8Array, "|u1"], [Int16Array, "<i2"], [Uint16Array, "<u2"], [Int32Array, "<i4"],
+    [Uint32Array, "<u4"], [BigInt64Array, "<i8"], [BigUint64Array, "<u8"], [Float32Array, "<f4"], [Float64Array, "<f8"],
+  ];
+  const found = names.find(([Ctor]) => data instanceof Ctor);
+  if (!found) throw new ArgumentError(`cannot infer a dtype from ${data.constructor.name}; pass dtype`);
+  return found[1];
+}
+
+/** What the `*Like` functions take from an existing array, as zarr-python's `_like_args`. */
+const likeOptions = (a: ZarrArray, options: Partial<CreateOptions>): CreateOptions => ({
+  shape: a.shape,
+  chunks: a.chunks,
+  dtype: a.dtype,
+  compressor: a.compressor,
+  order: a.order,
+  filters: a.filters,
+  ...options,
+});
+
+export const emptyLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Promise<ZarrArray> =>
+  create({ ...likeOptions(a, options), fillValue: null });
+export const zerosLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Promise<ZarrArray> =>
+  create({ ...likeOptions(a, options), fillValue: 0 });
+export const onesLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Promise<ZarrArray> =>
+  create({ ...likeOptions(a, options), fillValue: 1 });
+export const fullLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Promise<ZarrArray> =>
+  create({ fillValue: a.fillValue, ...likeOptions(a, options) });
+
+/**
+ * `r`: read only, must exist; `r+`: read/write, must exist; `a`: read/write, created if missing;
+ * `w`: created, replacing whatever is there; `w-` (or `x`): created, failing if anything is there.
+ */
+export type OpenMode = "r" | "r+" | "a" | "w" | "w-" | "x";
+
+export type OpenArrayOptions = Partial<CreateOptions> & { mode?: OpenMode };
+
+/** Opens (or, depending on `mode`, creates) an array, as zarr-python's `open_array` (default mode `a`). */
+export async function openArray(store: Store, options: OpenArrayOptions = {}): Promise<ZarrArray> {
+  const mode = options.mode ?? "a";
+  const path = normalizeStoragePath(options.path);
+  const { signal } = options;
+  const createNew = (overwrite: boolean): Promise<ZarrArray> => {
+    if (options.shape === undefined) throw new ArgumentError(`mode "${mode}" creates an array: shape is required`);
+    return create({ ...options, shape: options.shape, store, path, overwrite });
+  };
+  switch (mode) {
+    case "r":
+    case "r+":
+      if (!(await containsArray(store, path, signal))) {
+        if (await containsGroup(store, path, signal)) throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
+        throw new NodeNotFoundError("array", path, { key: arrayMetaKey(path) });
+      }
+      return ZarrArray.open(store, path, { ...options, readOnly: mode === "r" || options.readOnly });
+    case "a":
+      if (await containsArray(store, path, signal)) return ZarrArray.open(store, path, options);
+      if (await containsGroup(store, path, signal)) throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
+      return createNew(false);
+    case "w":
+      return createNew(true);
+    case "w-":
+    case "x":
+      return createNew(false);
+    default:
+      throw new ArgumentError(`mode must be one of r, r+, a, w, w-, x; got ${JSON.stringify(mode)}`);
+  }
+}

@@ -1,0 +1,47 @@
+import { ZarrError } from "@z/meta";
+
+/** A write, resize or attribute change on an array or group opened read-only. */
+export class ReadOnlyError extends ZarrError {
+  constructor(what: string, options: { key?: string } = {}) {
+    super("ZARR_READ_ONLY", `${what} is read-only`, options);
+  }
+}
+
+/** No array (or group) where one was expected. */
+export class NodeNotFoundError extends ZarrError {
+  readonly path: string;
+  constructor(kind: "array" | "group" | "array or group", path: string, options: { key?: string } = {}) {
+    super("ZARR_NOT_FOUND", `no ${kind} found at path ${JSON.stringify(path)}`, options);
+    this.path = path;
+  }
+}
+
+/** Something already exists where a new array or group was to be created. */
+export class NodeExistsError extends ZarrError {
+  readonly path: string;
+  constructor(kind: "array" | "group", path: string, options: { key?: string } = {}) {
+    super("ZARR_EXISTS", `path ${JSON.stringify(path)} contains ${kind === "array" ? "an array" : "a group"}`, options);
+    this.path = path;
+  }
+}
+
+/** A stored chunk that does not decode to a chunk of this array. */
+export class ChunkError extends ZarrError {
+  constructor(message: string, options: { key: string; cause?: unknown }) {
+    super("ZARR_CHUNK", message, options);
+  }
+}
+
+/** A value that cannot be written to a selection (wrong shape, wrong type). */
+export class ValueError extends ZarrError {
+  constructor(message: string, options: { key?: string } = {}) {
+    super("ZARR_VALUE", message, options);
+  }
+}
+
+/** An invalid argument to an API call (bad mode, bad shape, …). */
+export class ArgumentError extends ZarrError {
+  constructor(message: string) {
+    super("ZARR_ARGUMENT", message);
+  }
+}

@@ -1,0 +1,75 @@
+import { encodeGroupMetadata, isListable, keyPrefix, StoreError, type Store, type WritableStore } from "@z/meta";
+import { NodeExistsError } from "./errors.js";
+import { arrayMetaKey, groupMetaKey } from "./keys.js";
+
+/** A store that can remove a whole subtree at once (a directory store does it faster than key by key). */
+interface SubtreeRemover {
+  rmdir(path: string): Promise<void>;
+}
+
+const hasRmdir = (store: Store): store is Store & SubtreeRemover =>
+  typeof (store as Partial<SubtreeRemover>).rmdir === "function";
+
+async function has(store: Store, key: string, signal?: AbortSignal): Promise<boolean> {
+  return (await store.get(key, { signal })) !== undefined;
+}
+
+export const containsArray = (store: Store, path: string, signal?: AbortSignal): Promise<boolean> =>
+  has(store, arrayMetaKey(path), signal);
+
+export const containsGroup = (store: Store, path: string, signal?: AbortSignal): Promise<boolean> =>
+  has(store, groupMetaKey(path), signal);
+
+/** Removes every key under `path` (the whole store for `""`), as zarr-python's `rmdir`. */
+export async function removeSubtree(store: WritableStore, path: string, signal?: AbortSignal): Promise<void> {
+  if (hasRmdir(store)) return store.rmdir(path);
+  if (!isListable(store)) {
+    throw new StoreError(`cannot overwrite ${JSON.stringify(path)}: the store cannot list its keys`);
+  }
+  const keys = await store.list(keyPrefix(path), { signal });
+  for (const key of keys) await store.delete(key, { signal });
+}
+
+/**
+ * Makes sure every ancestor of `path` is a group, as the spec requires: missing ones are created;
+ * an ancestor that is an array is an error (or, with `overwrite`, replaced by a group).
+ */
+export async function requireParentGroups(
+  store: WritableStore,
+  path: string,
+  overwrite: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (path === "") return;
+  const segments = path.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    const parent = segments.slice(0, i).join("/");
+    if (await containsArray(store, parent, signal)) {
+      if (!overwrite) throw new NodeExistsError("array", parent, { key: arrayMetaKey(parent) });
+      await removeSubtree(store, parent, signal);
+      await store.set(groupMetaKey(parent), encodeGroupMetadata(), { signal });
+    } else if (!(await containsGroup(store, parent, signal))) {
+      await store.set(groupMetaKey(parent), encodeGroupMetadata(), { signal });
+    }
+  }
+}
+
+/**
+ * Clears the way for a new node at `path`: with `overwrite` everything under it goes, without it an
+ * existing array or group there is an error.
+ */
+export async function prepareNewNode(
+  store: WritableStore,
+  path: string,
+  overwrite: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (overwrite) {
+    await removeSubtree(store, path, signal);
+  } else if (await containsArray(store, path, signal)) {
+    throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
+  } else if (await containsGroup(store, path, signal)) {
+    throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
+  }
+  await requireParentGroups(store, path, overwrite, signal);
+}
