@@ -4,3 +4,6 @@ export * from "./dtype-model.js";
 export * from "./json-value.js";
 export * from "./array-metadata-model.js";
 export * from "./json.js";
+export * from "./path.js";
+export * from "./chunk-key.js";
+export * from "./chunks.js";

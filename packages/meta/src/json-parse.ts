@@ -153,7 +153,7 @@ class Parser {
     let out = "";
     let run = this.pos;
     for (;;) {
-      if (this.pos >= this.text.length) this.fail("a closing '\"' of the string that starts here", start - this.pos);
+      if (this.pos >= this.text.length) this.fail(`a closing '"' of the string opened at char ${start}`);
       const code = this.text.charCodeAt(this.pos);
       if (code === 0x22) {
         out += this.text.slice(run, this.pos);
