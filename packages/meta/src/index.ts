@@ -7,3 +7,5 @@ export * from "./json.js";
 export * from "./path.js";
 export * from "./chunk-key.js";
 export * from "./chunks.js";
+export * from "./group-metadata.js";
+export * from "./attributes.js";
