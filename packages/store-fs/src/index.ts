@@ -1,1 +1,4 @@
-export {};
+export { DirectoryStore, type DirectoryStoreOptions } from "./directory-store.js";
+export { NestedDirectoryStore, type NestedDirectoryStoreOptions } from "./nested-directory-store.js";
+export { TempStore, type TempStoreOptions } from "./temp-store.js";
+export type { StoreFileSystem } from "./file-system.js";

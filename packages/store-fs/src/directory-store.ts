@@ -1,0 +1,247 @@
+import { statSync, type Dirent } from "node:fs";
+import { join, resolve } from "node:path";
+import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
+import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
+import { fileSystem, type StoreFileSystem } from "./file-system.js";
+import { errorCode, ioError, isMissing, rethrow } from "./io-errors.js";
+import { keySegments, listPrefix, prefixSegments } from "./keys.js";
+
+export interface DirectoryStoreOptions {
+  /**
+   * Flush each value to disk (and its directory entry) before `set` resolves; default `false`,
+   * as in zarr-python. Without it a write is atomic but may be lost on power failure.
+   */
+  fsync?: boolean;
+  /**
+   * The chunk key separator this store suggests for arrays created in it that do not choose one,
+   * and for reading arrays whose `.zarray` names none, as zarr-python's `dimension_separator`
+   * store argument does. The store itself never rewrites keys. Default: none (arrays use `.`).
+   */
+  dimensionSeparator?: "." | "/";
+  /** Replacements for some `node:fs/promises` functions, e.g. to simulate failures in tests. */
+  fs?: Partial<StoreFileSystem>;
+}
+
+/**
+ * A store keeping each value in a file under a root directory, like zarr-python's
+ * `DirectoryStore`: the key `foo/bar/0.0` is the file `<root>/foo/bar/0.0`, so groups are
+ * directories, and chunk keys of arrays with dimension separator `/` (`foo/bar/0/0`) are nested
+ * directories. Writes are atomic (a temporary `<name>.<hex>.partial` file renamed into place).
+ *
+ * Keys that could reach outside the root (`..`, `/abs`, `a\b`, empty segments) are refused with a
+ * `StoreError` naming the key; so are I/O failures other than a missing file, with the Node error
+ * as `cause`. Values returned are fresh `Uint8Array`s (not `Buffer`s) owned by the caller.
+ *
+ * Where it differs from zarr-python: `delete` of a directory does nothing (zarr-python removes
+ * the subtree; use {@link DirectoryStore.rmdir}), and `set` over a directory fails instead of
+ * removing it. Like zarr-python, `delete` leaves emptied directories in place.
+ */
+export class DirectoryStore implements WritableStore, ListableStore {
+  /** The absolute path of the root directory. It need not exist until the first `set`. */
+  readonly root: string;
+  /** See {@link DirectoryStoreOptions.dimensionSeparator}. */
+  readonly dimensionSeparator: "." | "/" | undefined;
+  readonly #fs: StoreFileSystem;
+  readonly #fsync: boolean;
+
+  constructor(root: string, options: DirectoryStoreOptions = {}) {
+    this.root = resolve(root);
+    const stats = statSync(this.root, { throwIfNoEntry: false });
+    if (stats !== undefined && !stats.isDirectory()) {
+      throw new StoreError(`cannot use ${this.root} as a directory store: it exists and is not a directory`);
+    }
+    this.dimensionSeparator = options.dimensionSeparator;
+    this.#fs = fileSystem(options.fs);
+    this.#fsync = options.fsync ?? false;
+  }
+
+  /** The file `key` maps to. Throws a `StoreError` for keys that could escape the root. */
+  filePath(key: string): string {
+    return join(this.root, ...keySegments(key));
+  }
+
+  /** The value under `key`; `undefined` when there is no such file (or it is a directory). */
+  async get(key: string, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
+    const path = this.filePath(key);
+    options.signal?.throwIfAborted();
+    try {
+      return owned(await this.#fs.readFile(path, { signal: options.signal }));
+    } catch (err) {
+      if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
+      rethrow(options.signal, "read", key, path, err);
+    }
+  }
+
+  /**
+   * Part of the value under `key`, reading only those bytes. Ranges are clamped to the file, like
+   * `Uint8Array.prototype.slice`: past the end gives the bytes up to the end, or none.
+   */
+  async getRange(key: string, range: ByteRange, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
+    const path = this.filePath(key);
+    checkRange(key, range);
+    options.signal?.throwIfAborted();
+    let handle;
+    try {
+      handle = await this.#fs.open(path, "r");
+    } catch (err) {
+      if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
+      rethrow(options.signal, "read", key, path, err);
+    }
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return undefined;
+      const size = stats.size;
+      const start = "suffixLength" in range ? Math.max(0, size - range.suffixLength) : Math.min(range.offset, size);
+      const end = "suffixLength" in range || range.length === undefined ? size : Math.min(size, range.offset + range.length);
+      const out = new Uint8Array(end - start);
+      let filled = 0;
+      while (filled < out.length) {
+        options.signal?.throwIfAborted();
+        const { bytesRead } = await handle.read(out, filled, out.length - filled, start + filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === out.length ? out : out.slice(0, filled);
+    } catch (err) {
+      rethrow(options.signal, "read", key, path, err);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+
+  /** Replaces the file for `key` atomically, creating its directories. */
+  async set(key: string, value: Uint8Array, options: StoreOptions = {}): Promise<void> {
+    const path = this.filePath(key);
+    options.signal?.throwIfAborted();
+    try {
+      await writeFileAtomic(this.#fs, path, value, { fsync: this.#fsync });
+    } catch (err) {
+      if (errorCode(err) === "EISDIR" || errorCode(err) === "ENOTEMPTY" || errorCode(err) === "EEXIST") {
+        const stats = await this.#fs.stat(path).catch(() => undefined);
+        if (stats?.isDirectory() === true) {
+          throw new StoreError(`cannot write ${JSON.stringify(key)} (${path}): a directory is in the way`, { key, cause: err });
+        }
+      }
+      throw ioError("write", key, path, err);
+    }
+  }
+
+  /** Removes the file for `key`. A missing key, or a directory, is left alone. */
+  async delete(key: string, options: StoreOptions = {}): Promise<void> {
+    const path = this.filePath(key);
+    options.signal?.throwIfAborted();
+    try {
+      await this.#fs.unlink(path);
+    } catch (err) {
+      if (isMissing(err)) return;
+      // unlink of a directory fails with EISDIR on Linux, EPERM on macOS: not a key, nothing to do
+      const stats = await this.#fs.stat(path).catch(() => undefined);
+      if (stats?.isDirectory() === true) return;
+      throw ioError("delete", key, path, err);
+    }
+  }
+
+  /**
+   * Every key starting with `prefix` (all when omitted), walking only the directory the prefix
+   * lies in. Temporary files of writes in progress are not keys. Like zarr-python (`os.walk`),
+   * it does not descend into symbolic links to directories.
+   */
+  async list(prefix = "", options: StoreOptions = {}): Promise<string[]> {
+    const { dir, partial } = listPrefix(prefix);
+    const keys: string[] = [];
+    const base = dir.join("/");
+    await this.#walk(join(this.root, ...dir), base === "" ? "" : `${base}/`, partial, keys, options.signal);
+    return keys;
+  }
+
+  /**
+   * The files (`keys`) and directories (`prefixes`) directly in the directory `prefix` (`""` for
+   * the root, else ending in `/`), sorted. A missing directory is empty. Unlike zarr-python's
+   * `NestedDirectoryStore.listdir`, nested chunk directories are reported as they are (`0/` is a
+   * prefix), not folded back into `0.0`-style names.
+   */
+  async listDir(prefix: string, options: StoreOptions = {}): Promise<DirectoryListing> {
+    const segments = prefixSegments(prefix);
+    const path = join(this.root, ...segments);
+    const entries = await this.#readdir(path, prefix, options.signal);
+    const keys: string[] = [];
+    const prefixes: string[] = [];
+    for (const entry of entries) {
+      const kind = await this.#kind(entry, path);
+      if (kind === "file" && !PARTIAL_FILE.test(entry.name)) keys.push(entry.name);
+      else if (kind === "directory" || kind === "link to directory") prefixes.push(entry.name);
+    }
+    return { keys: keys.sort(), prefixes: prefixes.sort() };
+  }
+
+  /**
+   * Removes the directory `path` (a key prefix, `""` for the root itself) with everything in it,
+   * as zarr-python's `rmdir` does when overwriting a node. A missing directory, or a file, is
+   * left alone.
+   */
+  async rmdir(path = "", options: StoreOptions = {}): Promise<void> {
+    const dir = join(this.root, ...prefixSegments(path));
+    options.signal?.throwIfAborted();
+    try {
+      const stats = await this.#fs.stat(dir);
+      if (!stats.isDirectory()) return;
+      await this.#fs.rm(dir, { recursive: true, force: true });
+    } catch (err) {
+      if (isMissing(err)) return;
+      rethrow(options.signal, "remove directory", path, dir, err);
+    }
+  }
+
+  async #walk(dir: string, keyPrefix: string, partial: string, out: string[], signal: AbortSignal | undefined): Promise<void> {
+    const entries = await this.#readdir(dir, keyPrefix, signal);
+    const below: Promise<void>[] = [];
+    for (const entry of entries) {
+      if (!entry.name.startsWith(partial)) continue;
+      const kind = await this.#kind(entry, dir);
+      if (kind === "file" && !PARTIAL_FILE.test(entry.name)) out.push(keyPrefix + entry.name);
+      else if (kind === "directory") below.push(this.#walk(join(dir, entry.name), `${keyPrefix}${entry.name}/`, "", out, signal));
+    }
+    await Promise.all(below);
+  }
+
+  /** The entries of a directory; none when it is missing or is a file. */
+  async #readdir(dir: string, prefix: string, signal: AbortSignal | undefined): Promise<Dirent[]> {
+    signal?.throwIfAborted();
+    try {
+      return await this.#fs.readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (isMissing(err)) return [];
+      rethrow(signal, "list", prefix, dir, err);
+    }
+  }
+
+  /** What a directory entry is, following a symbolic link to see what it points at. */
+  async #kind(entry: Dirent, dir: string): Promise<"file" | "directory" | "link to directory" | "other"> {
+    if (entry.isFile()) return "file";
+    if (entry.isDirectory()) return "directory";
+    if (!entry.isSymbolicLink()) return "other";
+    const stats = await this.#fs.stat(join(dir, entry.name)).catch(() => undefined);
+    if (stats?.isFile() === true) return "file";
+    return stats?.isDirectory() === true ? "link to directory" : "other";
+  }
+}
+
+/**
+ * A plain `Uint8Array` over memory of its own. Node hands out `Buffer`s, whose `slice` makes a
+ * view rather than a copy, and small ones may share a pool with unrelated data.
+ */
+function owned(buffer: Uint8Array): Uint8Array {
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) {
+    return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
+  }
+  return new Uint8Array(buffer);
+}
+
+function checkRange(key: string, range: ByteRange): void {
+  const fields: [string, number | undefined][] = "suffixLength" in range ? [["suffixLength", range.suffixLength]] : [["offset", range.offset], ["length", range.length]];
+  for (const [name, value] of fields) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`, { key });
+    }
+  }
+}
