@@ -1,0 +1,161 @@
+import { mkdir, readdir, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { StoreError } from "@z/meta";
+import { DirectoryStore, TempStore } from "@z/store-fs";
+import { fileTree, text, utf8 } from "./helpers.js";
+
+const temps: TempStore[] = [];
+afterEach(async () => {
+  await Promise.all(temps.splice(0).map((store) => store.close()));
+});
+/** A DirectoryStore on a fresh temporary directory. */
+function fresh(): DirectoryStore {
+  const temp = new TempStore();
+  temps.push(temp);
+  return new DirectoryStore(temp.root);
+}
+
+describe("DirectoryStore", () => {
+  it("maps keys to files under the root, / to sub-directories", async () => {
+    const store = fresh();
+    await store.set("foo/bar/.zarray", utf8("{}"));
+    await store.set("foo/bar/0.0", utf8("chunk"));
+    expect(store.filePath("foo/bar/0.0")).toBe(join(store.root, "foo", "bar", "0.0"));
+    expect(await fileTree(store.root)).toEqual(["foo/", "foo/bar/", "foo/bar/.zarray", "foo/bar/0.0"]);
+  });
+
+  it("reads files it did not write", async () => {
+    const store = fresh();
+    await mkdir(join(store.root, "g"));
+    await writeFile(join(store.root, "g", ".zgroup"), '{"zarr_format": 2}');
+    expect(text(await store.get("g/.zgroup"))).toBe('{"zarr_format": 2}');
+    expect(await store.list()).toEqual(["g/.zgroup"]);
+  });
+
+  it("finds no value at a directory, or below a file", async () => {
+    const store = fresh();
+    await store.set("a/b", utf8("x"));
+    expect(await store.get("a")).toBeUndefined();
+    expect(await store.getRange("a", { offset: 0 })).toBeUndefined();
+    expect(await store.get("a/b/c")).toBeUndefined();
+    expect(await store.getRange("a/b/c", { suffixLength: 1 })).toBeUndefined();
+  });
+
+  it("returns plain Uint8Arrays over memory of their own, not Buffers", async () => {
+    const store = fresh();
+    await store.set("k", utf8("small"));
+    for (const value of [await store.get("k"), await store.getRange("k", { offset: 1, length: 2 })]) {
+      expect(value?.constructor).toBe(Uint8Array);
+      expect(value?.byteOffset).toBe(0);
+      expect(value?.buffer.byteLength).toBe(value?.byteLength);
+    }
+  });
+
+  it("refuses byte ranges that are not non-negative integers", async () => {
+    const store = fresh();
+    await store.set("k", utf8("0123456789"));
+    for (const range of [{ offset: -1 }, { offset: 1.5 }, { offset: 0, length: -2 }, { suffixLength: Number.NaN }]) {
+      await expect(store.getRange("k", range)).rejects.toThrow(StoreError);
+    }
+  });
+
+  it("leaves emptied directories in place on delete, as zarr-python does", async () => {
+    const store = fresh();
+    await store.set("a/b/0.0", utf8("x"));
+    await store.delete("a/b/0.0");
+    expect(await fileTree(store.root)).toEqual(["a/", "a/b/"]);
+    expect(await store.list()).toEqual([]);
+    expect(await store.listDir("a/")).toEqual({ keys: [], prefixes: ["b"] });
+  });
+
+  it("does nothing when asked to delete a directory (rmdir does that)", async () => {
+    const store = fresh();
+    await store.set("a/b", utf8("x"));
+    await store.delete("a");
+    expect(text(await store.get("a/b"))).toBe("x");
+  });
+
+  it("removes a subtree with rmdir, and the root itself with rmdir()", async () => {
+    const store = fresh();
+    for (const key of ["g/.zgroup", "g/arr/.zarray", "g/arr/0.0", "g/arr/0.1", "g/other/.zarray", "g/arrx"]) await store.set(key, utf8(key));
+    await store.rmdir("g/arr");
+    expect((await store.list()).sort()).toEqual(["g/.zgroup", "g/arrx", "g/other/.zarray"]);
+    await store.rmdir("g/other/");
+    await store.rmdir("g/missing");
+    await store.rmdir("g/arrx"); // a file, not a directory: left alone, as in zarr-python
+    expect((await store.list()).sort()).toEqual(["g/.zgroup", "g/arrx"]);
+    await store.rmdir();
+    expect(await readdir(join(store.root, ".."))).not.toContain(store.root.split(/[\\/]/).pop());
+    expect(await store.list()).toEqual([]);
+    await store.set("again", utf8("the root comes back on the next write"));
+    expect(await store.list()).toEqual(["again"]);
+  });
+
+  it("lists by plain string prefix, walking only the directory the prefix lies in", async () => {
+    const store = fresh();
+    for (const key of ["arr/0.0", "arr/0.1", "arr/1.0", "arr/10.0", "arrow/.zgroup"]) await store.set(key, utf8(key));
+    expect((await store.list("arr/1")).sort()).toEqual(["arr/1.0", "arr/10.0"]);
+    expect((await store.list("arr")).sort()).toEqual(["arr/0.0", "arr/0.1", "arr/1.0", "arr/10.0", "arrow/.zgroup"]);
+    expect(await store.list("arr/0.0/")).toEqual([]);
+  });
+
+  it("follows symbolic links to files; lists linked directories as prefixes but does not walk them (like os.walk)", async () => {
+    const store = fresh();
+    await store.set("real/k", utf8("v"));
+    await symlink(join(store.root, "real", "k"), join(store.root, "file-link"));
+    await symlink(join(store.root, "real"), join(store.root, "dir-link"));
+    expect(text(await store.get("file-link"))).toBe("v");
+    expect(text(await store.get("dir-link/k"))).toBe("v");
+    expect((await store.list()).sort()).toEqual(["file-link", "real/k"]);
+    expect(await store.listDir("")).toEqual({ keys: ["file-link"], prefixes: ["dir-link", "real"] });
+  });
+
+  it("refuses keys that would escape the root, naming the key, and touches nothing", async () => {
+    const temp = new TempStore();
+    temps.push(temp);
+    const store = new DirectoryStore(join(temp.root, "store"));
+    for (const key of ["../outside", "a/../../outside", "/etc/passwd", "a\\..\\..\\outside", "a//b", "a/", "", "..", "a/./b", "a\0b"]) {
+      const err = await store.set(key, utf8("x")).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as StoreError).key).toBe(key);
+      expect((err as StoreError).message).toMatch(/^refusing key /);
+    }
+    await expect(store.rmdir("..")).rejects.toThrow(StoreError);
+    await expect(store.list("../")).rejects.toThrow(StoreError);
+    expect(await fileTree(temp.root)).toEqual([]);
+  });
+
+  it("wraps I/O failures in a StoreError with the key and the cause", async () => {
+    const temp = new TempStore();
+    temps.push(temp);
+    const eio = Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    const store = new DirectoryStore(temp.root, { fs: { readFile: async () => Promise.reject(eio) } });
+    const err = await store.get("a/0.0").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(StoreError);
+    expect(err).toMatchObject({ code: "ZARR_STORE", key: "a/0.0", cause: eio });
+    expect((err as Error).message).toBe(`cannot read "a/0.0" (${join(temp.root, "a", "0.0")}): EIO: i/o error, read`);
+  });
+
+  it("stops when its signal is aborted", async () => {
+    const store = fresh();
+    await store.set("k", utf8("v"));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(store.get("k", { signal: controller.signal })).rejects.toThrow(/abort/i);
+    await expect(store.set("k", utf8("w"), { signal: controller.signal })).rejects.toThrow(/abort/i);
+    expect(text(await store.get("k"))).toBe("v");
+  });
+
+  it("refuses a root that is a file", async () => {
+    const store = fresh();
+    await store.set("file", utf8("x"));
+    expect(() => new DirectoryStore(join(store.root, "file"))).toThrow(/exists and is not a directory/);
+  });
+});
