@@ -1,0 +1,79 @@
+import { MetadataError } from "@z/meta";
+import type { DimIndexer } from "./dim-indexer.js";
+import { IntDimIndexer } from "./int-dim-indexer.js";
+import type { ChunkDimProjection, ChunkProjection, DimRange, DimSelection } from "./projection.js";
+import { normalizeBasicSelection, type BasicSelection } from "./selection.js";
+import { SliceDimIndexer } from "./slice-dim-indexer.js";
+
+/**
+ * A basic selection (integers, slices with step >= 1, `null`, `ELLIPSIS`) on an array of `shape`
+ * split into `chunks`, projected onto the chunk grid as zarr-python's `BasicIndexer`: iterating
+ * yields, for every chunk the selection touches, in C order of chunk coordinates, what to take
+ * from the chunk and where it goes in the output.
+ */
+export class BasicIndexer implements Iterable<ChunkProjection> {
+  /** The shape of the output: one length per dimension not dropped by an integer index. */
+  readonly shape: readonly number[];
+  /** The array dimensions that integer indices drop from the output, ascending. */
+  readonly dropAxes: readonly number[];
+  /** One indexer per array dimension. */
+  readonly dimIndexers: readonly DimIndexer[];
+  /** How many projections iteration yields (0 when the selection is empty). */
+  readonly nchunks: number;
+  #projections: (readonly ChunkDimProjection[])[] | undefined;
+
+  constructor(selection: BasicSelection, shape: readonly number[], chunks: readonly number[]) {
+    checkGrid(shape, chunks);
+    const items = normalizeBasicSelection(selection, shape);
+    this.dimIndexers = items.map((item, dim) =>
+      typeof item === "number"
+        ? new IntDimIndexer(item, shape[dim]!, chunks[dim]!, dim)
+        : new SliceDimIndexer(item, shape[dim]!, chunks[dim]!, dim),
+    );
+    this.shape = this.dimIndexers.filter((d) => !d.dropsAxis).map((d) => d.nitems);
+    this.dropAxes = this.dimIndexers.flatMap((d, dim) => (d.dropsAxis ? [dim] : []));
+    this.nchunks = this.dimIndexers.reduce((n, d) => n * d.nchunks, 1);
+  }
+
+  *[Symbol.iterator](): Iterator<ChunkProjection> {
+    if (this.nchunks === 0) return;
+    // Each dimension's projections are few (at most its chunks); the product is walked lazily
+    // with an odometer, the last dimension fastest.
+    const perDim = (this.#projections ??= this.dimIndexers.map((d) => [...d]));
+    const ndim = perDim.length;
+    const at = new Array<number>(ndim).fill(0);
+    for (;;) {
+      const chunkCoords: number[] = [];
+      const chunkSelection: DimSelection[] = [];
+      const outSelection: DimRange[] = [];
+      for (let d = 0; d < ndim; d++) {
+        const p = perDim[d]![at[d]!]!;
+        chunkCoords.push(p.chunkIndex);
+        chunkSelection.push(p.chunkSelection);
+        if (p.outSelection !== null) outSelection.push(p.outSelection);
+      }
+      yield { chunkCoords, chunkSelection, outSelection };
+      let d = ndim - 1;
+      while (d >= 0 && ++at[d]! === perDim[d]!.length) at[d--] = 0;
+      if (d < 0) return;
+    }
+  }
+}
+
+function checkGrid(shape: readonly number[], chunks: readonly number[]): void {
+  if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    throw new MetadataError(`shape must be a list of non-negative integers, found ${JSON.stringify(shape)}`, {
+      field: "shape",
+    });
+  }
+  if (
+    !Array.isArray(chunks) ||
+    chunks.length !== shape.length ||
+    !chunks.every((n) => Number.isSafeInteger(n) && n >= 1)
+  ) {
+    throw new MetadataError(
+      `chunks must be a list of ${shape.length} positive integers (one per dimension of shape ${JSON.stringify(shape)}), found ${JSON.stringify(chunks)}`,
+      { field: "chunks" },
+    );
+  }
+}

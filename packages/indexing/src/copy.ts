@@ -1,0 +1,287 @@
+import { BoundsError, SelectionError } from "./errors.js";
+import { describe } from "./selection.js";
+import { stridesFor, type StridedView } from "./strided-view.js";
+import type { TypedArray } from "./typed-array.js";
+
+/** What the kernels need of any typed array, so one code path serves every kind. */
+interface Values {
+  [index: number]: number | bigint;
+  readonly length: number;
+  readonly buffer: ArrayBufferLike;
+  readonly byteOffset: number;
+  readonly BYTES_PER_ELEMENT: number;
+  set(array: ArrayLike<number | bigint>, offset?: number): void;
+  subarray(begin?: number, end?: number): Values;
+  copyWithin(target: number, start: number, end?: number): unknown;
+  fill(value: number | bigint, start?: number, end?: number): unknown;
+}
+
+const values = (data: TypedArray): Values => data as unknown as Values;
+
+/** Runs shorter than this are copied value by value; creating a subarray costs more than it saves. */
+const SHORT_RUN = 16;
+
+/**
+ * Copies every element of `src` to the same position in `dst` (both of the same shape), element
+ * by element as numpy's `dst[...] = src`, with `valuesPerElement` values per element. Views may
+ * be in any order, have any strides (0 to repeat a value, negative to reverse) and share a
+ * buffer: overlapping views copy as if through a temporary. The typed arrays must hold the same
+ * kind of value (numbers or bigints). Throws `SelectionError` when the shapes differ and
+ * `BoundsError` when a view reaches outside its data.
+ */
+export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: StridedView<T>, valuesPerElement = 1): void {
+  const k = checkValuesPerElement(valuesPerElement);
+  if (dst.shape.length !== src.shape.length || dst.shape.some((n, d) => n !== src.shape[d])) {
+    throw new SelectionError(
+      `cannot copy a view of shape [${src.shape.join(", ")}] into one of shape [${dst.shape.join(", ")}]`,
+    );
+  }
+  const dstRange = valueRange(dst, k, "destination");
+  const srcRange = valueRange(src, k, "source");
+  if (dstRange === undefined || srcRange === undefined) return; // no elements
+
+  let source = src;
+  if (overlaps(dst.data, dstRange, src.data, srcRange) && !sameView(dst, src)) {
+    source = contiguousCopy(src, k);
+  }
+  const plan = simplify(dst.shape, [dst.strides, source.strides]);
+  stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+}
+
+/**
+ * Sets every element of `dst` to `value`: one number or bigint for all the element's values, or
+ * `valuesPerElement` values (as a complex `[re, im]` or an element's bytes). Numbers are
+ * converted to bigints for bigint arrays and back. Throws `BoundsError` when the view reaches
+ * outside its data, `SelectionError` when `value` has the wrong number of values or cannot be
+ * converted.
+ */
+export function fillStrided<T extends TypedArray>(
+  dst: StridedView<T>,
+  value: number | bigint | ArrayLike<number | bigint>,
+  valuesPerElement = 1,
+): void {
+  const k = checkValuesPerElement(valuesPerElement);
+  const bigints = dst.data instanceof BigInt64Array || dst.data instanceof BigUint64Array;
+  const pattern: (number | bigint)[] = [];
+  if (typeof value === "number" || typeof value === "bigint") {
+    pattern.push(...new Array<number | bigint>(k).fill(convert(value, bigints)));
+  } else {
+    if (value.length !== k) {
+      throw new SelectionError(`a fill value for elements of ${k} values must have ${k} values, got ${value.length}`);
+    }
+    for (let j = 0; j < k; j++) pattern.push(convert(value[j]!, bigints));
+  }
+  if (valueRange(dst, k, "destination") === undefined) return;
+  const plan = simplify(dst.shape, [dst.strides]);
+  stridedFill(values(dst.data), dst.offset * k, pattern, plan, k);
+}
+
+// --- planning -----------------------------------------------------------------------------------
+
+/** Loops over the same shape in several views: dims of length 1 gone, adjacent dims merged where every view allows. */
+interface Plan {
+  readonly shape: number[];
+  /** Per view, one stride (in elements) per dim of `shape`. */
+  readonly strides: number[][];
+}
+
+/**
+ * Drops dims of length 1, orders the rest so the first view's strides decrease (its innermost
+ * loop is the tightest) and merges neighbours that every view can walk as one.
+ */
+function simplify(shape: readonly number[], strides: readonly (readonly number[])[]): Plan {
+  const dims = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
+  const first = strides[0]!;
+  dims.sort((a, b) => Math.abs(first[b]!) - Math.abs(first[a]!) || a - b);
+  const outShape: number[] = [];
+  const outStrides: number[][] = strides.map(() => []);
+  for (const d of dims) {
+    const n = shape[d]!;
+    const last = outShape.length - 1;
+    if (last >= 0 && strides.every((s, v) => outStrides[v]![last] === s[d]! * n)) {
+      outShape[last] = outShape[last]! * n;
+      strides.forEach((s, v) => (outStrides[v]![last] = s[d]!));
+    } else {
+      outShape.push(n);
+      strides.forEach((s, v) => outStrides[v]!.push(s[d]!));
+    }
+  }
+  return { shape: outShape, strides: outStrides };
+}
+
+// --- kernels ------------------------------------------------------------------------------------
+
+function stridedCopy(dst: Values, dstStart: number, src: Values, srcStart: number, plan: Plan, k: number): void {
+  const { shape } = plan;
+  const ndim = shape.length;
+  const [dstStrides, srcStrides] = plan.strides as [number[], number[]];
+  // The innermost loop (or one element when every dim had length 1).
+  const n = ndim === 0 ? 1 : shape[ndim - 1]!;
+  const dInner = ndim === 0 ? 1 : dstStrides[ndim - 1]!;
+  const sInner = ndim === 0 ? 1 : srcStrides[ndim - 1]!;
+  const contiguous = dInner === 1 && sInner === 1;
+  const dStep = dInner * k;
+  const sStep = sInner * k;
+  const same = dst === src;
+
+  const inner = (dp: number, sp: number): void => {
+    if (contiguous) {
+      copyRun(dst, dp, src, sp, n * k, same);
+    } else if (k === 1) {
+      for (let i = 0; i < n; i++, dp += dStep, sp += sStep) dst[dp] = src[sp]!;
+    } else if (k < SHORT_RUN) {
+      for (let i = 0; i < n; i++, dp += dStep, sp += sStep) {
+        for (let j = 0; j < k; j++) dst[dp + j] = src[sp + j]!;
+      }
+    } else {
+      for (let i = 0; i < n; i++, dp += dStep, sp += sStep) copyRun(dst, dp, src, sp, k, same);
+    }
+  };
+
+  odometer(shape, [dstStrides, srcStrides], [dstStart, srcStart], k, (positions) => inner(positions[0]!, positions[1]!));
+}
+
+function copyRun(dst: Values, dp: number, src: Values, sp: number, length: number, same: boolean): void {
+  if (length < SHORT_RUN) {
+    for (let j = 0; j < length; j++) dst[dp + j] = src[sp + j]!;
+  } else if (same) {
+    dst.copyWithin(dp, sp, sp + length);
+  } else {
+    dst.set(src.subarray(sp, sp + length), dp);
+  }
+}
+
+function stridedFill(dst: Values, dstStart: number, pattern: readonly (number | bigint)[], plan: Plan, k: number): void {
+  const { shape } = plan;
+  const ndim = shape.length;
+  const strides = plan.strides[0]!;
+  const n = ndim === 0 ? 1 : shape[ndim - 1]!;
+  const inner = ndim === 0 ? 1 : strides[ndim - 1]!;
+  const step = inner * k;
+  const first = pattern[0]!;
+  const uniform = pattern.every((v) => v === first);
+
+  const run = (dp: number): void => {
+    if (inner === 1 && uniform) {
+      dst.fill(first, dp, dp + n * k);
+    } else if (inner === 1) {
+      // Write one element, then double what is written until the run is full.
+      for (let j = 0; j < k; j++) dst[dp + j] = pattern[j]!;
+      const end = dp + n * k;
+      for (let done = k; dp + done < end; done *= 2) dst.copyWithin(dp + done, dp, Math.min(dp + 2 * done, end) - done);
+    } else if (k === 1) {
+      for (let i = 0; i < n; i++, dp += step) dst[dp] = first;
+    } else {
+      for (let i = 0; i < n; i++, dp += step) {
+        for (let j = 0; j < k; j++) dst[dp + j] = pattern[j]!;
+      }
+    }
+  };
+
+  odometer(shape, [strides], [dstStart], k, (positions) => run(positions[0]!));
+}
+
+/**
+ * Calls `body` with the value positions of every combination of indices in all dims but the
+ * last (the body walks the last one), advancing positions incrementally, last dim fastest.
+ */
+function odometer(
+  shape: readonly number[],
+  strides: readonly (readonly number[])[],
+  starts: readonly number[],
+  k: number,
+  body: (positions: readonly number[]) => void,
+): void {
+  const outer = Math.max(shape.length - 1, 0);
+  const views = strides.length;
+  const positions = [...starts];
+  const index = new Array<number>(outer).fill(0);
+  for (;;) {
+    body(positions);
+    let d = outer - 1;
+    for (; d >= 0; d--) {
+      if (++index[d]! < shape[d]!) {
+        for (let v = 0; v < views; v++) positions[v]! += strides[v]![d]! * k;
+        break;
+      }
+      index[d] = 0;
+      for (let v = 0; v < views; v++) positions[v]! -= strides[v]![d]! * (shape[d]! - 1) * k;
+    }
+    if (d < 0) return;
+  }
+}
+
+// --- checks and helpers -------------------------------------------------------------------------
+
+function checkValuesPerElement(k: number): number {
+  if (!Number.isSafeInteger(k) || k < 1) {
+    throw new SelectionError(`values per element must be a positive integer, got ${describe(k)}`);
+  }
+  return k;
+}
+
+/**
+ * The first and one past the last value a view touches, or undefined when it has no elements.
+ * Throws `BoundsError` when that reaches outside the data.
+ */
+function valueRange(view: StridedView, k: number, role: string): [number, number] | undefined {
+  const { shape, strides, offset } = view;
+  if (strides.length !== shape.length) {
+    throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
+  }
+  if (shape.some((n) => n === 0)) return undefined;
+  let lo = offset;
+  let hi = offset;
+  shape.forEach((n, d) => {
+    const reach = strides[d]! * (n - 1);
+    if (reach < 0) lo += reach;
+    else hi += reach;
+  });
+  const first = lo * k;
+  const end = (hi + 1) * k;
+  if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end) || first < 0 || end > view.data.length) {
+    throw new BoundsError(
+      `the ${role} view (offset ${offset}, shape [${shape.join(", ")}], strides [${strides.join(", ")}], ${k} values per element) reaches values ${first} to ${end - 1} of data of length ${view.data.length}`,
+      { length: view.data.length },
+    );
+  }
+  return [first, end];
+}
+
+function overlaps(a: TypedArray, aRange: [number, number], b: TypedArray, bRange: [number, number]): boolean {
+  if (a.buffer !== b.buffer) return false;
+  const aStart = a.byteOffset + aRange[0] * a.BYTES_PER_ELEMENT;
+  const aEnd = a.byteOffset + aRange[1] * a.BYTES_PER_ELEMENT;
+  const bStart = b.byteOffset + bRange[0] * b.BYTES_PER_ELEMENT;
+  const bEnd = b.byteOffset + bRange[1] * b.BYTES_PER_ELEMENT;
+  return aStart < bEnd && bStart < aEnd;
+}
+
+/** True when two views are the very same elements in the same places (copying is then a no-op). */
+function sameView(a: StridedView, b: StridedView): boolean {
+  return (
+    a.data === b.data &&
+    a.offset === b.offset &&
+    a.shape.every((n, d) => n === 1 || a.strides[d] === b.strides[d])
+  );
+}
+
+/** `view` copied to a fresh C-contiguous array of the same kind. */
+function contiguousCopy<T extends TypedArray>(view: StridedView<T>, k: number): StridedView<T> {
+  const count = view.shape.reduce((p, n) => p * n, 1);
+  const Ctor = view.data.constructor as new (length: number) => T;
+  const copy: StridedView<T> = { data: new Ctor(count * k), offset: 0, shape: view.shape, strides: stridesFor(view.shape, "C") };
+  const plan = simplify(view.shape, [copy.strides, view.strides]);
+  stridedCopy(values(copy.data), 0, values(view.data), view.offset * k, plan, k);
+  return copy;
+}
+
+function convert(value: number | bigint, bigints: boolean): number | bigint {
+  if (typeof value === "bigint") return bigints ? value : Number(value);
+  if (typeof value !== "number") {
+    throw new SelectionError(`a fill value must be a number or a bigint, got ${describe(value)}`);
+  }
+  if (!bigints) return value;
+  if (!Number.isInteger(value)) throw new SelectionError(`cannot fill a bigint array with ${describe(value)}`);
+  return BigInt(value);
+}

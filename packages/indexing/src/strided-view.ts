@@ -1,0 +1,75 @@
+import { BoundsError, SelectionError } from "./errors.js";
+import type { DimSelection } from "./projection.js";
+import type { TypedArray } from "./typed-array.js";
+
+/**
+ * An N-d window on a typed array. `offset` and `strides` count elements, not values: with `k`
+ * values per element (complex, raw bytes), the element at index `i` (a list of per-dimension
+ * indices) occupies the values `k * (offset + Σ i[d] * strides[d])` and the `k - 1` after it.
+ */
+export interface StridedView<T extends TypedArray = TypedArray> {
+  readonly data: T;
+  readonly offset: number;
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+}
+
+/** The strides (in elements) of a contiguous array of `shape` in C (row-major) or F (column-major) order. */
+export function stridesFor(shape: readonly number[], order: "C" | "F"): number[] {
+  const ndim = shape.length;
+  const strides = new Array<number>(ndim);
+  let stride = 1;
+  for (let k = 0; k < ndim; k++) {
+    const d = order === "C" ? ndim - 1 - k : k;
+    strides[d] = stride;
+    stride *= shape[d]!;
+  }
+  return strides;
+}
+
+/**
+ * The part of `base` a selection picks (a chunk or an output selection of a `ChunkProjection`):
+ * an integer picks one index and drops the dimension, a range moves the offset to its start and
+ * multiplies the stride by its step. Nothing is copied. Throws `BoundsError` when the selection
+ * reaches outside `base`.
+ */
+export function selectionView<T extends TypedArray>(
+  base: StridedView<T>,
+  selection: readonly DimSelection[],
+): StridedView<T> {
+  if (selection.length !== base.shape.length) {
+    throw new SelectionError(
+      `a selection of ${selection.length} dimensions cannot apply to a view of shape [${base.shape.join(", ")}]`,
+    );
+  }
+  let offset = base.offset;
+  const shape: number[] = [];
+  const strides: number[] = [];
+  selection.forEach((sel, dim) => {
+    const length = base.shape[dim]!;
+    const stride = base.strides[dim]!;
+    if (typeof sel === "number") {
+      if (!Number.isInteger(sel) || sel < 0 || sel >= length) throw BoundsError.index(sel, length, dim);
+      offset += sel * stride;
+      return;
+    }
+    const { start, stop, step } = sel;
+    if (!Number.isInteger(start) || !Number.isInteger(stop) || !Number.isInteger(step) || step === 0) {
+      throw new SelectionError(
+        `range ${start}:${stop}:${step} in dimension ${dim} must have integer bounds and a non-zero step`,
+        { dim },
+      );
+    }
+    const n = Math.max(0, Math.ceil((stop - start) / step));
+    if (n > 0) {
+      const last = start + (n - 1) * step;
+      for (const index of [start, last]) {
+        if (index < 0 || index >= length) throw BoundsError.index(index, length, dim);
+      }
+      offset += start * stride;
+    }
+    shape.push(n);
+    strides.push(stride * step);
+  });
+  return { data: base.data, offset, shape, strides };
+}
