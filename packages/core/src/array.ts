@@ -114,8 +114,9 @@ export class ZarrArray {
   get filters(): readonly CodecConfig[] | null {
     return this.#meta.filters;
   }
+  /** From `.zarray`; when it says nothing, the store's own default (as zarr-python's NestedDirectoryStore), else `.`. */
   get dimensionSeparator(): "." | "/" {
-    return this.#meta.dimensionSeparator ?? ".";
+    return this.#meta.dimensionSeparator ?? storeSeparator(this.store) ?? ".";
   }
   get ndim(): number {
     return this.shape.length;
@@ -314,6 +315,12 @@ export class ZarrArray {
   async info(options: RunOptions = {}): Promise<string> {
     return arrayInfo(this, await this.nbytesStored(options), await this.nchunksInitialized(options).catch(() => undefined));
   }
+}
+
+/** Stores such as a nested directory store carry a default separator for the arrays in them. */
+export function storeSeparator(store: Store): "." | "/" | undefined {
+  const separator = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
+  return separator === "." || separator === "/" ? separator : undefined;
 }
 
 function coversWholeChunk(selection: readonly DimSelection[], chunks: readonly number[]): boolean {

@@ -18,7 +18,7 @@ import {
   type Store,
   type TypedArray,
 } from "@z/meta";
-import { ZarrArray } from "./array.js";
+import { storeSeparator, ZarrArray } from "./array.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { containsArray, containsGroup, prepareNewNode } from "./hierarchy.js";
 import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
@@ -59,7 +59,8 @@ export async function create(options: CreateOptions): Promise<ZarrArray> {
   const store = options.store ?? new MemoryStore();
   if (!isWritable(store)) throw new ReadOnlyError("the store");
   const path = normalizeStoragePath(options.path);
-  const meta = arrayMetadataFor(options);
+  const dimensionSeparator = options.dimensionSeparator ?? storeSeparator(store);
+  const meta = arrayMetadataFor({ ...options, dimensionSeparator });
   await prepareNewNode(store, path, options.overwrite ?? false, options.signal);
   await store.set(arrayMetaKey(path), encodeArrayMetadata(meta), { signal: options.signal });
   if (options.attributes !== undefined) {
