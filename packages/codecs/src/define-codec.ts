@@ -1,0 +1,138 @@
+import { ZarrError, type CodecConfig } from "@z/meta";
+import type { ChunkContext, Codec, CodecData } from "./codec.js";
+import { parseConfig, serializeConfig, type ConfigInput, type ConfigSchema, type ConfigValues } from "./config-schema.js";
+import { CodecError, inChunk } from "./errors.js";
+
+/** Where a codec is being built, for error messages (`foo/.zarray`). */
+export interface CodecCreateContext {
+  readonly key?: string;
+}
+
+/**
+ * Builds codecs of one id from their `.zarray` configs. This is what a registry holds; anyone can
+ * implement it (or use `defineCodec`). `create` throws `CodecConfigError` for a config it cannot
+ * use.
+ */
+export interface CodecFactory {
+  readonly id: string;
+  create(config: CodecConfig, context?: CodecCreateContext): Codec | Promise<Codec>;
+}
+
+/** The encode/decode pair a codec definition builds from its parsed config. */
+export interface CodecImplementation {
+  encode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
+  decode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
+}
+
+/** What `defineCodec` takes: the id, the config declaration, and how to build the codec. */
+export interface CodecDefinition<S extends ConfigSchema> {
+  /** The numcodecs `codec_id`. */
+  readonly id: string;
+  /** The config fields, in the order numcodecs' `get_config()` writes them (see `config-schema`). */
+  readonly config: S;
+  /** Builds the codec from a validated config with defaults filled. */
+  create(config: ConfigValues<S>): CodecImplementation;
+}
+
+/** A codec built by `defineCodec`: a `Codec` that also exposes its parsed config. */
+export interface ConfiguredCodec<S extends ConfigSchema> extends Codec {
+  readonly config: ConfigValues<S>;
+  toJSON(): CodecConfig;
+}
+
+/** The factory `defineCodec` returns. */
+export interface DefinedCodec<S extends ConfigSchema> extends CodecFactory {
+  readonly id: string;
+  /** The config declaration. */
+  readonly schema: S;
+  /**
+   * Builds a codec from a config, e.g. `zlib.create({ level: 5 })` or a `.zarray` entry
+   * `{"id": "zlib", "level": 5}`; left-out fields take their defaults. Throws `CodecConfigError`.
+   */
+  create(config?: ConfigInput<S> | CodecConfig, context?: CodecCreateContext): ConfiguredCodec<S>;
+  /** Validates a config and returns its values with defaults filled (throws `CodecConfigError`). */
+  parse(config?: unknown, context?: CodecCreateContext): ConfigValues<S>;
+}
+
+/**
+ * Declares a codec once: its id, its config fields, and how to build it. The factory it returns
+ * validates configs (errors name the codec, the field and what was expected), fills defaults, and
+ * builds codecs whose `toJSON()` is the normalised config, keys in numcodecs' order. Errors thrown
+ * by `encode`/`decode` that are not already a `ZarrError` become `CodecError`s naming the codec
+ * and the chunk key.
+ *
+ * ```ts
+ * const xor = defineCodec({
+ *   id: "xor",
+ *   config: { key: integer({ min: 0, max: 255, default: 0x5a }) },
+ *   create: ({ key }) => {
+ *     const apply = (data: CodecData, chunk: ChunkContext) => requireBytes(data, "xor", chunk).map((b) => b ^ key);
+ *     return { encode: apply, decode: apply };
+ *   },
+ * });
+ * ```
+ */
+export function defineCodec<const S extends ConfigSchema>(definition: CodecDefinition<S>): DefinedCodec<S> {
+  const { id, config: schema } = definition;
+  if (typeof id !== "string" || id === "") throw new TypeError("defineCodec: id must be a non-empty string");
+  if (Object.hasOwn(schema, "id")) throw new TypeError(`defineCodec(${id}): "id" is not a config field, it is implied`);
+
+  const parse = (config?: unknown, context: CodecCreateContext = {}): ConfigValues<S> =>
+    parseConfig(id, schema, config, context);
+
+  const create = (config?: ConfigInput<S> | CodecConfig, context: CodecCreateContext = {}): ConfiguredCodec<S> => {
+    const values = parse(config, context);
+    const implementation = definition.create(values);
+    const encode = guard(id, "encode", implementation.encode.bind(implementation));
+    const decode = guard(id, "decode", implementation.decode.bind(implementation));
+    return Object.freeze({
+      id,
+      config: values,
+      encode,
+      decode,
+      toJSON: () => serializeConfig(id, schema, values),
+    });
+  };
+
+  return Object.freeze({ id, schema, create, parse });
+}
+
+type Step = (data: CodecData, chunk: ChunkContext) => CodecData | Promise<CodecData>;
+
+/** Wraps a step so foreign errors become CodecErrors and results are checked. */
+function guard(id: string, name: "encode" | "decode", step: Step): Step {
+  const fail = (error: unknown, chunk: ChunkContext): never => {
+    if (error instanceof ZarrError) throw error;
+    if (chunk.signal?.aborted && error === chunk.signal.reason) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CodecError(`codec ${id} failed to ${name}${inChunk(chunk.key)}: ${message}`, {
+      codecId: id,
+      key: chunk.key,
+      cause: error,
+    });
+  };
+  const check = (result: CodecData, chunk: ChunkContext): CodecData => {
+    if (result instanceof Uint8Array || Array.isArray(result)) return result;
+    const what = result === null ? "null" : typeof result === "object" ? (result as object).constructor?.name : typeof result;
+    throw new CodecError(`codec ${id} ${name}d${inChunk(chunk.key)} to ${what}, not bytes or an array`, {
+      codecId: id,
+      key: chunk.key,
+    });
+  };
+  return (data, chunk) => {
+    let result: CodecData | Promise<CodecData>;
+    try {
+      chunk.signal?.throwIfAborted();
+      result = step(data, chunk);
+    } catch (error) {
+      return fail(error, chunk);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (value) => check(value, chunk),
+        (error: unknown) => fail(error, chunk),
+      );
+    }
+    return check(result, chunk);
+  };
+}

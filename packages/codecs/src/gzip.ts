@@ -1,0 +1,121 @@
+import { gzipSync } from "fflate";
+import type { ChunkContext } from "./codec.js";
+import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
+import { integer } from "./config-schema.js";
+import { crc32, inflateRaw, InflateFailure, readUint32LE } from "./deflate-stream.js";
+import { defineCodec } from "./define-codec.js";
+import { CodecError, inChunk } from "./errors.js";
+
+/** numcodecs `GZip(level=1)`: `{"id": "gzip", "level": 1}`; levels -1 (zlib's default, 6) to 9. */
+export const gzipConfig = { level: integer({ min: -1, max: 9, default: 1 }) };
+
+/**
+ * numcodecs `GZip`: a gzip file (RFC 1952) as Python's `gzip.GzipFile` writes and reads it.
+ *
+ * Encoding writes a single member with the header Python writes for an unnamed file object (no
+ * FNAME, XFL 4 for level 1 / 2 for level 9 / else 0, OS 255) except the mtime, which is 0 so that
+ * equal chunks are equal bytes (numcodecs 0.11 writes the current time; later versions write 0).
+ * Decoding reads what `GzipFile` reads: any number of members, each checked against its CRC-32 and
+ * length, optional FEXTRA/FNAME/FCOMMENT/FHCRC header fields, zero padding after a member, and an
+ * empty input as empty output; anything else after a member is an error.
+ */
+export const gzip = defineCodec({
+  id: "gzip",
+  config: gzipConfig,
+  create: ({ level }) => ({
+    encode: (data, chunk) => encodeGzip(requireBytes(data, "gzip", chunk), level),
+    decode: (data, chunk) => decodeGzip(requireBytes(data, "gzip", chunk), chunk),
+  }),
+});
+
+function encodeGzip(bytes: Uint8Array, level: number): Uint8Array {
+  const effective = (level === -1 ? 6 : level) as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  const out = gzipSync(bytes, { level: effective, mtime: 0 });
+  out[8] = level === 9 ? 2 : level === 1 ? 4 : 0; // XFL, as CPython's gzip module sets it
+  out[9] = 255; // OS: unknown, as CPython writes
+  return out;
+}
+
+const FHCRC = 2;
+const FEXTRA = 4;
+const FNAME = 8;
+const FCOMMENT = 16;
+
+function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+  const corrupt = (detail: string, cause?: unknown): never => {
+    throw new CodecError(`corrupt gzip data${inChunk(chunk.key)}: ${detail}`, { codecId: "gzip", key: chunk.key, cause });
+  };
+  const limit = maxDecodedSize(chunk);
+  const members: Uint8Array[] = [];
+  let total = 0;
+  let pos = 0;
+  for (let member = 1; pos < data.length; member++) {
+    const at = member === 1 ? "" : ` (member ${member}, offset ${pos})`;
+    if (data.length - pos < 2 || data[pos] !== 0x1f || data[pos + 1] !== 0x8b) {
+      corrupt(member === 1 ? "not gzip data (bad magic bytes)" : `unexpected bytes after the end of the data${at}`);
+    }
+    pos = skipHeader(data, pos, (detail) => corrupt(detail + at));
+    let output: Uint8Array;
+    let end: number;
+    try {
+      ({ output, end } = inflateRaw(data, pos, limit - total, chunk.signal));
+    } catch (error) {
+      if (!(error instanceof InflateFailure)) throw error;
+      if (error.problem === "too-large") throw decodedTooLarge("gzip", chunk, limit);
+      return corrupt(error.message + at, error);
+    }
+    if (end + 8 > data.length) corrupt(`unexpected end of data (truncated CRC-32/length trailer)${at}`);
+    const storedCrc = readUint32LE(data, end);
+    const actualCrc = crc32(output);
+    if (storedCrc !== actualCrc) {
+      corrupt(`CRC-32 checksum mismatch (stored 0x${hex32(storedCrc)}, computed 0x${hex32(actualCrc)})${at}`);
+    }
+    const storedSize = readUint32LE(data, end + 4);
+    if (storedSize !== output.length % 2 ** 32) {
+      corrupt(`length mismatch (stored ${storedSize}, decoded ${output.length} bytes)${at}`);
+    }
+    members.push(output);
+    total += output.length;
+    pos = end + 8;
+    // CPython's GzipFile skips zero padding after a member.
+    while (pos < data.length && data[pos] === 0) pos++;
+  }
+  if (members.length === 1) return members[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of members) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Returns the offset of the DEFLATE data after the member header at `pos` (magic already checked). */
+function skipHeader(data: Uint8Array, pos: number, corrupt: (detail: string) => never): number {
+  const truncated = () => corrupt("unexpected end of data (truncated header)");
+  if (pos + 10 > data.length) truncated();
+  if (data[pos + 2] !== 8) corrupt(`unknown compression method ${data[pos + 2]} (only 8, deflate, exists)`);
+  const flags = data[pos + 3]!;
+  pos += 10;
+  if (flags & FEXTRA) {
+    if (pos + 2 > data.length) truncated();
+    pos += 2 + (data[pos]! | (data[pos + 1]! << 8));
+    if (pos > data.length) truncated();
+  }
+  for (const flag of [FNAME, FCOMMENT]) {
+    if (flags & flag) {
+      while (pos < data.length && data[pos] !== 0) pos++;
+      if (pos >= data.length) truncated();
+      pos++;
+    }
+  }
+  if (flags & FHCRC) {
+    pos += 2; // CPython skips the header CRC without checking it; so do we.
+    if (pos > data.length) truncated();
+  }
+  return pos;
+}
+
+function hex32(value: number): string {
+  return value.toString(16).padStart(8, "0");
+}

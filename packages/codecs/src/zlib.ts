@@ -1,0 +1,80 @@
+import { zlibSync } from "fflate";
+import type { ChunkContext } from "./codec.js";
+import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
+import { integer } from "./config-schema.js";
+import { adler32, inflateRaw, InflateFailure, readUint32BE } from "./deflate-stream.js";
+import { defineCodec } from "./define-codec.js";
+import { CodecError, inChunk } from "./errors.js";
+
+/** numcodecs `Zlib(level=1)`: `{"id": "zlib", "level": 1}`; zlib accepts levels -1 (its default, 6) to 9. */
+export const zlibConfig = { level: integer({ min: -1, max: 9, default: 1 }) };
+
+/**
+ * numcodecs `Zlib`: a zlib stream (RFC 1950), as Python's `zlib.compress(buf, level)` writes and
+ * `zlib.decompress(buf)` reads. Encoding uses fflate, so the compressed bytes differ from zlib's
+ * (the two header bytes match); any inflater reads them.
+ */
+export const zlib = defineCodec({
+  id: "zlib",
+  config: zlibConfig,
+  create: ({ level }) => ({
+    encode: (data, chunk) => encodeZlib(requireBytes(data, "zlib", chunk), level),
+    decode: (data, chunk) => decodeZlib(requireBytes(data, "zlib", chunk), chunk),
+  }),
+});
+
+/** The FLEVEL bits zlib writes in the header's second byte for a compression level. */
+function zlibFlevel(level: number): number {
+  if (level === -1) return 2;
+  if (level <= 1) return 0;
+  if (level <= 5) return 1;
+  if (level === 6) return 2;
+  return 3;
+}
+
+function encodeZlib(bytes: Uint8Array, level: number): Uint8Array {
+  const effective = (level === -1 ? 6 : level) as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  const out = zlibSync(bytes, { level: effective });
+  // fflate's FLEVEL bits differ from zlib's; write zlib's so the header matches Python's bytes.
+  const flg = zlibFlevel(level) << 6;
+  out[1] = flg | (31 - (((out[0]! << 8) | flg) % 31));
+  return out;
+}
+
+function decodeZlib(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+  const corrupt = (detail: string, cause?: unknown): never => {
+    throw new CodecError(`corrupt zlib data${inChunk(chunk.key)}: ${detail}`, { codecId: "zlib", key: chunk.key, cause });
+  };
+  if (data.length < 2) corrupt(data.length === 0 ? "no data" : "unexpected end of data (truncated header)");
+  const cmf = data[0]!;
+  const flg = data[1]!;
+  if ((cmf & 0x0f) !== 8 || cmf >> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0) {
+    corrupt(`invalid header 0x${hex(cmf)}${hex(flg)} (not zlib data)`);
+  }
+  if (flg & 0x20) corrupt("the stream needs a preset dictionary, which numcodecs never writes");
+
+  const limit = maxDecodedSize(chunk);
+  let output: Uint8Array;
+  let end: number;
+  try {
+    ({ output, end } = inflateRaw(data, 2, limit, chunk.signal));
+  } catch (error) {
+    if (!(error instanceof InflateFailure)) throw error;
+    if (error.problem === "too-large") throw decodedTooLarge("zlib", chunk, limit);
+    return corrupt(error.message, error);
+  }
+  if (end + 4 > data.length) corrupt("unexpected end of data (truncated Adler-32 trailer)");
+  const stored = readUint32BE(data, end);
+  const actual = adler32(output);
+  if (stored !== actual) corrupt(`Adler-32 checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)})`);
+  // Like Python's zlib.decompress, bytes after the trailer are ignored.
+  return output;
+}
+
+function hex(byte: number): string {
+  return byte.toString(16).padStart(2, "0");
+}
+
+function hex32(value: number): string {
+  return value.toString(16).padStart(8, "0");
+}
