@@ -1,7 +1,7 @@
 import { BoundsError, SelectionError } from "./errors.js";
 import { describe } from "./selection.js";
 import { stridesFor, type StridedView } from "./strided-view.js";
-import type { TypedArray } from "./typed-array.js";
+import type { TypedArray } from "@z/meta";
 
 /** What the kernels need of any typed array, so one code path serves every kind. */
 interface Values {

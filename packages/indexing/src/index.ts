@@ -13,6 +13,5 @@ export type { DimIndexer } from "./dim-indexer.js";
 export { IntDimIndexer } from "./int-dim-indexer.js";
 export { SliceDimIndexer } from "./slice-dim-indexer.js";
 export { BasicIndexer } from "./basic-indexer.js";
-export type { TypedArray } from "./typed-array.js";
 export { selectionView, stridesFor, type StridedView } from "./strided-view.js";
 export { copyStrided, fillStrided } from "./copy.js";

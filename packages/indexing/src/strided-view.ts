@@ -1,6 +1,6 @@
 import { BoundsError, SelectionError } from "./errors.js";
 import type { DimSelection } from "./projection.js";
-import type { TypedArray } from "./typed-array.js";
+import type { TypedArray } from "@z/meta";
 
 /**
  * An N-d window on a typed array. `offset` and `strides` count elements, not values: with `k`

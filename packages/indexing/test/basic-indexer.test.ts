@@ -13,6 +13,7 @@ import {
   type DimSelection,
 } from "@z/indexing";
 import { MetadataError } from "@z/meta";
+import { formatSelection } from "./format.js";
 
 type ZarrProjection = [chunkCoords: number[], chunkSelection: DimSelection[], outSelection: DimRange[]];
 interface ZarrCase {
@@ -234,7 +235,7 @@ const selectsSomething = ([, , out]: ZarrProjection): boolean => out.every((r) =
 
 describe("BasicIndexer matches zarr-python's BasicIndexer", () => {
   for (const c of ZARR_CASES) {
-    it(`shape [${c.shape}] chunks [${c.chunks}] selection ${JSON.stringify(c.selection)}`, () => {
+    it(`shape [${c.shape}] chunks [${c.chunks}] selection ${formatSelection(c.selection)}`, () => {
       const indexer = new BasicIndexer(c.selection, c.shape, c.chunks);
       const expected = c.projections.filter(selectsSomething);
       expect(indexer.shape).toEqual(c.outShape);
@@ -412,7 +413,7 @@ describe("selection errors", () => {
     [[1n as never], /unsupported selection item .* dimension 0.*1n/, 0],
   ];
   for (const [selection, message, dim] of cases) {
-    it(`refuses ${String(selection)} with a SelectionError: ${message.source}`, () => {
+    it(`refuses ${formatSelection(selection)} with a SelectionError: ${message.source}`, () => {
       const error = catchError(() => new BasicIndexer(selection, shape, chunks));
       expect(error).toBeInstanceOf(SelectionError);
       expect(error).toMatchObject({ code: "ZARR_SELECTION", dim });

@@ -4,7 +4,8 @@
  * kinds, in chunks laid out in C or F order. Offsets are computed here by hand, independently
  * of the code under test.
  */
-import type { StridedView, TypedArray } from "@z/indexing";
+import type { StridedView } from "@z/indexing";
+import type { TypedArray } from "@z/meta";
 
 export type Kind = "f64" | "i32" | "c128" | "c64" | "V8" | "i64" | "u64";
 export type Value = number | bigint;
