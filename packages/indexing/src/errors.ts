@@ -20,7 +20,7 @@ export class BoundsError extends ZarrError {
   }
 
   /** The error for `index` outside dimension `dim` of `length`. */
-  static index(index: number, length: number, dim: number): BoundsError {
+  static outOfBounds(index: number, length: number, dim: number): BoundsError {
     return new BoundsError(`index ${index} is out of bounds for dimension ${dim} with length ${length}`, {
       dim,
       index,

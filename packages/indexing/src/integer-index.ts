@@ -11,6 +11,6 @@ export function normalizeIntegerIndex(i: number, length: number, dim: number): n
     throw new SelectionError(`index in dimension ${dim} must be an integer, got ${describe(i)}`, { dim });
   }
   const wrapped = i < 0 ? i + length : i;
-  if (wrapped < 0 || wrapped >= length) throw BoundsError.index(i, length, dim);
+  if (wrapped < 0 || wrapped >= length) throw BoundsError.outOfBounds(i, length, dim);
   return wrapped + 0; // -0 becomes 0
 }

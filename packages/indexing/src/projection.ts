@@ -1,7 +1,10 @@
 /** A range `start, start + step, …` below `stop`, with `step >= 1` (as a Python slice after `indices`). */
 export interface DimRange {
+  /** The first index. */
   readonly start: number;
+  /** The bound the indices stay below (need not be `start + n * step`). */
   readonly stop: number;
+  /** The distance between indices, at least 1. */
   readonly step: number;
 }
 

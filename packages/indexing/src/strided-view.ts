@@ -49,7 +49,7 @@ export function selectionView<T extends TypedArray>(
     const length = base.shape[dim]!;
     const stride = base.strides[dim]!;
     if (typeof sel === "number") {
-      if (!Number.isInteger(sel) || sel < 0 || sel >= length) throw BoundsError.index(sel, length, dim);
+      if (!Number.isInteger(sel) || sel < 0 || sel >= length) throw BoundsError.outOfBounds(sel, length, dim);
       offset += sel * stride;
       return;
     }
@@ -64,7 +64,7 @@ export function selectionView<T extends TypedArray>(
     if (n > 0) {
       const last = start + (n - 1) * step;
       for (const index of [start, last]) {
-        if (index < 0 || index >= length) throw BoundsError.index(index, length, dim);
+        if (index < 0 || index >= length) throw BoundsError.outOfBounds(index, length, dim);
       }
       offset += start * stride;
     }
