@@ -1,0 +1,123 @@
+import type { DataType, SimpleDataType, StructuredDataType } from "./dtype-model.js";
+import { typestr } from "./typestr.js";
+
+/**
+ * What NumPy 1.24 prints as `str(dtype)`, which zarr-python's `info` shows as "Data type": the name
+ * for native-order numbers (`float64`, `int32`, `bool`, `datetime64[ns]`, `object`), the type string
+ * for big-endian ones and for `S`/`U`/`V` (`>i4`, `|S5`, `<U3`), and the construction list for
+ * structured dtypes (`[('a', '<i4'), ('b', 'u1', (2,))]`).
+ */
+export function numpyName(dtype: DataType): string {
+  if (dtype.kind === "structured") return structStr(dtype);
+  if (dtype.kind === "S" || dtype.kind === "U" || dtype.kind === "V" || dtype.byteOrder === ">") return typestr(dtype);
+  return longName(dtype);
+}
+
+function longName(dtype: SimpleDataType): string {
+  const bits = dtype.itemsize * 8;
+  switch (dtype.kind) {
+    case "b":
+      return "bool";
+    case "i":
+      return `int${bits}`;
+    case "u":
+      return `uint${bits}`;
+    case "f":
+      return `float${bits}`;
+    case "c":
+      return `complex${bits}`;
+    case "M":
+      return `datetime64${unitSuffix(dtype)}`;
+    case "m":
+      return `timedelta64${unitSuffix(dtype)}`;
+    case "O":
+      return "object";
+    default:
+      return typestr(dtype);
+  }
+}
+
+function unitSuffix(dtype: SimpleDataType): string {
+  return dtype.unit === undefined || dtype.unit === "generic" ? "" : `[${dtype.unit}]`;
+}
+
+// NumPy's `_struct_str`: a list when the fields are packed in order (always so for parsed dtypes),
+// otherwise the dict form with explicit offsets.
+function structStr(dtype: StructuredDataType): string {
+  return isPacked(dtype) ? structListStr(dtype) : structDictStr(dtype);
+}
+
+function isPacked(dtype: StructuredDataType): boolean {
+  let end = 0;
+  for (const field of dtype.fields) {
+    if (field.offset !== end) return false;
+    end += field.shape.reduce((size, length) => size * length, field.dtype.itemsize);
+  }
+  return end === dtype.itemsize;
+}
+
+function structListStr(dtype: StructuredDataType): string {
+  const items = dtype.fields.map((field) => {
+    const shape = field.shape.length > 0 ? `, ${tupleRepr(field.shape)}` : "";
+    return `(${pythonStrRepr(field.name)}, ${constructionRepr(field.dtype)}${shape})`;
+  });
+  return `[${items.join(", ")}]`;
+}
+
+function structDictStr(dtype: StructuredDataType): string {
+  const names = dtype.fields.map((field) => pythonStrRepr(field.name));
+  const formats = dtype.fields.map((field) =>
+    field.shape.length > 0 ? `(${constructionRepr(field.dtype)}, ${tupleRepr(field.shape)})` : constructionRepr(field.dtype),
+  );
+  const offsets = dtype.fields.map((field) => String(field.offset));
+  return `{'names': [${names.join(", ")}], 'formats': [${formats.join(", ")}], 'offsets': [${offsets.join(", ")}], 'itemsize': ${dtype.itemsize}}`;
+}
+
+// NumPy's `_construction_repr(dtype, short=True)`.
+function constructionRepr(dtype: DataType): string {
+  if (dtype.kind === "structured") return structStr(dtype);
+  const order = dtype.byteOrder === "|" ? "" : dtype.byteOrder;
+  const sized = (code: string, size: number): string => `'${code}${dtype.itemsize === 0 ? "" : size}'`;
+  switch (dtype.kind) {
+    case "b":
+      return "'?'";
+    case "O":
+      return "'O'";
+    case "S":
+      return sized("S", dtype.itemsize);
+    case "V":
+      return sized("V", dtype.itemsize);
+    case "U":
+      return sized(`${order}U`, dtype.itemsize / 4);
+    case "M":
+    case "m":
+      return `'${order}${dtype.kind}8${unitSuffix(dtype)}'`;
+    default:
+      return `'${order}${dtype.kind}${dtype.itemsize}'`;
+  }
+}
+
+function tupleRepr(shape: readonly number[]): string {
+  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
+}
+
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/** Python's `repr(str)`: single quotes unless the text has `'` and no `"`; escapes what is not printable. */
+export function pythonStrRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === quote || char === "\\") out += `\\${char}`;
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (char !== " " && NON_PRINTABLE.test(char)) {
+      if (code < 0x100) out += `\\x${code.toString(16).padStart(2, "0")}`;
+      else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, "0")}`;
+      else out += `\\U${code.toString(16).padStart(8, "0")}`;
+    } else out += char;
+  }
+  return out + quote;
+}
