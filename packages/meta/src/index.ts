@@ -9,3 +9,7 @@ export * from "./chunk-key.js";
 export * from "./chunks.js";
 export * from "./group-metadata.js";
 export * from "./attributes.js";
+export * from "./dtype.js";
+export * from "./dtype-arrays.js";
+export * from "./fill-value.js";
+export * from "./array-metadata.js";
