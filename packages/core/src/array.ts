@@ -12,7 +12,7 @@ import {
 } from "@z/indexing";
 import {
   chunkKey,
-  decodeArrayMetadata,
+  parseArrayMetadata,
   encodeArrayMetadata,
   isListable,
   isWritable,
@@ -82,7 +82,7 @@ export class ZarrArray {
     const key = arrayMetaKey(path);
     const bytes = await store.get(key, { signal: options.signal });
     if (bytes === undefined) throw new NodeNotFoundError("array", path, { key });
-    const meta = decodeArrayMetadata(bytes, key);
+    const meta = parseArrayMetadata(bytes, key);
     const codec = await ChunkCodec.create(meta, options.registry ?? defaultRegistry, key);
     return new ZarrArray(store, path, meta, codec, options);
   }
@@ -300,15 +300,15 @@ export class ZarrArray {
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
     if (!isListable(this.store)) return undefined;
     const keys = [arrayMetaKey(this.path), attrsKey(this.path), ...(await this.initializedChunkKeys(options))];
-    let total = 0;
+    const sizes: number[] = [];
     await forEachConcurrent(
       keys,
       async (key) => {
-        total += (await this.store.get(key, { signal: options.signal }))?.length ?? 0;
+        sizes.push((await this.store.get(key, { signal: options.signal }))?.length ?? 0);
       },
       options,
     );
-    return total;
+    return sizes.reduce((a, b) => a + b, 0);
   }
 
   /** A text report like zarr-python's `Array.info`. */

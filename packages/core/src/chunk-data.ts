@@ -21,7 +21,7 @@ export function bytesToTyped(raw: Uint8Array, dtype: DataType): TypedArray {
   const aligned = raw.byteOffset % Ctor.BYTES_PER_ELEMENT === 0;
   const bytes = swap || !aligned ? raw.slice() : raw;
   if (swap) byteSwapInPlace(bytes, dtype);
-  return new Ctor(bytes.buffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
+  return new Ctor(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength / Ctor.BYTES_PER_ELEMENT);
 }
 
 /** The stored byte form of a typed chunk (a view when no swap is needed). */
