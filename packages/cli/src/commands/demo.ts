@@ -11,7 +11,7 @@ export const demo: Command = {
   summary: "create an example array in a temp directory, write it, read it back and print its info",
   usage: "zarr demo [--keep]",
   async run(args, io) {
-    const store = await TempStore.create();
+    const store = new TempStore();
     try {
       const shape = [1000, 1200];
       const z = await create({
