@@ -5,7 +5,7 @@ import type { FillValue } from "./array-metadata-model.js";
 import { byteSwapInPlace } from "./dtype-arrays.js";
 import type { DataType, SimpleDataType } from "./dtype-model.js";
 import { DataTypeError } from "./errors.js";
-import { fillValueError, fitBytes } from "./fill-value-rules.js";
+import { fillValueError, fitBytes, isJsonNumber, pythonStr } from "./fill-value-rules.js";
 import { float16Bits } from "./float16.js";
 import { typestr } from "./typestr.js";
 
@@ -46,8 +46,9 @@ export function fillValueBytes(value: FillValue, dtype: DataType): Uint8Array {
       break;
     }
     case "U":
-      if (typeof value !== "string") throw fillValueError(dtype, "a string", value);
-      writeUnicode(view, dtype.itemsize / 4, value, little);
+      if (typeof value !== "string" && !isJsonNumber(value)) throw fillValueError(dtype, "a string", value);
+      // A legacy number fills as NumPy fills it: with its text.
+      writeUnicode(view, dtype.itemsize / 4, typeof value === "string" ? value : pythonStr(value), little);
       break;
     case "M":
     case "m":

@@ -38,6 +38,22 @@ export function fitBytes(bytes: Uint8Array, itemsize: number): Uint8Array {
   return out;
 }
 
+export function isJsonNumber(value: unknown): value is number | bigint | JsonFloat {
+  return typeof value === "number" || typeof value === "bigint" || value instanceof JsonFloat;
+}
+
+/**
+ * Python's `str()` of a JSON number. Integers beyond 2^53 parse as bigints, so a plain number
+ * that is not a safe integer was written as a float (`1e20`), and Python prints it as one.
+ */
+export function pythonStr(value: number | bigint | JsonFloat): string {
+  if (typeof value === "bigint") return value.toString();
+  const x = value instanceof JsonFloat ? value.value : value;
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  return Number.isSafeInteger(x) && !(value instanceof JsonFloat) ? String(x) : formatPythonFloat(x);
+}
+
 /** A short rendering of any value for error messages. */
 export function describeValue(value: unknown): string {
   if (value instanceof JsonFloat) return formatPythonFloat(value.value);

@@ -14,10 +14,11 @@ import {
   fitBytes,
   intFillValue,
   intRange,
+  isJsonNumber,
+  pythonStr,
   roundFloat,
 } from "./fill-value-rules.js";
 import { JsonFloat, type JsonValue } from "./json-value.js";
-import { formatPythonFloat } from "./python-float.js";
 
 export { normalizeFillValue } from "./fill-value-normalize.js";
 export { fillValueBytes, fillValueToElement } from "./fill-value-bytes.js";
@@ -28,7 +29,7 @@ const FLOAT_EXPECTED = 'a number or "NaN", "Infinity" or "-Infinity"';
  * The fill value a `.zarray` holds, as the JS value `FillValue` describes. Floats are rounded to
  * the dtype's precision (`0.1` in an `<f4` array is `Math.fround(0.1)`); `S` fill values are
  * base64, decoded leniently as Python does, and otherwise (legacy) the ASCII text of the value, so
- * the legacy `0` is the byte `"0"`, as NumPy makes it; `U` accepts legacy numbers as their text.
+ * the legacy `0` is the byte `"0"`, as NumPy makes it; a legacy number for `U` stays a number.
  */
 export function decodeFillValue(json: JsonValue, dtype: DataType, key?: string): FillValue {
   if (json === null) return null;
@@ -61,14 +62,20 @@ export function decodeFillValue(json: JsonValue, dtype: DataType, key?: string):
       if (!Array.isArray(json) || json.length !== 2) {
         throw fillValueError(dtype, `[real, imaginary], each ${FLOAT_EXPECTED}`, json, key);
       }
-      const [re, im] = json as readonly JsonValue[];
-      return [decodeFloat(re!, dtype.itemsize / 2, dtype, key), decodeFloat(im!, dtype.itemsize / 2, dtype, key)] as const;
+      const half = dtype.itemsize / 2;
+      const re = decodeFloat(json[0]!, half, dtype, key);
+      const im = decodeFloat(json[1]!, half, dtype, key);
+      // zarr-python computes `re + 1j * im`, i.e. (re + (0 * im - 0), 0 + (0 + im)): an infinite or
+      // NaN imaginary part makes the real part NaN, and -0.0 loses its sign in the imaginary part.
+      // Its arrays hold that value, so reading must give it too.
+      return [roundFloat(re + (0 * im - 0), half), roundFloat(0 + (0 + im), half)] as const;
     }
     case "S":
       return fitBytes(decodeByteString(json, dtype, key), dtype.itemsize);
     case "U":
-      if (typeof json === "string") return json;
-      if (typeof json === "number" || typeof json === "bigint" || json instanceof JsonFloat) return pythonStr(json);
+      // Legacy numbers stay numbers, as in zarr-python (which writes them back as they were and
+      // fills with their text); `fillValueBytes` writes that text.
+      if (typeof json === "string" || isJsonNumber(json)) return json;
       throw fillValueError(dtype, "a string", json, key);
     case "M":
     case "m": {
@@ -118,7 +125,7 @@ export function encodeFillValue(value: FillValue, dtype: DataType): JsonValue {
       return encodeBase64(bytes.subarray(0, end));
     }
     case "U":
-      if (typeof value !== "string") throw fillValueError(dtype, "a string", value);
+      if (typeof value !== "string" && !isJsonNumber(value)) throw fillValueError(dtype, "a string", value);
       return value;
     case "M":
     case "m":
@@ -164,17 +171,8 @@ function decodeByteString(json: JsonValue, dtype: SimpleDataType, key: string | 
     throw fillValueError(dtype, "base64 text", json, key);
   }
   if (typeof json === "boolean") return asciiBytes(json ? "True" : "False");
-  if (typeof json === "number" || typeof json === "bigint" || json instanceof JsonFloat) return asciiBytes(pythonStr(json));
+  if (isJsonNumber(json)) return asciiBytes(pythonStr(json));
   throw fillValueError(dtype, "base64 text", json, key);
-}
-
-/** Python's `str()` of a JSON number: integers as digits, floats as Python writes them. */
-function pythonStr(json: number | bigint | JsonFloat): string {
-  if (typeof json === "bigint") return json.toString();
-  const x = json instanceof JsonFloat ? json.value : json;
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  return Number.isInteger(x) && !(json instanceof JsonFloat) ? BigInt(x).toString() : formatPythonFloat(x);
 }
 
 function asciiBytes(text: string): Uint8Array {
