@@ -1,0 +1,7 @@
+import { defineProject } from "vitest/config";
+import { workspaceAliases } from "../../vitest.shared";
+
+export default defineProject({
+  resolve: { alias: workspaceAliases },
+  test: { name: "store-zip", include: ["test/**/*.test.ts"] },
+});
