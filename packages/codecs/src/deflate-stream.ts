@@ -2,14 +2,19 @@
  * Bounded raw-DEFLATE decoding on top of fflate, shared by zlib and gzip (not exported).
  *
  * fflate's one-shot decoders (`unzlibSync`, `gunzipSync`) neither verify the Adler-32 / CRC-32
- * trailers nor say where the DEFLATE stream ended, and they size their output from the input. We
- * need all three: checksums so corrupt data is an error rather than garbage, the end of the
- * stream to find the trailer and the next gzip member, and a bound on the output. So we drive
- * fflate's streaming `Inflate` over the input in slices, count what it produces, and read where
- * the stream ended from its state (`s.p`: bit position in the unconsumed input `p`). fflate is
- * pinned to 0.8.3 and this is covered by tests (multi-member gzip, trailing data).
+ * trailers nor say where the DEFLATE stream ended. We need checksums, so that corrupt data is an
+ * error rather than garbage, and a bound on the output. Two ways:
+ *
+ * - `inflateWhole` (the fast path): `inflateSync` into a preallocated buffer of `limit + 1` bytes
+ *   (fflate's `out` option), so a bomb cannot allocate more; it does not say where the stream
+ *   ended, so callers check the trailer at the end of the input and fall back to
+ * - `inflateRaw` (the exact path), used for trailing data and multi-member gzip: drives fflate's
+ *   streaming `Inflate` over the input in slices, counts what it produces (stopping as soon as it
+ *   exceeds the limit), and reads where the stream ended from its state (`s.p`: bit position in
+ *   the unconsumed input `p`). fflate is pinned to 0.8.3; tests cover this (multi-member gzip,
+ *   zero padding, trailing data).
  */
-import { Inflate } from "fflate";
+import { Inflate, inflateSync } from "fflate";
 
 /** Why inflating failed. */
 export type InflateProblem = "corrupt" | "truncated" | "too-large" | "unsupported";
@@ -42,6 +47,42 @@ const FLATE_MESSAGES: Readonly<Record<number, string>> = {
 
 class TooLarge extends Error {}
 
+function flateFailure(error: unknown): InflateFailure {
+  if (error instanceof InflateFailure) return error;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "number" && code in FLATE_MESSAGES) {
+    return new InflateFailure(code === 0 ? "truncated" : "corrupt", FLATE_MESSAGES[code]!, { cause: error });
+  }
+  return new InflateFailure("corrupt", error instanceof Error ? error.message : String(error), { cause: error });
+}
+
+/**
+ * Inflates `body`, which must hold a whole raw DEFLATE stream (anything after it is ignored), into
+ * a buffer of `min(sizeHint, limit) + 1` bytes. `overflow` means the output did not fit in
+ * `min(sizeHint, limit)` bytes: `output` is then cut short and must not be used. Throws
+ * `InflateFailure` for corrupt or truncated data.
+ */
+export function inflateWhole(
+  body: Uint8Array,
+  limit: number,
+  sizeHint = Infinity,
+): { output: Uint8Array; overflow: boolean } {
+  if (body.length === 0) throw new InflateFailure("truncated", FLATE_MESSAGES[0]!);
+  const capacity = Math.min(limit, sizeHint);
+  let output: Uint8Array;
+  try {
+    // With `out`, fflate never grows the buffer: output past its end is dropped, and the result is
+    // cut at the buffer's length, so `capacity + 1` bytes means "more than capacity".
+    output = Number.isFinite(capacity) ? inflateSync(body, { out: new Uint8Array(capacity + 1) }) : inflateSync(body);
+  } catch (error) {
+    throw flateFailure(error);
+  }
+  const overflow = output.length > capacity;
+  // Keep no more memory than the result needs when it is much smaller than the chunk.
+  if (!overflow && output.buffer.byteLength > 2 * output.length + 4096) output = output.slice();
+  return { output, overflow };
+}
+
 /**
  * Inflates the raw DEFLATE stream that starts at `data[start]`. Returns what it decodes to and the
  * offset of the first byte after the stream (where a zlib or gzip trailer starts). Throws
@@ -67,9 +108,10 @@ export function inflateRaw(
     throw new InflateFailure("unsupported", "unsupported fflate version (Inflate internals changed)");
   }
 
-  // At most ~1032 output bytes per input byte: slices of `step` bytes keep each step's output
-  // (which fflate holds in one buffer) near `limit`, so a bomb fails before it allocates much.
-  const step = Number.isFinite(limit) ? Math.max(1 << 16, Math.ceil(limit / 1024)) : data.length;
+  // DEFLATE expands at most ~1032 times, so a slice of `step` input bytes adds at most ~1032 * step
+  // output bytes (which fflate holds in one buffer): with bounded slices a bomb fails after
+  // allocating at most ~16 MiB (or ~limit) past the limit.
+  const step = Number.isFinite(limit) ? Math.max(1 << 14, Math.ceil(limit / 1024)) : data.length;
   let pushed = start;
   let ended = false;
   try {
@@ -83,14 +125,9 @@ export function inflateRaw(
       if (final && !ended) throw new InflateFailure("truncated", FLATE_MESSAGES[0]!);
     }
   } catch (error) {
-    if (error instanceof InflateFailure) throw error;
     if (error instanceof TooLarge) throw new InflateFailure("too-large", `decodes to more than ${limit} bytes`);
     if (signal?.aborted && error === signal.reason) throw error;
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "number" && code in FLATE_MESSAGES) {
-      throw new InflateFailure(code === 0 ? "truncated" : "corrupt", FLATE_MESSAGES[code]!, { cause: error });
-    }
-    throw new InflateFailure("corrupt", error instanceof Error ? error.message : String(error), { cause: error });
+    throw flateFailure(error);
   }
 
   const bitInFirst = state.s.p ?? 0;

@@ -2,7 +2,7 @@ import { gzipSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
-import { crc32, inflateRaw, InflateFailure, readUint32LE } from "./deflate-stream.js";
+import { crc32, inflateRaw, InflateFailure, inflateWhole, readUint32LE } from "./deflate-stream.js";
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -46,6 +46,52 @@ function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
     throw new CodecError(`corrupt gzip data${inChunk(chunk.key)}: ${detail}`, { codecId: "gzip", key: chunk.key, cause });
   };
   const limit = maxDecodedSize(chunk);
+  const fail = (error: unknown, at = ""): never => {
+    if (!(error instanceof InflateFailure)) throw error;
+    if (error.problem === "too-large") throw decodedTooLarge("gzip", chunk, limit);
+    return corrupt(error.message + at, error);
+  };
+  // CPython's GzipFile reads an empty file as no members: empty output.
+  if (data.length === 0) return data.slice();
+  if (data.length < 2 || data[0] !== 0x1f || data[1] !== 0x8b) corrupt("not gzip data (bad magic bytes)");
+  const body = skipHeader(data, 0, corrupt);
+
+  // Fast path: one member, whose trailer ends the input (as numcodecs writes it). The trailer's
+  // length field sizes the output; another member would start with the magic bytes, so if they
+  // appear anywhere after the header, take the exact path.
+  // (A length over the limit means a bomb, or bytes after the member: the exact path tells which.)
+  if (body + 8 <= data.length && !hasMagic(data, body) && readUint32LE(data, data.length - 4) <= limit) {
+    const storedSize = readUint32LE(data, data.length - 4);
+    let fast: { output: Uint8Array; overflow: boolean };
+    try {
+      fast = inflateWhole(data.subarray(body, data.length - 8), limit, storedSize);
+    } catch (error) {
+      return fail(error);
+    }
+    if (fast.overflow && storedSize === limit) throw decodedTooLarge("gzip", chunk, limit);
+    if (!fast.overflow && fast.output.length === storedSize && crc32(fast.output) === readUint32LE(data, data.length - 8)) {
+      return fast.output;
+    }
+  }
+  return decodeMembers(data, chunk, limit, corrupt, fail);
+}
+
+/** Whether the gzip magic and method (1f 8b 08) occur at or after `from`. */
+function hasMagic(data: Uint8Array, from: number): boolean {
+  for (let i = data.indexOf(0x1f, from); i !== -1 && i + 2 < data.length; i = data.indexOf(0x1f, i + 1)) {
+    if (data[i + 1] === 0x8b && data[i + 2] === 8) return true;
+  }
+  return false;
+}
+
+/** The exact path: member by member, as CPython's `_GzipReader` reads them. */
+function decodeMembers(
+  data: Uint8Array,
+  chunk: ChunkContext,
+  limit: number,
+  corrupt: (detail: string) => never,
+  fail: (error: unknown, at?: string) => never,
+): Uint8Array {
   const members: Uint8Array[] = [];
   let total = 0;
   let pos = 0;
@@ -60,9 +106,7 @@ function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
     try {
       ({ output, end } = inflateRaw(data, pos, limit - total, chunk.signal));
     } catch (error) {
-      if (!(error instanceof InflateFailure)) throw error;
-      if (error.problem === "too-large") throw decodedTooLarge("gzip", chunk, limit);
-      return corrupt(error.message + at, error);
+      return fail(error, at);
     }
     if (end + 8 > data.length) corrupt(`unexpected end of data (truncated CRC-32/length trailer)${at}`);
     const storedCrc = readUint32LE(data, end);

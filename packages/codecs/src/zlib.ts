@@ -2,7 +2,7 @@ import { zlibSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
-import { adler32, inflateRaw, InflateFailure, readUint32BE } from "./deflate-stream.js";
+import { adler32, inflateRaw, InflateFailure, inflateWhole, readUint32BE } from "./deflate-stream.js";
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -54,21 +54,36 @@ function decodeZlib(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   if (flg & 0x20) corrupt("the stream needs a preset dictionary, which numcodecs never writes");
 
   const limit = maxDecodedSize(chunk);
-  let output: Uint8Array;
-  let end: number;
-  try {
-    ({ output, end } = inflateRaw(data, 2, limit, chunk.signal));
-  } catch (error) {
+  const fail = (error: unknown): never => {
     if (!(error instanceof InflateFailure)) throw error;
     if (error.problem === "too-large") throw decodedTooLarge("zlib", chunk, limit);
     return corrupt(error.message, error);
+  };
+  if (data.length < 6) corrupt("unexpected end of data (truncated)");
+
+  // Fast path: the stream fills the input up to its 4-byte Adler-32 trailer (as zlib writes it).
+  let fast: { output: Uint8Array; overflow: boolean };
+  try {
+    fast = inflateWhole(data.subarray(2, data.length - 4), limit);
+  } catch (error) {
+    return fail(error);
+  }
+  if (fast.overflow) throw decodedTooLarge("zlib", chunk, limit);
+  const actual = adler32(fast.output);
+  if (actual === readUint32BE(data, data.length - 4)) return fast.output;
+
+  // Otherwise find where the stream really ends: Python's zlib.decompress ignores bytes after the
+  // trailer, so a stream followed by other bytes is fine if its own trailer matches.
+  let end: number;
+  try {
+    ({ end } = inflateRaw(data, 2, limit, chunk.signal));
+  } catch (error) {
+    return fail(error);
   }
   if (end + 4 > data.length) corrupt("unexpected end of data (truncated Adler-32 trailer)");
   const stored = readUint32BE(data, end);
-  const actual = adler32(output);
   if (stored !== actual) corrupt(`Adler-32 checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)})`);
-  // Like Python's zlib.decompress, bytes after the trailer are ignored.
-  return output;
+  return fast.output;
 }
 
 function hex(byte: number): string {
