@@ -3,7 +3,6 @@ import {
   fillValueBytes,
   needsByteSwap,
   typedArrayConstructor,
-  valuesPerElement,
   type DataType,
   type FillValue,
   type TypedArray,
@@ -52,13 +51,6 @@ export function filledTyped(pattern: Uint8Array, elements: number, dtype: DataTy
   }
   const Ctor = typedArrayConstructor(dtype);
   return new Ctor(bytes.buffer, 0, bytes.length / Ctor.BYTES_PER_ELEMENT);
-}
-
-/** The fill pattern as the value(s) of one typed-array element, for filling regions of an output. */
-export function patternElement(pattern: Uint8Array, dtype: DataType): number | bigint | (number | bigint)[] {
-  const typed = filledTyped(pattern, 1, dtype);
-  const values = Array.from(typed as ArrayLike<number | bigint>);
-  return valuesPerElement(dtype) === 1 ? values[0]! : values;
 }
 
 /** True when every element of `typed` has exactly the bytes of `pattern` (NaN payloads included). */
