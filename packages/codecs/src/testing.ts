@@ -72,6 +72,11 @@ export interface CodecCheckOptions {
    * `elements * itemsize` (compressors; see `maxDecodedSize`). Default `false`.
    */
   readonly boundedDecode?: boolean;
+  /**
+   * Require a codec rebuilt from `toJSON()` to encode like the original (so `toJSON` loses nothing).
+   * Turn off for codecs whose output is not deterministic. Default `true`.
+   */
+  readonly deterministic?: boolean;
   /** Require unknown config keys to be refused with a `CodecConfigError`, as numcodecs does. Default `true`. */
   readonly strictConfig?: boolean;
   /** Bytes per element of the default samples and contexts. Default 1. */
@@ -318,13 +323,14 @@ export async function checkRoundTrip(
 
 /**
  * For each config: `toJSON()` must be plain JSON whose `id` is the codec's, and building a codec from
- * it must give the same `toJSON()` again (what `.zarray` stores rebuilds the same codec). With
- * `strictConfig`, an unknown key must be refused with a `CodecConfigError` naming the codec and key.
+ * it must give the same `toJSON()` again and (with `deterministic`) a codec that encodes the same
+ * bytes: what `.zarray` stores rebuilds the same codec. With `strictConfig`, an unknown key must be
+ * refused with a `CodecConfigError` naming the codec and the key.
  */
 export async function checkConfigRoundTrip(
   factory: CodecFactory,
   configs: readonly CodecConfig[] = [{ id: factory.id }],
-  options: Pick<CodecCheckOptions, "strictConfig"> = {},
+  options: Pick<CodecCheckOptions, "strictConfig" | "deterministic" | "itemsize" | "samples"> = {},
 ): Promise<void> {
   for (const config of configs) {
     const what = `${factory.id}: config ${JSON.stringify(config, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))}`;
@@ -334,9 +340,25 @@ export async function checkConfigRoundTrip(
     if (json.id !== factory.id) throw new CodecContractError(`${what}: toJSON().id is ${JSON.stringify(json.id)}`);
     const notJson = nonJson(json, "toJSON()");
     if (notJson) throw new CodecContractError(`${what}: ${notJson}`);
-    const again = (await factory.create(json, { key: "checks/.zarray" })).toJSON();
+    const rebuilt = await factory.create(json, { key: "checks/.zarray" });
+    const again = rebuilt.toJSON();
     const d = difference(again, json);
     if (d) throw new CodecContractError(`${what}: create(toJSON()).toJSON() differs from toJSON(): ${d}`);
+    if (options.deterministic ?? true) {
+      const samples = (options.samples ?? defaultSamples(options.itemsize)).map(asSample).slice(0, 5);
+      for (const sample of samples) {
+        const context = contextFor(sample.data, options.itemsize, sample.context);
+        const a = await codec.encode(copyOf(sample.data), context);
+        const b = await rebuilt.encode(copyOf(sample.data), context);
+        const differs = difference(b, a);
+        if (differs) {
+          throw new CodecContractError(
+            `${what}: the codec rebuilt from toJSON() ${JSON.stringify(json)} encodes ${sample.name} differently ` +
+              `(${differs}): toJSON() loses part of the config`,
+          );
+        }
+      }
+    }
   }
   if (options.strictConfig ?? true) {
     const bogus = { ...(configs[0] ?? { id: factory.id }), "unknown-key": 1 };

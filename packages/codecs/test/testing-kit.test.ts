@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import {
+  CodecError,
+  defineCodec,
+  integer,
+  maxDecodedSize,
+  requireBytes,
+  zlib,
+  type Codec,
+  type CodecData,
+  type CodecFactory,
+} from "@z/codecs";
+import {
+  checkBoundedDecode,
+  checkCodec,
+  checkConfigRoundTrip,
+  checkCorruptInput,
+  checkRoundTrip,
+  CodecContractError,
+  contextFor,
+  defaultSamples,
+} from "@z/codecs/testing";
+
+/** A tiny filter a third party might write: XOR every byte with a key. */
+const xor = defineCodec({
+  id: "xor",
+  config: { key: integer({ min: 0, max: 255, default: 0x5a }) },
+  create: ({ key }) => {
+    const apply = (data: CodecData, chunk: { key?: string }) => requireBytes(data, "xor", chunk).map((b) => b ^ key);
+    return { encode: apply, decode: apply };
+  },
+});
+
+// How a codec author uses the kit: one line registers the whole contract as vitest tests. An XOR
+// cannot notice corruption, so it declares `corruption: "none"`.
+checkCodec(xor, { configs: [{ id: "xor", key: 0 }, { id: "xor", key: 255 }], corruption: "none" }, { describe, it });
+
+/** Builds a byte codec from plain functions, to show what the kit catches. */
+function broken(name: string, encode: (bytes: Uint8Array) => Uint8Array, decode = encode): Codec {
+  return {
+    id: name,
+    encode: (data, chunk) => encode(requireBytes(data, name, chunk)),
+    decode: (data, chunk) => decode(requireBytes(data, name, chunk)),
+    toJSON: () => ({ id: name }),
+  };
+}
+
+const few = defaultSamples().filter((s) => ["one item", "short text", "random 4 KiB"].includes(s.name));
+
+describe("the kit catches broken codecs", () => {
+  it("a codec that ignores byteOffset (reads .buffer)", async () => {
+    const codec = broken("lazy", (bytes) => new Uint8Array(bytes.buffer).slice(0, bytes.length));
+    await expect(checkRoundTrip(codec, few)).rejects.toThrow(/lazy.*round trip of one item: decode\(encode\(x\)\) differs from x/);
+  });
+
+  it("a codec that changes its input", async () => {
+    const codec = broken("in-place", (bytes) => {
+      for (let i = 0; i < bytes.length; i++) bytes[i]! ^= 1;
+      return bytes;
+    });
+    await expect(checkRoundTrip(codec, few)).rejects.toThrow(/encode changed its input/);
+  });
+
+  it("a codec that decodes corrupt data to garbage, or throws something other than a CodecError", async () => {
+    const garbage = broken("garbage", (bytes) => bytes.slice());
+    await expect(checkCorruptInput(garbage, few)).rejects.toThrow(
+      /\{"id":"garbage"\}: one item encoded to 1 bytes, bit 0 of byte 0 flipped: decoded to 1 bytes \[2b\] instead of throwing a CodecError/,
+    );
+    await expect(checkCorruptInput(garbage, few, { corruption: "none" })).resolves.toBeUndefined();
+    const typeError = broken(
+      "type-error",
+      (bytes) => bytes.slice(),
+      () => {
+        throw new TypeError("oops");
+      },
+    );
+    await expect(checkCorruptInput(typeError, few, { corruption: "none" })).rejects.toThrow(
+      /threw TypeError: oops, expected a CodecError \(code "ZARR_CODEC"\)/,
+    );
+  });
+
+  it("a CodecError that does not name the chunk key", async () => {
+    const vague = broken(
+      "vague",
+      (bytes) => bytes.slice(),
+      () => {
+        throw new CodecError("vague: bad data", { codecId: "vague" });
+      },
+    );
+    await expect(checkCorruptInput(vague, few)).rejects.toThrow(/does not name the chunk key checks\/0.0/);
+  });
+
+  it("a toJSON that loses part of the config", async () => {
+    const forgetful = defineCodec({
+      id: "forgetful",
+      config: { key: integer({ default: 0 }) },
+      create: ({ key }) => ({ encode: (d, c) => requireBytes(d, "forgetful", c).map((b) => b ^ key), decode: (d) => d }),
+    });
+    const leaky: CodecFactory = {
+      id: "forgetful",
+      create: (config) => ({ ...forgetful.create(config), toJSON: () => ({ id: "forgetful" }) }),
+    };
+    await expect(checkConfigRoundTrip(leaky, [{ id: "forgetful", key: 7 }], { samples: few })).rejects.toThrow(
+      /rebuilt from toJSON\(\) \{"id":"forgetful"\} encodes one item differently/,
+    );
+  });
+
+  it("a decoder without a bound on its output", async () => {
+    const unbounded = defineCodec({
+      id: "unbounded",
+      config: {},
+      create: () => ({ encode: (d) => d, decode: (d) => d }),
+    });
+    await expect(checkBoundedDecode(unbounded.create(), few)).rejects.toThrow(
+      /unbounded.*decoded as a chunk of 0 bytes: returned 1 bytes \[2a\] instead of throwing a CodecError/,
+    );
+    const bounded = defineCodec({
+      id: "bounded",
+      config: {},
+      create: () => ({
+        encode: (d) => d,
+        decode: (d, chunk) => {
+          if ((d as Uint8Array).length > maxDecodedSize(chunk)) throw new CodecError(`bounded: too big in ${chunk.key}`, { codecId: "bounded", key: chunk.key });
+          return d;
+        },
+      }),
+    });
+    await expect(checkBoundedDecode(bounded.create(), few)).resolves.toBeUndefined();
+  });
+
+  it("a decode that never finishes", async () => {
+    const stuck: Codec = { ...broken("stuck", (b) => b.slice()), decode: () => new Promise<never>(() => {}) };
+    await expect(checkRoundTrip(stuck, few, { timeout: 50 })).rejects.toThrow(/stuck.*decode did not finish within 50 ms/);
+  });
+});
+
+describe("checkCodec without a test runner", () => {
+  it("runs every check and rejects with a CodecContractError at the first failure", async () => {
+    const samples = [new Uint8Array([1, 2, 3]), { name: "zeros", data: new Uint8Array(1000) }];
+    await expect(checkCodec(zlib, { samples, boundedDecode: true })).resolves.toBeUndefined();
+    const error = await checkCodec(broken("garbage", (b) => b.slice()), { samples }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CodecContractError);
+  });
+
+  it("checks a plain Codec object too", async () => {
+    const codec = zlib.create({ level: 3 });
+    await expect(checkCodec(codec, { samples: few })).resolves.toBeUndefined();
+    await expect(checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }] })).rejects.toThrow(/pass options.factory/);
+    await expect(checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }], factory: zlib })).resolves.toBeUndefined();
+  });
+
+  it("describes chunks the way arrays do", () => {
+    expect(contextFor(new Uint8Array(12), 4)).toEqual({
+      dtype: { kind: "u", byteOrder: "<", itemsize: 4 },
+      itemsize: 4,
+      elements: 3,
+      key: "checks/0.0",
+    });
+    expect(contextFor(["a", "b"])).toMatchObject({ dtype: { kind: "O" }, elements: 2 });
+  });
+});
