@@ -96,7 +96,7 @@ export function arrayMetadataFor(options: CreateOptions): ArrayMetadata {
 const isDataType = (d: unknown): d is DataType =>
   typeof d === "object" && d !== null && !Array.isArray(d) && "kind" in d && "itemsize" in d;
 
-const resolveDataType = (d: string | JsonValue | DataType): DataType =>
+export const resolveDataType = (d: string | JsonValue | DataType): DataType =>
   isDataType(d) ? d : dataTypeFromUser(d as string | JsonValue);
 
 function normalizeShape(shape: number | readonly number[]): number[] {

@@ -7,14 +7,40 @@ import {
   normalizeStoragePath,
   parseGroupMetadata,
   type Store,
+  type WritableStore,
 } from "@z/meta";
 import { ZarrArray, type ArrayOpenOptions } from "./array.js";
 import { Attributes } from "./attributes.js";
-import { create, openArray, type CreateOptions, type OpenMode } from "./create.js";
-import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
-import { containsArray, containsGroup, prepareNewNode } from "./hierarchy.js";
+import { canCastSafely } from "./can-cast.js";
+import {
+  array as createArrayFrom,
+  create,
+  empty,
+  emptyLike,
+  full,
+  fullLike,
+  ones,
+  onesLike,
+  openArray,
+  resolveDataType,
+  zeros,
+  zerosLike,
+  type CreateOptions,
+  type OpenMode,
+} from "./create.js";
+import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { containsArray, containsGroup, movePrefix, prepareNewNode, removeSubtree, requireParentGroups } from "./hierarchy.js";
+import type { NdArrayLike } from "./nd-array.js";
+import type { TypedArray } from "@z/meta";
+import { drawTree, type TreeNode } from "./tree.js";
 import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
 import { MemoryStore } from "./memory-store.js";
+
+/** Options for arrays created inside a group: everything but where they go. */
+export type MemberOptions = Omit<CreateOptions, "store" | "path">;
+
+/** What `visit*` callbacks return: anything but `undefined` stops the walk and is returned. */
+export type VisitResult<T> = T | undefined | Promise<T | undefined>;
 
 export interface GroupOptions {
   store?: Store;
@@ -63,10 +89,97 @@ export class Group {
     return this.createGroup(name);
   }
 
+  /** Creates each group in `names` (see `createGroup`). */
+  async createGroups(...names: string[]): Promise<Group[]> {
+    const groups: Group[] = [];
+    for (const name of names) groups.push(await this.createGroup(name));
+    return groups;
+  }
+
+  /** Each group in `names`, created where missing (see `requireGroup`). */
+  async requireGroups(...names: string[]): Promise<Group[]> {
+    const groups: Group[] = [];
+    for (const name of names) groups.push(await this.requireGroup(name));
+    return groups;
+  }
+
   /** Creates an array below this group, as zarr-python's `create_dataset`. */
-  async createDataset(name: string, options: Omit<CreateOptions, "store" | "path">): Promise<ZarrArray> {
+  async createDataset(name: string, options: MemberOptions): Promise<ZarrArray> {
     this.#checkWritable();
     return create({ ...options, store: this.store, path: this.#child(name) });
+  }
+
+  /**
+   * The array `name`, created if missing. An existing array must have the same shape and a dtype
+   * the requested one casts to safely (or, with `exact`, the same dtype), as zarr-python checks.
+   */
+  async requireDataset(name: string, options: MemberOptions & { exact?: boolean }): Promise<ZarrArray> {
+    const path = this.#child(name);
+    if (!(await containsArray(this.store, path))) {
+      if (await containsGroup(this.store, path)) throw new NodeExistsError("group", path);
+      return this.createDataset(name, options);
+    }
+    const existing = await ZarrArray.open(this.store, path, { readOnly: this.readOnly, ...options });
+    const shape = typeof options.shape === "number" ? [options.shape] : options.shape;
+    if (shape.length !== existing.ndim || shape.some((s, i) => s !== existing.shape[i])) {
+      throw new ValueError(`shape does not match the existing array ${path}: expected [${existing.shape.join(", ")}], got [${shape.join(", ")}]`);
+    }
+    if (options.dtype !== undefined) {
+      const wanted = resolveDataType(options.dtype);
+      const ok = options.exact ? canCastSafely(wanted, existing.dtype) && canCastSafely(existing.dtype, wanted) : canCastSafely(wanted, existing.dtype);
+      if (!ok) {
+        throw new ValueError(`dtype does not match the existing array ${path}${options.exact ? " exactly" : ""}`);
+      }
+    }
+    return existing;
+  }
+
+  /** Shorthands for creating member arrays, as zarr-python's `Group.zeros(name, ...)` and friends. */
+  create(name: string, options: MemberOptions): Promise<ZarrArray> {
+    return this.createDataset(name, options);
+  }
+  empty(name: string, options: Omit<MemberOptions, "fillValue">): Promise<ZarrArray> {
+    return this.#member(name, (o) => empty(o), options);
+  }
+  zeros(name: string, options: Omit<MemberOptions, "fillValue">): Promise<ZarrArray> {
+    return this.#member(name, (o) => zeros(o), options);
+  }
+  ones(name: string, options: Omit<MemberOptions, "fillValue">): Promise<ZarrArray> {
+    return this.#member(name, (o) => ones(o), options);
+  }
+  full(name: string, options: MemberOptions & { fillValue: unknown }): Promise<ZarrArray> {
+    return this.#member(name, (o) => full({ ...o, fillValue: options.fillValue }), options);
+  }
+  array(name: string, data: NdArrayLike | TypedArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    this.#checkWritable();
+    return createArrayFrom(data, { ...options, store: this.store, path: this.#child(name) });
+  }
+  emptyLike(name: string, like: ZarrArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    return this.#like(name, emptyLike, like, options);
+  }
+  zerosLike(name: string, like: ZarrArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    return this.#like(name, zerosLike, like, options);
+  }
+  onesLike(name: string, like: ZarrArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    return this.#like(name, onesLike, like, options);
+  }
+  fullLike(name: string, like: ZarrArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    return this.#like(name, fullLike, like, options);
+  }
+
+  #member<O extends object>(name: string, make: (o: O & { store: Store; path: string }) => Promise<ZarrArray>, options: O): Promise<ZarrArray> {
+    this.#checkWritable();
+    return make({ ...options, store: this.store, path: this.#child(name) });
+  }
+
+  #like(
+    name: string,
+    make: (a: ZarrArray, o: Partial<CreateOptions>) => Promise<ZarrArray>,
+    like: ZarrArray,
+    options: Partial<MemberOptions>,
+  ): Promise<ZarrArray> {
+    this.#checkWritable();
+    return make(like, { ...options, store: this.store, path: this.#child(name) });
   }
 
   /** The array or group at `name` (a relative path, may contain `/`). */
@@ -77,9 +190,35 @@ export class Group {
     throw new NodeNotFoundError("array or group", path, { key: arrayMetaKey(path) });
   }
 
+  /** Writes `data` as a new array `name`, replacing whatever was there (zarr-python's `g[name] = data`). */
+  async setItem(name: string, data: NdArrayLike | TypedArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+    return this.array(name, data, { ...options, overwrite: true });
+  }
+
+  /** Removes the member `name` and everything below it. */
+  async delItem(name: string): Promise<void> {
+    this.#checkWritable();
+    const path = this.#child(name);
+    if (!(await this.contains(name))) throw new NodeNotFoundError("array or group", path);
+    await removeSubtree(this.store as WritableStore, path);
+  }
+
+  /** True when `name` (a relative path) is an array or a group. */
   async contains(name: string): Promise<boolean> {
     const path = this.#child(name);
     return (await containsArray(this.store, path)) || (await containsGroup(this.store, path));
+  }
+
+  /** Names of the direct members (arrays and groups), sorted. */
+  async keys(): Promise<string[]> {
+    const names = await this.#childNames();
+    const flags = await Promise.all(names.map((n) => this.contains(n)));
+    return names.filter((_, i) => flags[i]);
+  }
+
+  /** Number of direct members. */
+  async length(): Promise<number> {
+    return (await this.keys()).length;
   }
 
   /** Names of the direct child groups, sorted. */
@@ -89,11 +228,127 @@ export class Group {
     return names.filter((_, i) => flags[i]);
   }
 
-  /** Names of the direct child arrays, sorted. */
-  async arrayKeys(): Promise<string[]> {
-    const names = await this.#childNames();
-    const flags = await Promise.all(names.map((n) => containsArray(this.store, joinPath(this.path, n))));
-    return names.filter((_, i) => flags[i]);
+  /** The direct child groups as `[name, group]`, sorted by name. */
+  async groups(): Promise<[string, Group][]> {
+    const names = await this.groupKeys();
+    return Promise.all(names.map(async (n) => [n, await Group.open(this.store, joinPath(this.path, n), { readOnly: this.readOnly })] as [string, Group]));
+  }
+
+  /**
+   * Names of the child arrays, sorted; with `recurse`, also those of every sub-group, depth first
+   * (names only, as zarr-python gives them).
+   */
+  async arrayKeys(options: { recurse?: boolean } = {}): Promise<string[]> {
+    return (await this.#arrayEntries(options.recurse ?? false)).map(([name]) => name);
+  }
+
+  /** The child arrays as `[name, array]` (see `arrayKeys`). */
+  async arrays(options: { recurse?: boolean } = {}): Promise<[string, ZarrArray][]> {
+    const entries = await this.#arrayEntries(options.recurse ?? false);
+    return Promise.all(entries.map(async ([name, path]) => [name, await ZarrArray.open(this.store, path, { readOnly: this.readOnly })] as [string, ZarrArray]));
+  }
+
+  async #arrayEntries(recurse: boolean): Promise<[string, string][]> {
+    const entries: [string, string][] = [];
+    for (const name of await this.#childNames()) {
+      const path = joinPath(this.path, name);
+      if (await containsArray(this.store, path)) entries.push([name, path]);
+      else if (recurse && (await containsGroup(this.store, path))) {
+        entries.push(...(await (await Group.open(this.store, path)).#arrayEntries(true)));
+      }
+    }
+    return entries;
+  }
+
+  /**
+   * Calls `fn` with the path (relative to this group) of every member, depth first in name order,
+   * as zarr-python's `visit`; a result other than `undefined` stops the walk and is returned.
+   */
+  async visit<T>(fn: (path: string) => VisitResult<T>): Promise<T | undefined> {
+    return this.visititems((path) => fn(path));
+  }
+
+  /** Like `visit`, with the member's name rather than its path. */
+  async visitkeys<T>(fn: (name: string) => VisitResult<T>): Promise<T | undefined> {
+    return this.visititems((path) => fn(path.split("/").pop()!));
+  }
+
+  /** Like `visit`, with the member itself. */
+  async visitvalues<T>(fn: (node: ZarrArray | Group) => VisitResult<T>): Promise<T | undefined> {
+    return this.visititems((_, node) => fn(node));
+  }
+
+  /** Like `visit`, with the path and the member. */
+  async visititems<T>(fn: (path: string, node: ZarrArray | Group) => VisitResult<T>): Promise<T | undefined> {
+    const walk = async (group: Group, base: string): Promise<T | undefined> => {
+      for (const name of await group.keys()) {
+        const path = base === "" ? name : `${base}/${name}`;
+        const node = await group.getItem(name);
+        const result = await fn(path, node);
+        if (result !== undefined) return result;
+        if (node instanceof Group) {
+          const inner = await walk(node, path);
+          if (inner !== undefined) return inner;
+        }
+      }
+      return undefined;
+    };
+    return walk(this, "");
+  }
+
+  /** The hierarchy below this group drawn as text, as zarr-python's `tree()`; `level` limits the depth. */
+  async tree(options: { level?: number } = {}): Promise<string> {
+    const build = async (group: Group, name: string, depth: number): Promise<TreeNode> => {
+      if (options.level !== undefined && depth >= options.level) return { name, children: [] };
+      const children: TreeNode[] = [];
+      for (const key of await group.keys()) {
+        const node = await group.getItem(key);
+        children.push(node instanceof Group ? await build(node, key, depth + 1) : { name: key, array: { shape: node.shape, dtype: node.dtype }, children: [] });
+      }
+      return { name, children };
+    };
+    return drawTree(await build(this, this.path === "" ? "/" : this.path.split("/").pop()!, 0));
+  }
+
+  /**
+   * Moves the member `source` to `dest` (paths relative to this group), creating the groups above
+   * `dest`. Fails when `source` does not exist or `dest` does.
+   */
+  async move(source: string, dest: string): Promise<void> {
+    this.#checkWritable();
+    const from = this.#child(source);
+    const to = this.#child(dest);
+    if (!(await this.contains(source))) throw new NodeNotFoundError("array or group", from);
+    if (await this.contains(dest)) {
+      throw new NodeExistsError((await containsArray(this.store, to)) ? "array" : "group", to);
+    }
+    const store = this.store as WritableStore;
+    await requireParentGroups(store, to, false);
+    await movePrefix(store, from, to);
+  }
+
+  /** A text report like zarr-python's `Group.info`. */
+  async info(): Promise<string> {
+    const arrays = await this.arrayKeys();
+    const groups = await this.groupKeys();
+    const items: [string, string][] = [
+      ["Name", this.name],
+      ["Type", "Group"],
+      ["Read-only", this.readOnly ? "True" : "False"],
+      ["Store type", this.store.constructor.name],
+      ["No. members", String(arrays.length + groups.length)],
+      ["No. arrays", String(arrays.length)],
+      ["No. groups", String(groups.length)],
+    ];
+    if (arrays.length > 0) items.push(["Arrays", arrays.join(", ")]);
+    if (groups.length > 0) items.push(["Groups", groups.join(", ")]);
+    const width = Math.max(...items.map(([k]) => k.length));
+    return items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n") + "\n";
+  }
+
+  /** The last segment of the path (`""` for the root). */
+  get basename(): string {
+    return this.path.split("/").pop()!;
   }
 
   /** Sorted names of the sub-directories under this group, where members live. */

@@ -73,3 +73,26 @@ export async function prepareNewNode(
   }
   await requireParentGroups(store, path, overwrite, signal);
 }
+
+/** A store that can rename a whole subtree in one step (a directory store renames a directory). */
+interface SubtreeRenamer {
+  rename(from: string, to: string): Promise<void>;
+}
+
+/**
+ * Moves every key under `from` to the same place under `to`. Without a store-level rename, all
+ * values are copied before any is deleted, so a failure part-way never loses the source.
+ */
+export async function movePrefix(store: WritableStore, from: string, to: string, signal?: AbortSignal): Promise<void> {
+  const renamer = store as Store & Partial<SubtreeRenamer>;
+  if (typeof renamer.rename === "function") return renamer.rename(from, to);
+  if (!isListable(store)) throw new StoreError(`cannot move ${JSON.stringify(from)}: the store cannot list its keys`);
+  const source = keyPrefix(from);
+  const target = keyPrefix(to);
+  const keys = await store.list(source, { signal });
+  for (const key of keys) {
+    const value = await store.get(key, { signal });
+    if (value !== undefined) await store.set(target + key.slice(source.length), value, { signal });
+  }
+  for (const key of keys) await store.delete(key, { signal });
+}
