@@ -25,3 +25,6 @@ export type { RunOptions } from "./concurrency.js";
 export { codecRepr } from "./info.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing";
+export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
+export { canCastSafely } from "./can-cast.js";
+export type { MemberOptions, VisitResult } from "./group.js";

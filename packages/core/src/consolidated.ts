@@ -1,0 +1,142 @@
+import {
+  encodeJson,
+  isListable,
+  isWritable,
+  keyPrefix,
+  MetadataError,
+  normalizeStoragePath,
+  parseJson,
+  type ByteRange,
+  type DirectoryListing,
+  type JsonObject,
+  type JsonValue,
+  type Store,
+  type StoreOptions,
+} from "@z/meta";
+import type { ZarrArray } from "./array.js";
+import { ArgumentError, ReadOnlyError } from "./errors.js";
+import type { Group } from "./group.js";
+import { open } from "./group.js";
+import type { OpenMode } from "./create.js";
+
+export const CONSOLIDATED_KEY = ".zmetadata";
+
+const isMetadataKey = (key: string): boolean => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(key);
+
+/**
+ * Gathers every `.zarray`, `.zgroup` and `.zattrs` under `path` into one `.zmetadata` document,
+ * written exactly as zarr-python's `consolidate_metadata` writes it, so a reader needs one request
+ * instead of one per node. Returns the root opened through it.
+ */
+export async function consolidateMetadata(
+  store: Store,
+  options: { path?: string; metadataKey?: string } = {},
+): Promise<ZarrArray | Group> {
+  if (!isWritable(store) || !isListable(store)) throw new ArgumentError("consolidateMetadata needs a writable, listable store");
+  const prefix = keyPrefix(normalizeStoragePath(options.path));
+  const metadataKey = options.metadataKey ?? CONSOLIDATED_KEY;
+  const keys = (await store.list(prefix)).filter(isMetadataKey).sort();
+  const metadata: Record<string, JsonValue> = {};
+  for (const key of keys) {
+    const bytes = await store.get(key);
+    // Floats stay floats (`0.0`), as Python re-dumps what it loaded.
+    if (bytes !== undefined) metadata[key.slice(prefix.length)] = parseJson(bytes, key, { keepFloats: true });
+  }
+  const document = { metadata, zarr_consolidated_format: 1 };
+  await store.set(prefix + metadataKey, encodeJson(document));
+  return openConsolidated(store, { path: options.path, metadataKey, mode: "r+" });
+}
+
+/**
+ * Opens a hierarchy through its `.zmetadata`: metadata comes from that one document (even when the
+ * store holds no other metadata), data from the store. `r+` allows writing data, never metadata.
+ */
+export async function openConsolidated(
+  store: Store,
+  options: { path?: string; metadataKey?: string; mode?: Extract<OpenMode, "r" | "r+"> } = {},
+): Promise<ZarrArray | Group> {
+  const mode = options.mode ?? "r+";
+  if (mode !== "r" && mode !== "r+") throw new ArgumentError(`openConsolidated mode must be "r" or "r+", got ${JSON.stringify(mode)}`);
+  const path = normalizeStoragePath(options.path);
+  const consolidated = await ConsolidatedStore.load(store, keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY));
+  return open(consolidated, { mode, path });
+}
+
+/**
+ * A store that answers metadata keys from a consolidated document and passes data keys through to
+ * the store underneath. Metadata is read-only here: writing it would make the document stale.
+ */
+export class ConsolidatedStore implements Store {
+  private constructor(
+    readonly inner: Store,
+    private readonly documents: ReadonlyMap<string, Uint8Array>,
+    private readonly base: string,
+  ) {}
+
+  static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
+    const bytes = await inner.get(key);
+    if (bytes === undefined) throw new MetadataError(`no consolidated metadata at ${key}`, { key });
+    const doc = parseJson(bytes, key, { keepFloats: true });
+    const metadata = typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as JsonObject)["metadata"] : undefined;
+    const format = (doc as JsonObject)?.["zarr_consolidated_format"];
+    if (format !== 1) throw new MetadataError(`${key}: zarr_consolidated_format must be 1, got ${JSON.stringify(format)}`, { key, field: "zarr_consolidated_format" });
+    if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
+      throw new MetadataError(`${key}: "metadata" must be an object of metadata documents`, { key, field: "metadata" });
+    }
+    const base = key.slice(0, key.lastIndexOf("/") + 1);
+    const documents = new Map<string, Uint8Array>();
+    for (const [name, value] of Object.entries(metadata as JsonObject)) documents.set(base + name, encodeJson(value));
+    return new ConsolidatedStore(inner, documents, base);
+  }
+
+  async get(key: string, options?: StoreOptions): Promise<Uint8Array | undefined> {
+    if (isMetadataKey(key)) return this.documents.get(key)?.slice();
+    return this.inner.get(key, options);
+  }
+
+  async getRange(key: string, range: ByteRange, options?: StoreOptions): Promise<Uint8Array | undefined> {
+    if (isMetadataKey(key) || this.inner.getRange === undefined) {
+      const value = await this.get(key, options);
+      if (value === undefined) return undefined;
+      if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
+      return value.slice(range.offset, range.length === undefined ? undefined : range.offset + range.length);
+    }
+    return this.inner.getRange(key, range, options);
+  }
+
+  async set(key: string, value: Uint8Array, options?: StoreOptions): Promise<void> {
+    if (isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
+    await this.inner.set(key, value, options);
+  }
+
+  async delete(key: string, options?: StoreOptions): Promise<void> {
+    if (isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
+    await this.inner.delete(key, options);
+  }
+
+  /** Metadata keys from the document, data keys from the store (when it can list). */
+  async list(prefix = "", options?: StoreOptions): Promise<string[]> {
+    const keys = new Set([...this.documents.keys()].filter((k) => k.startsWith(prefix)));
+    if (isListable(this.inner)) {
+      for (const key of await this.inner.list(prefix, options)) if (!isMetadataKey(key)) keys.add(key);
+    }
+    return [...keys];
+  }
+
+  async listDir(prefix: string, options?: StoreOptions): Promise<DirectoryListing> {
+    const keys = new Set<string>();
+    const prefixes = new Set<string>();
+    for (const key of await this.list(prefix, options)) {
+      const rest = key.slice(prefix.length);
+      const slash = rest.indexOf("/");
+      if (slash === -1) keys.add(rest);
+      else prefixes.add(rest.slice(0, slash));
+    }
+    return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
+  }
+
+  /** Where the consolidated document sits (`""` or `path/`). */
+  get root(): string {
+    return this.base;
+  }
+}

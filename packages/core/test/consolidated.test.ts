@@ -1,0 +1,61 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { consolidateMetadata, Group, MemoryStore, openConsolidated, ZarrArray } from "@z/core";
+
+/** zarr-python 2.13 wrote this directory, then ran consolidate_metadata on it. */
+const FIXTURE = new URL("./fixtures/consolidated/", import.meta.url).pathname;
+
+async function loadFixture(skip: (key: string) => boolean = () => false): Promise<MemoryStore> {
+  const store = new MemoryStore();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else {
+        const key = relative(FIXTURE, path);
+        if (!skip(key)) await store.set(key, new Uint8Array(await readFile(path)));
+      }
+    }
+  };
+  await walk(FIXTURE);
+  return store;
+}
+
+describe("consolidated metadata", () => {
+  it("writes .zmetadata byte for byte as zarr-python does", async () => {
+    const store = await loadFixture((key) => key === ".zmetadata");
+    await consolidateMetadata(store);
+    const ours = new TextDecoder().decode(await store.get(".zmetadata"));
+    expect(ours).toBe(await readFile(join(FIXTURE, ".zmetadata"), "utf8"));
+  });
+
+  it("opens through .zmetadata when it is the only metadata in the store", async () => {
+    const store = await loadFixture((key) => /\.z(array|group|attrs)$/.test(key));
+    expect(await store.get(".zgroup")).toBeUndefined();
+    const root = (await openConsolidated(store)) as Group;
+    expect(await root.tree()).toBe("/\n └── x\n     └── y (3,) float32");
+    expect(await root.attrs.get("a")).toEqual(expect.anything());
+    const y = (await root.getItem("x/y")) as ZarrArray;
+    // zarr-python wrote y[:] = 1, then y[0] = 5 through open_consolidated
+    expect(Array.from((await y.get()).data as Float32Array)).toEqual([5, 1, 1]);
+  });
+
+  it("r+ writes data but refuses metadata, as zarr-python", async () => {
+    const store = await loadFixture();
+    const root = (await openConsolidated(store)) as Group;
+    const y = (await root.getItem("x/y")) as ZarrArray;
+    await y.set([1], 9);
+    expect(Array.from((await y.get()).data as Float32Array)).toEqual([5, 9, 1]);
+    await expect(root.attrs.set("b", 2)).rejects.toMatchObject({ code: "ZARR_READ_ONLY" });
+    const ro = (await openConsolidated(store, { mode: "r" })) as Group;
+    await expect(((await ro.getItem("x/y")) as ZarrArray).set([1], 0)).rejects.toMatchObject({ code: "ZARR_READ_ONLY" });
+  });
+
+  it("names the key when .zmetadata is missing or malformed", async () => {
+    const store = new MemoryStore();
+    await expect(openConsolidated(store)).rejects.toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata" });
+    await store.set(".zmetadata", new TextEncoder().encode('{"metadata": {}, "zarr_consolidated_format": 2}'));
+    await expect(openConsolidated(store)).rejects.toMatchObject({ code: "ZARR_METADATA", field: "zarr_consolidated_format" });
+  });
+});
