@@ -93,7 +93,7 @@ export function decodeSelection(selection: SelectionFixture["selection"]): (numb
 export const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
 
 /** The bytes of `region` of a C-order array of `shape` whose elements are `itemsize` bytes. */
-export function extractRegion(bytes: Uint8Array, shape: readonly number[], itemsize: number, region: Region): Uint8Array {
+export function extractRegion(bytes: Uint8Array, shape: readonly number[], itemsize: number, region: Region): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(product(regionShape(region)) * itemsize);
   if (out.length === 0) return out;
   const strides = cStrides(shape);
