@@ -375,18 +375,21 @@ export function optional<T>(inner: Field<T, boolean>): Field<T | undefined, true
   }) as Field<T | undefined, true>;
 }
 
-/** `null` is allowed too (Python `None`), and is written back as `null`. */
+/**
+ * `null` is allowed too (Python `None`), and is written back as `null`. The default is `options.default`
+ * if given (often `null`), else the inner field's.
+ */
 export function nullable<T>(inner: Field<T, boolean>, options: { readonly default: T | null }): Field<T | null, true>;
-export function nullable<T>(inner: Field<T, boolean>): Field<T | null, false>;
+export function nullable<T, O extends boolean>(inner: Field<T, O>): Field<T | null, O>;
 export function nullable<T>(inner: Field<T, boolean>, options: { readonly default?: T | null } = {}): Field<T | null, boolean> {
   const expected = `${inner.expected} or null`;
-  const hasDefault = "default" in options && options.default !== undefined;
+  const own = options.default !== undefined;
   return checkDefault(
     field<T | null>({
       kind: inner.kind,
       expected,
-      omittable: hasDefault,
-      default: hasDefault ? options.default : undefined,
+      omittable: own || inner.omittable,
+      default: own ? options.default : inner.default,
       parse(value) {
         if (value === null) return null;
         try {

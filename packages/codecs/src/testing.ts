@@ -90,7 +90,8 @@ export interface CodecCheckOptions {
 /** The subset of vitest's / jest's / mocha's API the kit registers tests with. */
 export interface TestApi {
   describe(name: string, body: () => void): unknown;
-  it(name: string, body: () => Promise<void>): unknown;
+  /** `timeout` (ms) is generous, as checks with 1 MiB samples take a while on slow machines. */
+  it(name: string, body: () => Promise<void>, timeout?: number): unknown;
 }
 
 const KEY = "checks/0.0";
@@ -637,12 +638,13 @@ export function checkCodec(
       for (const check of all) await check.run();
     })();
   }
+  const testTimeout = Math.max(60_000, 10 * (options.timeout ?? 10000));
   api.describe(`codec contract: ${subject.id}`, () => {
     const groups = new Map<string | undefined, NamedCheck[]>();
     for (const check of all) groups.set(check.group, [...(groups.get(check.group) ?? []), check]);
     for (const [group, members] of groups) {
       const register = () => {
-        for (const check of members) api.it(check.name, () => check.run());
+        for (const check of members) api.it(check.name, () => check.run(), testTimeout);
       };
       if (group === undefined) register();
       else api.describe(group, register);

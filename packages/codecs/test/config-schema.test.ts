@@ -187,3 +187,18 @@ describe("normalizeDtype", () => {
     for (const bad of ["i3", "f1", "x4", "<i4[ns]", "", "int"]) expect(normalizeDtype(bad), bad).toBeUndefined();
   });
 });
+
+describe("nullable and optional", () => {
+  it("nullable takes its own default, or the inner field's", () => {
+    const s = { a: nullable(integer(), { default: null }), b: nullable(integer({ default: 3 })), c: nullable(integer()) };
+    expect(parseConfig("x", s, { c: null })).toEqual({ a: null, b: 3, c: null });
+    expect(() => parseConfig("x", s, {})).toThrow('missing required field "c" (an integer or null)');
+    expectTypeOf<ConfigInput<typeof s>>().toEqualTypeOf<{ readonly c: number | null; readonly a?: number | null; readonly b?: number | null }>();
+  });
+
+  it("optional keys are left out when unset and written when set", () => {
+    const s = { p: optional(string()) };
+    expect(serializeConfig("x", s, parseConfig("x", s, {}))).toEqual({ id: "x" });
+    expect(serializeConfig("x", s, parseConfig("x", s, { p: "v" }))).toEqual({ id: "x", p: "v" });
+  });
+});
