@@ -28,6 +28,9 @@ A case is a JSON object:
                        order with z[region] = values[region]; omitted = one write of the whole
                        array; [] = nothing written
 
+Gzip chunks get 0 as the time stamp in their header (see zero_gzip_mtimes), so that generating
+twice gives identical trees (live.sh checks fresh fixtures against the committed ones with diff -r).
+
 With fill_value null zarr-python reads missing chunks as uninitialised memory, so such cases must
 write (at least partly) to every chunk; cells of a written chunk that no write reached are zeros
 (zarr-python starts a new chunk from zeros then), which is deterministic and part of the check.
@@ -48,6 +51,8 @@ from zarr.meta import Metadata2
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 METADATA_KEYS = {".zarray", ".zattrs"}
+GZIP_MAGIC = b"\x1f\x8b\x08"
+GZIP_MTIME = slice(4, 8)
 
 
 # --- case specs -------------------------------------------------------------------------------
@@ -205,6 +210,19 @@ def chunk_files(array_dir):
     return found
 
 
+def zero_gzip_mtimes(array_dir):
+    """numcodecs' GZip writes the current time into each gzip header (MTIME, bytes 4-7), so
+    fixtures would never regenerate byte for byte. Set it to 0, which RFC 1952 defines as "no time
+    stamp"; no other byte changes (the CRC covers only the uncompressed data)."""
+    for key in chunk_files(array_dir):
+        path = array_dir / key
+        data = bytearray(path.read_bytes())
+        if data[:3] != GZIP_MAGIC:
+            raise ValueError(f"{path}: not a gzip member")
+        data[GZIP_MTIME] = bytes(4)
+        path.write_bytes(bytes(data))
+
+
 def check_every_chunk_written(case, array_dir):
     """For fill_value null: a missing chunk would read as garbage, so there must be none."""
     grid = [-(-s // c) for s, c in zip(case["shape"], case["chunks"])]
@@ -271,6 +289,8 @@ def generate_case(case, case_dir):
 
     z = create_array(case, array_dir)
     apply_writes(z, values, regions)
+    if z.compressor is not None and z.compressor.codec_id == "gzip":  # none for 0-d arrays
+        zero_gzip_mtimes(array_dir)
     if case["fill_value"] is None:
         check_every_chunk_written(case, array_dir)
 
