@@ -13,6 +13,9 @@ import {
 import {
   chunkKey,
   parseArrayMetadata,
+  parseArrayMetadataV1,
+  V1_ATTRS_KEY,
+  V1_META_KEY,
   encodeArrayMetadata,
   isListable,
   isWritable,
@@ -66,12 +69,16 @@ export class ZarrArray {
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
 
-  private constructor(store: Store, path: string, meta: ArrayMetadata, codec: ChunkCodec, options: ArrayOpenOptions) {
+  /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
+  readonly zarrFormat: 1 | 2;
+
+  private constructor(store: Store, path: string, meta: ArrayMetadata, codec: ChunkCodec, options: ArrayOpenOptions, zarrFormat: 1 | 2) {
     this.store = store;
     this.path = path;
-    this.readOnly = options.readOnly ?? false;
+    this.zarrFormat = zarrFormat;
+    this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
     this.writeEmptyChunks = options.writeEmptyChunks ?? true;
-    this.attrs = new Attributes(store, attrsKey(path), this.readOnly);
+    this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly);
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
@@ -80,11 +87,18 @@ export class ZarrArray {
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
   static async open(store: Store, path: string, options: ArrayOpenOptions = {}): Promise<ZarrArray> {
     const key = arrayMetaKey(path);
+    const registry = options.registry ?? defaultRegistry;
     const bytes = await store.get(key, { signal: options.signal });
-    if (bytes === undefined) throw new NodeNotFoundError("array", path, { key });
+    if (bytes === undefined) {
+      // Spec v1 had no hierarchies: its one array sits at the root of its store.
+      const v1 = path === "" ? await store.get(V1_META_KEY, { signal: options.signal }) : undefined;
+      if (v1 === undefined) throw new NodeNotFoundError("array", path, { key });
+      const meta = await readV1Metadata(v1, registry);
+      return new ZarrArray(store, path, meta, await ChunkCodec.create(meta, registry, V1_META_KEY), options, 1);
+    }
     const meta = parseArrayMetadata(bytes, key);
-    const codec = await ChunkCodec.create(meta, options.registry ?? defaultRegistry, key);
-    return new ZarrArray(store, path, meta, codec, options);
+    const codec = await ChunkCodec.create(meta, registry, key);
+    return new ZarrArray(store, path, meta, codec, options, 2);
   }
 
   // --- metadata -------------------------------------------------------------------------------
@@ -315,6 +329,17 @@ export class ZarrArray {
   async info(options: RunOptions = {}): Promise<string> {
     return arrayInfo(this, await this.nbytesStored(options), await this.nchunksInitialized(options).catch(() => undefined));
   }
+}
+
+/**
+ * A v1 array's metadata as v2, its compressor config completed with the codec's defaults, as
+ * zarr-python's `migrate_1to2` completes it through `get_config()`.
+ */
+export async function readV1Metadata(bytes: Uint8Array, registry: CodecRegistry): Promise<ArrayMetadata> {
+  const meta = parseArrayMetadataV1(bytes, V1_META_KEY);
+  if (meta.compressor === null) return meta;
+  const codec = await registry.create(meta.compressor, { key: V1_META_KEY });
+  return { ...meta, compressor: codec.toJSON() };
 }
 
 /** Stores such as a nested directory store carry a default separator for the arrays in them. */

@@ -1,4 +1,4 @@
-import { encodeGroupMetadata, isListable, keyPrefix, StoreError, type Store, type WritableStore } from "@z/meta";
+import { encodeGroupMetadata, isListable, keyPrefix, StoreError, V1_META_KEY, type Store, type WritableStore } from "@z/meta";
 import { NodeExistsError } from "./errors.js";
 import { arrayMetaKey, groupMetaKey } from "./keys.js";
 
@@ -14,8 +14,11 @@ async function has(store: Store, key: string, signal?: AbortSignal): Promise<boo
   return (await store.get(key, { signal })) !== undefined;
 }
 
-export const containsArray = (store: Store, path: string, signal?: AbortSignal): Promise<boolean> =>
-  has(store, arrayMetaKey(path), signal);
+/** True when `path` holds an array: a `.zarray`, or at the root a spec-v1 `meta` document. */
+export async function containsArray(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
+  if (await has(store, arrayMetaKey(path), signal)) return true;
+  return path === "" && has(store, V1_META_KEY, signal);
+}
 
 export const containsGroup = (store: Store, path: string, signal?: AbortSignal): Promise<boolean> =>
   has(store, groupMetaKey(path), signal);

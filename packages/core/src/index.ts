@@ -28,3 +28,4 @@ export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Sli
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
+export { migrate1to2 } from "./migrate.js";

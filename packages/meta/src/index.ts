@@ -13,3 +13,4 @@ export * from "./dtype.js";
 export * from "./dtype-arrays.js";
 export * from "./fill-value.js";
 export * from "./array-metadata.js";
+export * from "./v1-metadata.js";
