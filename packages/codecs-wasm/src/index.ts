@@ -1,1 +1,1 @@
-export {};
+export { lz4, lz4Config } from "./lz4.js";

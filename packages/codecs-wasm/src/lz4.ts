@@ -1,0 +1,45 @@
+import { decodedTooLarge, defineCodec, integer, maxDecodedSize, requireBytes, type ChunkContext } from "@z/codecs";
+import { corruptData } from "./errors.js";
+import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
+
+/**
+ * numcodecs `LZ4(acceleration=1)`: `{"id": "lz4", "acceleration": 1}`. numcodecs accepts any
+ * integer and treats values <= 0 as 1.
+ */
+export const lz4Config = { acceleration: integer({ default: 1 }) };
+
+/**
+ * numcodecs `LZ4`: the uncompressed size as a 4-byte little-endian integer, then one LZ4 block
+ * (what `LZ4_compress_fast` writes and `LZ4_decompress_safe` reads).
+ */
+export const lz4 = defineCodec({
+  id: "lz4",
+  config: lz4Config,
+  create: ({ acceleration }) => ({
+    encode: (data, chunk) => encodeLz4(requireBytes(data, "lz4", chunk), acceleration),
+    decode: (data, chunk) => decodeLz4(requireBytes(data, "lz4", chunk), chunk),
+  }),
+});
+
+function encodeLz4(bytes: Uint8Array, acceleration: number): Uint8Array {
+  const out = new Uint8Array(4 + lz4Bound(bytes.length));
+  new DataView(out.buffer).setUint32(0, bytes.length, true);
+  const end = lz4EncodeBlock(bytes, 0, bytes.length, out, 4, acceleration <= 0 ? 1 : acceleration);
+  return out.slice(0, end);
+}
+
+function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+  if (data.length < 4) {
+    throw corruptData("lz4", chunk, data.length === 0 ? "no data" : "unexpected end of data (truncated size header)");
+  }
+  const size = (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0;
+  const limit = maxDecodedSize(chunk);
+  if (size > limit) throw decodedTooLarge("lz4", chunk, limit);
+  const out = new Uint8Array(size);
+  const end = lz4DecodeBlock(data, 4, data.length, out, 0, size);
+  if (end < 0) throw corruptData("lz4", chunk, lz4Problem(end));
+  if (end !== size) {
+    throw corruptData("lz4", chunk, `the header says ${size} bytes but the data decodes to ${end} (truncated?)`);
+  }
+  return out;
+}
