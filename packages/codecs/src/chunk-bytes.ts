@@ -23,7 +23,8 @@ export function requireBytes(data: CodecData, codecId: string, chunk: Pick<Chunk
  * allocating without bound. `Infinity` when there is no such bound: object arrays, whose encoded
  * values have no fixed size, or a context without a usable size.
  */
-export function maxDecodedSize(chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize">): number {
+export function maxDecodedSize(chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize" | "maxDecodedSize">): number {
+  if (chunk.maxDecodedSize !== undefined) return chunk.maxDecodedSize;
   if (chunk.dtype?.kind === "O") return Infinity;
   const size = chunk.elements * chunk.itemsize;
   return Number.isFinite(size) && size >= 0 ? size : Infinity;

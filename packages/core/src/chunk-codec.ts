@@ -20,16 +20,25 @@ export class ChunkCodec {
     return new ChunkCodec(codecs, { dtype: meta.dtype, itemsize: meta.dtype.itemsize, elements });
   }
 
+  /**
+   * The bound on what a codec under filters may decode to. Filters that widen (`astype`) or add
+   * checksums stay well inside 8 chunks; object arrays have no bound.
+   */
+  private get innerLimit(): number {
+    return this.context.dtype.kind === "O" ? Infinity : this.chunkBytes * 8 + 4096;
+  }
+
   /** Bytes in one decoded chunk. */
   get chunkBytes(): number {
     return this.context.elements * this.context.itemsize;
   }
 
   async decode(stored: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
-    const chunk = { ...this.context, key, signal };
     let data: CodecData = stored;
     for (let i = this.codecs.length - 1; i >= 0; i--) {
-      data = await run(this.codecs[i]!, "decode", data, chunk);
+      // The last step must give one chunk; inner steps give the next filter's encoding.
+      const limit = i === 0 ? this.chunkBytes : this.innerLimit;
+      data = await run(this.codecs[i]!, "decode", data, { ...this.context, key, signal, maxDecodedSize: limit });
     }
     if (!(data instanceof Uint8Array)) {
       throw new ChunkError(`chunk ${key} did not decode to bytes`, { key });
