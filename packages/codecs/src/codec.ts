@@ -14,6 +14,18 @@ export interface ChunkContext {
   readonly itemsize: number;
   /** Number of elements in a full chunk. */
   readonly elements: number;
+  /**
+   * The chunk's shape (C order), when known. Object codecs that record the shape of what they
+   * encode (`json2`, `msgpack2`, as numcodecs does) need it to write zarr-python's bytes for chunks
+   * of more than one dimension; without it they take the chunk as one-dimensional, `[elements]`.
+   */
+  readonly shape?: readonly number[];
+  /**
+   * The most bytes this codec's `decode` may produce, when the pipeline knows better than a full
+   * chunk (`elements * itemsize`): a compressor under filters decodes to the filters' encoding,
+   * which may be larger (checksums, `astype`) or unbounded (object codecs).
+   */
+  readonly maxDecodedSize?: number;
   /** The store key of the chunk, for error messages. */
   readonly key?: string;
   readonly signal?: AbortSignal;
