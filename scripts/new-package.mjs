@@ -45,7 +45,7 @@ write("tsconfig.test.json", {
   include: ["src", "test"],
 });
 write("vitest.config.ts", `import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared";
+import { workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },

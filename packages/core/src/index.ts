@@ -29,3 +29,4 @@ export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
+export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport, type NodeCopyOptions } from "./copy.js";
