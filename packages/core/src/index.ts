@@ -30,3 +30,5 @@ export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
 export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport, type NodeCopyOptions } from "./copy.js";
+export { LRUStoreCache } from "./lru-store-cache.js";
+export { save, load } from "./save-load.js";
