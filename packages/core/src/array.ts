@@ -27,7 +27,9 @@ import {
   type CodecConfig,
   type DataType,
   type FillValue,
+  withLock,
   type Store,
+  type Synchronizer,
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
@@ -51,6 +53,11 @@ export interface ArrayOpenOptions {
   writeEmptyChunks?: boolean;
   /** Where codec ids are looked up (default: the registry of `@z/codecs` with the WASM codecs). */
   registry?: CodecRegistry;
+  /**
+   * Locks each chunk (and `.zarray`, `.zattrs`) around its read-modify-write, so concurrent writers
+   * to overlapping regions never lose an update. Without one, concurrent writers must not overlap.
+   */
+  synchronizer?: Synchronizer;
   signal?: AbortSignal;
 }
 
@@ -64,6 +71,7 @@ export class ZarrArray {
   readonly path: string;
   readonly readOnly: boolean;
   readonly writeEmptyChunks: boolean;
+  readonly synchronizer: Synchronizer | undefined;
   readonly attrs: Attributes;
   #meta: ArrayMetadata;
   readonly #codec: ChunkCodec;
@@ -78,7 +86,8 @@ export class ZarrArray {
     this.zarrFormat = zarrFormat;
     this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
     this.writeEmptyChunks = options.writeEmptyChunks ?? true;
-    this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly);
+    this.synchronizer = options.synchronizer;
+    this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly, options.synchronizer);
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
@@ -225,6 +234,11 @@ export class ZarrArray {
   }
 
   async #writeChunk(store: WritableStore, p: ChunkProjection, source: WriteSource, signal?: AbortSignal): Promise<void> {
+    const key = this.chunkKey(p.chunkCoords);
+    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, signal), signal);
+  }
+
+  async #updateChunk(store: WritableStore, key: string, p: ChunkProjection, source: WriteSource, signal?: AbortSignal): Promise<void> {
     const k = valuesPerElement(this.dtype);
     const elements = product(this.chunks);
     const whole = coversWholeChunk(p.chunkSelection, this.chunks);
@@ -235,7 +249,6 @@ export class ZarrArray {
     const target = selectionView(chunk, p.chunkSelection);
     if (source.kind === "scalar") fillStrided(target, source.element, k);
     else copyStrided(target, selectionView(source.view, p.outSelection), k);
-    const key = this.chunkKey(p.chunkCoords);
     if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
       await store.delete(key, { signal });
       return;
@@ -264,7 +277,8 @@ export class ZarrArray {
     }
     const oldGrid = this.cdataShape;
     const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
-    await store.set(arrayMetaKey(this.path), encodeArrayMetadata(meta), { signal: options.signal });
+    const key = arrayMetaKey(this.path);
+    await withLock(this.synchronizer, key, () => store.set(key, encodeArrayMetadata(meta), { signal: options.signal }), options.signal);
     this.#meta = meta;
     const newGrid = this.cdataShape;
     const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));

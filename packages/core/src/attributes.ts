@@ -1,4 +1,4 @@
-import { encodeAttributes, isWritable, parseAttributes, type JsonObject, type JsonValue, type Store } from "@z/meta";
+import { encodeAttributes, isWritable, parseAttributes, withLock, type JsonObject, type JsonValue, type Store, type Synchronizer } from "@z/meta";
 import { ReadOnlyError } from "./errors.js";
 
 /**
@@ -11,6 +11,8 @@ export class Attributes {
     readonly store: Store,
     readonly key: string,
     readonly readOnly: boolean,
+    /** Locks the document around read-modify-write updates, when writers may race. */
+    readonly synchronizer?: Synchronizer,
   ) {}
 
   /** All attributes (`{}` when the node has no `.zattrs`). */
@@ -37,19 +39,28 @@ export class Attributes {
 
   /** Adds or replaces the given attributes, keeping the others. */
   async update(values: JsonObject): Promise<void> {
-    const current = await this.asObject();
-    await this.put({ ...current, ...values });
+    await this.#write(async () => ({ ...(await this.asObject()), ...values }));
   }
 
   async delete(name: string): Promise<void> {
-    const current = await this.asObject();
-    delete current[name];
-    await this.put(current);
+    await this.#write(async () => {
+      const current = await this.asObject();
+      delete current[name];
+      return current;
+    });
   }
 
   /** Replaces all attributes with `values`. */
   async put(values: JsonObject): Promise<void> {
+    await this.#write(async () => values);
+  }
+
+  /** Writes the document `next` computes, holding the lock from its read to the write. */
+  async #write(next: () => Promise<JsonObject>): Promise<void> {
     if (this.readOnly || !isWritable(this.store)) throw new ReadOnlyError("attributes", { key: this.key });
-    await this.store.set(this.key, encodeAttributes(values));
+    const store = this.store;
+    await withLock(this.synchronizer, this.key, async () => {
+      await store.set(this.key, encodeAttributes(await next()));
+    });
   }
 }

@@ -16,6 +16,7 @@ import {
   type JsonValue,
   type Order,
   type Store,
+  type Synchronizer,
   type TypedArray,
 } from "@z/meta";
 import { storeSeparator, ZarrArray } from "./array.js";
@@ -51,6 +52,8 @@ export interface CreateOptions {
   /** User attributes written to `.zattrs`. */
   attributes?: JsonObject;
   registry?: CodecRegistry;
+  /** See `ArrayOpenOptions.synchronizer`. */
+  synchronizer?: Synchronizer;
   signal?: AbortSignal;
 }
 

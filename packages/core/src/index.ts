@@ -32,3 +32,4 @@ export { migrate1to2 } from "./migrate.js";
 export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport, type NodeCopyOptions } from "./copy.js";
 export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
+export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";

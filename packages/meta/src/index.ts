@@ -14,3 +14,4 @@ export * from "./dtype-arrays.js";
 export * from "./fill-value.js";
 export * from "./array-metadata.js";
 export * from "./v1-metadata.js";
+export * from "./synchronizer.js";
