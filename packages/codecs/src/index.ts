@@ -29,3 +29,4 @@ export * from "./chunk-bytes.js";
 export * from "./registry.js";
 export { zlib, zlibConfig } from "./zlib.js";
 export { gzip, gzipConfig } from "./gzip.js";
+export { bz2, bz2Config } from "./bz2.js";

@@ -158,6 +158,7 @@ function message(error: unknown): string {
 export const defaultRegistry: CodecRegistry = new CodecRegistry([
   ["gzip", () => gzip],
   ["zlib", () => zlib],
+  ["bz2", () => import("./bz2.js").then((m) => m.bz2)],
 ]);
 
 /** Registers a codec in `defaultRegistry` (shorthand for `defaultRegistry.register(id, loader)`). */
