@@ -1,0 +1,88 @@
+import {
+  CodecError,
+  decodedTooLarge,
+  defineCodec,
+  inChunk,
+  integer,
+  maxDecodedSize,
+  requireBytes,
+  string,
+  type ChunkContext,
+} from "@z/codecs";
+import { CNAMES, decodeFrame, encodeFrame, MAX_BUFFERSIZE, splitBlock, computeBlocksize, type Cname, type StreamRequest } from "./blosc-frame.js";
+import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from "./blosc-streams.js";
+import { corruptData, MalformedInput } from "./errors.js";
+
+/**
+ * numcodecs `Blosc(cname="lz4", clevel=5, shuffle=SHUFFLE, blocksize=0)`:
+ * `{"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}`. `shuffle` is 0 (none),
+ * 1 (byte), 2 (bit) or -1 (numcodecs' AUTOSHUFFLE: bit shuffle for 1-byte items, else byte
+ * shuffle, decided per encode and stored as -1); `blocksize` 0 is automatic.
+ */
+export const bloscConfig = {
+  cname: string({ enum: CNAMES, default: "lz4" }),
+  clevel: integer({ min: 0, max: 9, default: 5 }),
+  shuffle: integer({ min: -1, max: 2, default: 1 }),
+  blocksize: integer({ min: 0, default: 0 }),
+};
+
+/**
+ * numcodecs `Blosc`: Blosc 1 frames as c-blosc 1.21 writes and reads them. Encoding shuffles by the
+ * array's item size (`chunk.itemsize`, as numcodecs passes the chunk's itemsize to c-blosc) and
+ * picks the block size, block split and flags exactly as c-blosc does; the compressed streams are
+ * this package's (LZ4, LZ4HC-style, BloscLZ, Snappy, zlib via fflate, Zstd via libzstd in
+ * WebAssembly). Decoding reads every frame c-blosc 1.x writes.
+ */
+export const blosc = defineCodec({
+  id: "blosc",
+  config: bloscConfig,
+  create: (config) => ({
+    encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
+    decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
+  }),
+});
+
+interface BloscSettings {
+  readonly cname: Cname;
+  readonly clevel: number;
+  readonly shuffle: number;
+  readonly blocksize: number;
+}
+
+function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
+  if (bytes.length > MAX_BUFFERSIZE) {
+    throw new CodecError(`blosc cannot compress ${bytes.length} bytes${inChunk(chunk.key)}: the limit is ${MAX_BUFFERSIZE}`, {
+      codecId: "blosc",
+      key: chunk.key,
+    });
+  }
+  const { cname, clevel } = config;
+  const typesize = chunk.itemsize > 255 ? 1 : Math.max(1, chunk.itemsize);
+  const options = { ...config, typesize: chunk.itemsize };
+  let scratch: Uint8Array | undefined;
+  const frame = encodeFrame(bytes, options, (blocksize) => (scratch = scratchFor(blocksize)));
+  const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize)));
+  if (compress) {
+    let step = frame.next();
+    while (!step.done) step = frame.next(compress(step.value, scratch!));
+    return step.value;
+  }
+  return (async () => {
+    let step = frame.next();
+    while (!step.done) {
+      const request: StreamRequest = step.value;
+      step = frame.next(await compressZstdStream(request, scratch!, clevel));
+    }
+    return step.value;
+  })();
+}
+
+function decodeBlosc(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+  const limit = maxDecodedSize(chunk);
+  try {
+    return decodeFrame(data, streamDecoders, limit, () => decodedTooLarge("blosc", chunk, limit));
+  } catch (error) {
+    if (error instanceof MalformedInput) throw corruptData("blosc", chunk, error.message, error);
+    throw error;
+  }
+}

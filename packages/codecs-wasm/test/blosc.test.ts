@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { CodecError } from "@z/codecs";
+import { checkCodec, contextFor } from "@z/codecs/testing";
+import { blosc } from "../src/blosc.js";
+import { computeBlocksize, readHeader } from "../src/blosc-frame.js";
+import { numcodecsFixtures } from "./fixtures.js";
+
+const fixtures = numcodecsFixtures("blosc");
+
+for (const itemsize of [1, 2, 4, 8]) {
+  const configs =
+    itemsize === 4
+      ? [
+          { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+          { id: "blosc", cname: "blosclz", clevel: 9, shuffle: 2, blocksize: 0 },
+          { id: "blosc", cname: "lz4hc", clevel: 5, shuffle: 1, blocksize: 4096 },
+          { id: "blosc", cname: "snappy", clevel: 1, shuffle: 0, blocksize: 0 },
+          { id: "blosc", cname: "zlib", clevel: 3, shuffle: -1, blocksize: 0 },
+          { id: "blosc", cname: "zstd", clevel: 5, shuffle: 1, blocksize: 0 },
+          { id: "blosc", cname: "lz4", clevel: 0, shuffle: 1, blocksize: 0 },
+        ]
+      : [
+          { id: "blosc", cname: "lz4", clevel: 5, shuffle: -1, blocksize: 0 },
+          { id: "blosc", cname: "blosclz", clevel: 5, shuffle: 2, blocksize: 1000 },
+        ];
+  describe(`item size ${itemsize}`, () => {
+    checkCodec(
+      blosc,
+      {
+        configs,
+        itemsize,
+        encoded: itemsize === 4 ? fixtures : [],
+        corruption: "truncation",
+        boundedDecode: true,
+      },
+      { describe, it },
+    );
+  });
+}
+
+describe("blosc", () => {
+  it("writes numcodecs' config, keys in its order", () => {
+    expect(JSON.stringify(blosc.create().toJSON())).toBe('{"id":"blosc","cname":"lz4","clevel":5,"shuffle":1,"blocksize":0}');
+    expect(blosc.create({ shuffle: -1, cname: "zstd" }).toJSON()).toEqual({
+      id: "blosc",
+      cname: "zstd",
+      clevel: 5,
+      shuffle: -1,
+      blocksize: 0,
+    });
+    expect(() => blosc.create({ cname: "lzma" as "lz4" })).toThrow(/cname/);
+    expect(() => blosc.create({ clevel: 10 })).toThrow(/clevel/);
+    expect(() => blosc.create({ shuffle: 3 })).toThrow(/shuffle/);
+  });
+
+  it("picks the block size, flags, type size and split c-blosc 1.21 picks (header of every numcodecs fixture)", async () => {
+    for (const fixture of fixtures) {
+      const codec = blosc.create(fixture.config);
+      const context = contextFor(fixture.decoded, fixture.context!.itemsize!);
+      const ours = readHeader((await codec.encode(fixture.decoded, context)) as Uint8Array);
+      const theirs = readHeader(fixture.encoded);
+      const what = `${fixture.name}: ours ${JSON.stringify(ours)}, numcodecs ${JSON.stringify(theirs)}`;
+      expect(ours.version, what).toBe(theirs.version);
+      expect(ours.versionlz, what).toBe(theirs.versionlz);
+      expect(ours.typesize, what).toBe(theirs.typesize);
+      expect(ours.nbytes, what).toBe(theirs.nbytes);
+      expect(ours.blocksize, what).toBe(theirs.blocksize);
+      // The stored-uncompressed bit may differ when one side's compressor did better.
+      expect(ours.flags & ~2, what).toBe(theirs.flags & ~2);
+    }
+  });
+
+  it("computes c-blosc's automatic block sizes", () => {
+    // 4 MiB of float32 at lz4 clevel 5: 128 KiB blocks, split into 4 streams → 512 KiB.
+    expect(computeBlocksize("lz4", 5, 4, 4 << 20, 0)).toBe(512 * 1024);
+    expect(computeBlocksize("zstd", 5, 4, 4 << 20, 0)).toBe(256 * 1024);
+    expect(computeBlocksize("zlib", 9, 8, 64 << 20, 0)).toBe(1024 * 1024);
+    expect(computeBlocksize("blosclz", 1, 2, 1 << 20, 0)).toBe(64 * 1024);
+    expect(computeBlocksize("lz4", 0, 4, 1 << 20, 0)).toBe(8 * 1024);
+    expect(computeBlocksize("lz4", 5, 4, 3, 0)).toBe(1);
+    expect(computeBlocksize("lz4", 5, 4, 1000, 100)).toBe(128);
+    expect(computeBlocksize("lz4", 5, 4, 100000, 1000)).toBe(65536);
+    expect(computeBlocksize("zstd", 5, 4, 100000, 100)).toBe(128);
+  });
+
+  const frame = async (bytes: Uint8Array, itemsize = 4) =>
+    (await blosc.create({ cname: "lz4", clevel: 5, shuffle: 1, blocksize: 256 }).encode(bytes, contextFor(bytes, itemsize))) as Uint8Array;
+  const data = new Uint8Array(new Float32Array(Array.from({ length: 1000 }, (_, i) => Math.sin(i / 50))).buffer);
+  const decode = (bytes: Uint8Array, elements = 1000) =>
+    blosc.create().decode(bytes, { ...contextFor(data, 4), elements, key: "a/0.0" });
+
+  it("refuses headers whose sizes disagree with the buffer", async () => {
+    const good = await frame(data);
+    expect(decode(good)).toEqual(data);
+    const cases: [string, (b: Uint8Array) => void, RegExp][] = [
+      ["frame size past the buffer", (b) => new DataView(b.buffer).setUint32(12, b.length + 1, true), /truncated/],
+      ["frame size below the header", (b) => new DataView(b.buffer).setUint32(12, 8, true), /smaller than the header/],
+      ["block size 0", (b) => new DataView(b.buffer).setUint32(8, 0, true), /block size/],
+      ["block size above the size", (b) => new DataView(b.buffer).setUint32(8, 8000, true), /block size/],
+      ["type size 0", (b) => (b[3] = 0), /type size/],
+      ["version 3", (b) => (b[0] = 3), /version 3/],
+      ["reserved flag", (b) => (b[2] = b[2]! | 8), /flag/],
+      ["unknown compressor", (b) => (b[2] = (b[2]! & 31) | (6 << 5)), /compressor format 6/],
+      ["block start outside", (b) => new DataView(b.buffer).setUint32(16, 5, true), /outside the frame/],
+      ["stream length past the end", (b) => new DataView(b.buffer).setInt32(new DataView(b.buffer).getUint32(16, true), 1 << 30, true), /past the end/],
+      ["overlapping streams", (b) => new DataView(b.buffer).setUint32(20, new DataView(b.buffer).getUint32(16, true), true), /overlap|decodes/],
+    ];
+    for (const [what, change, message] of cases) {
+      const bad = good.slice();
+      change(bad);
+      let error: unknown;
+      try {
+        decode(bad);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, what).toBeInstanceOf(CodecError);
+      expect((error as CodecError).message, what).toMatch(message);
+      expect((error as CodecError).message, what).toContain("a/0.0");
+      expect((error as CodecError).message, what).toContain("blosc");
+    }
+  });
+
+  it("refuses a frame that claims more than a chunk (a bomb) before allocating", async () => {
+    const good = await frame(data);
+    expect(() => decode(good, 999)).toThrow(/decodes to more than 3996 bytes/);
+    const bomb = good.slice();
+    new DataView(bomb.buffer).setUint32(4, 2 ** 31 - 100, true);
+    expect(() => decode(bomb)).toThrow(/decodes to more than/);
+  });
+
+  it("refuses a memcpyed frame whose size does not match", async () => {
+    const stored = (await blosc.create({ clevel: 0 }).encode(data, contextFor(data, 4))) as Uint8Array;
+    expect(stored[2]! & 2).toBe(2);
+    expect(decode(stored)).toEqual(data);
+    expect(() => decode(stored.subarray(0, stored.length - 1))).toThrow(/truncated/);
+    const lying = stored.slice();
+    new DataView(lying.buffer).setUint32(12, stored.length - 1, true);
+    expect(() => decode(lying)).toThrow(/uncompressed frame/);
+  });
+
+  it("shuffles by the array's item size, not a fixed 4", async () => {
+    const bytes = new Uint8Array(new Float64Array(Array.from({ length: 4096 }, (_, i) => i * 0.25)).buffer);
+    for (const itemsize of [1, 2, 4, 8, 12, 16]) {
+      const whole = bytes.subarray(0, bytes.length - (bytes.length % itemsize));
+      const encoded = (await blosc.create().encode(whole, contextFor(whole, itemsize))) as Uint8Array;
+      expect(encoded[3]).toBe(itemsize);
+      expect(blosc.create().decode(encoded, contextFor(whole, itemsize))).toEqual(whole);
+    }
+    // Type sizes above 255 are shuffled as bytes, as c-blosc does.
+    const big = (await blosc.create().encode(bytes, contextFor(bytes, 256))) as Uint8Array;
+    expect(big[3]).toBe(1);
+  });
+});
