@@ -1,7 +1,7 @@
 import { StoreError } from "@z/meta";
 import { u16, u32, u64 } from "./binary.js";
 import { readExactly, type ByteSource } from "./byte-source.js";
-import type { ZipEntry } from "./entry.js";
+import { makeEntry, type ZipEntry } from "./entry.js";
 import { splitExtra, withoutZip64 } from "./extra-fields.js";
 import { decodeName } from "./names.js";
 import {
@@ -132,7 +132,7 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
       throw new StoreError(`cannot open ${what}: ${where}${key === undefined ? "" : ` for ${JSON.stringify(key)}`} ${detail}`, { key });
     }
     if (at + CENTRAL_HEADER_SIZE > directory.length) fail(`is cut short: the central directory is truncated`);
-    if (u32(directory, at) !== SIG_CENTRAL) fail(`has a bad signature 0x${u32(directory, at).toString(16).padStart(8, "0")} (expected 0x${SIG_CENTRAL.toString(16)}): the central directory is corrupt`);
+    if (u32(directory, at) !== SIG_CENTRAL) fail(`has a bad signature 0x${u32(directory, at).toString(16).padStart(8, "0")} (expected 0x${SIG_CENTRAL.toString(16).padStart(8, "0")}): the central directory is corrupt`);
     const nameLength = u16(directory, at + 28);
     const extraLength = u16(directory, at + 30);
     const commentLength = u16(directory, at + 32);
@@ -170,7 +170,7 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
     }
     if (disk !== 0) fail("is on another disk: archives spanning several disks are not supported", name);
 
-    entries.push({
+    entries.push(makeEntry({
       name,
       rawName,
       flags,
@@ -185,9 +185,9 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
       versionNeeded: u16(directory, at + 6),
       internalAttributes: u16(directory, at + 36),
       externalAttributes: u32(directory, at + 38),
-      extra: withoutZip64(extra).slice(),
-      comment: directory.slice(next - commentLength, next),
-    });
+      extra: extraLength === 0 ? extra : withoutZip64(extra).slice(),
+      comment: directory.subarray(next - commentLength, next).slice(),
+    }));
     at = next;
   }
   return entries;

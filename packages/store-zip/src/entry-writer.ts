@@ -2,7 +2,7 @@ import { deflateSync } from "fflate";
 import { ByteWriter } from "./binary.js";
 import { crc32 } from "./crc32.js";
 import { toDosDateTime } from "./dos-time.js";
-import type { ZipEntry } from "./entry.js";
+import { NO_BYTES, makeEntry, type ZipEntry } from "./entry.js";
 import { encodeName } from "./names.js";
 import {
   CENTRAL_HEADER_SIZE,
@@ -17,6 +17,8 @@ import {
   SIG_LOCAL,
   SIG_ZIP64_END,
   SIG_ZIP64_LOCATOR,
+  END_SIZE,
+  ZIP64_LOCATOR_SIZE,
   VERSION_DEFAULT,
   VERSION_ZIP64,
   ZIP64_END_SIZE,
@@ -36,11 +38,11 @@ export interface EntryEncoding {
 const FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
 
 /**
- * A new file entry for `value`: its central directory record (the offset still to be set), the
+ * A new file entry for `value`: its central directory record (at offset 0 until placed), the
  * bytes to write (local header followed by the compressed data) and the local header's length. Sizes go in the header, so no
  * data descriptor is needed.
  */
-export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEncoding): { entry: Omit<ZipEntry, "offset" | "dataOffset">; bytes: Uint8Array; headerLength: number } {
+export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEncoding): { entry: ZipEntry; bytes: Uint8Array; headerLength: number } {
   const data = encoding.method === METHOD_DEFLATE ? deflateSync(value, { level: encoding.level as 0 }) : value;
   const { raw, flags } = encodeName(name);
   const { dosDate, dosTime } = toDosDateTime(encoding.modified);
@@ -48,18 +50,16 @@ export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEnco
   const zip64 = encoding.forceZip64 || value.length >= MAX_U32 || data.length >= MAX_U32;
   const version = zip64 ? VERSION_ZIP64 : VERSION_DEFAULT;
 
-  const header = new ByteWriter(LOCAL_HEADER_SIZE + raw.length + 20);
-  header.u32(SIG_LOCAL).u16(version).u16(flags).u16(encoding.method).u16(dosTime).u16(dosDate).u32(crc);
-  header.u32(zip64 ? MAX_U32 : data.length).u32(zip64 ? MAX_U32 : value.length);
-  header.u16(raw.length).u16(zip64 ? 20 : 0).bytes(raw);
+  const headerLength = LOCAL_HEADER_SIZE + raw.length + (zip64 ? 20 : 0);
+  // Sized exactly, so the result is the writer's buffer itself, not a copy.
+  const out = new ByteWriter(headerLength + data.length);
+  out.u32(SIG_LOCAL).u16(version).u16(flags).u16(encoding.method).u16(dosTime).u16(dosDate).u32(crc);
+  out.u32(zip64 ? MAX_U32 : data.length).u32(zip64 ? MAX_U32 : value.length);
+  out.u16(raw.length).u16(zip64 ? 20 : 0).bytes(raw);
   // In a local header the zip64 field holds both sizes, uncompressed first.
-  if (zip64) header.u16(EXTRA_ZIP64).u16(16).u64(value.length).u64(data.length);
-  const head = header.result();
-
-  const bytes = new Uint8Array(head.length + data.length);
-  bytes.set(head);
-  bytes.set(data, head.length);
-  const entry: Omit<ZipEntry, "offset" | "dataOffset"> = {
+  if (zip64) out.u16(EXTRA_ZIP64).u16(16).u64(value.length).u64(data.length);
+  const bytes = out.bytes(data).result();
+  const entry = makeEntry({
     name,
     rawName: raw,
     flags,
@@ -73,10 +73,11 @@ export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEnco
     versionNeeded: version,
     internalAttributes: 0,
     externalAttributes: FILE_ATTRIBUTES,
-    extra: new Uint8Array(0),
-    comment: new Uint8Array(0),
-  };
-  return { entry, bytes, headerLength: head.length };
+    offset: 0,
+    extra: NO_BYTES,
+    comment: NO_BYTES,
+  });
+  return { entry, bytes, headerLength };
 }
 
 /**
@@ -85,19 +86,35 @@ export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEnco
  * where a value does not fit its 32- or 16-bit field (or always, with `forceZip64`).
  */
 export function encodeCentralDirectory(entries: readonly ZipEntry[], centralStart: number, base: number, comment: Uint8Array, forceZip64: boolean): Uint8Array {
-  const out = new ByteWriter(entries.reduce((sum, entry) => sum + CENTRAL_HEADER_SIZE + entry.rawName.length + entry.extra.length + entry.comment.length + 28, 200));
+  const zip64Fields = (entry: ZipEntry): number =>
+    (forceZip64 || entry.size >= MAX_U32 ? 1 : 0) + (forceZip64 || entry.compressedSize >= MAX_U32 ? 1 : 0) + (forceZip64 || entry.offset - base >= MAX_U32 ? 1 : 0);
+  let capacity = 0;
+  for (const entry of entries) {
+    const fields = zip64Fields(entry);
+    capacity += CENTRAL_HEADER_SIZE + entry.rawName.length + (fields > 0 ? 4 + 8 * fields : 0) + entry.extra.length + entry.comment.length;
+  }
+  const out = new ByteWriter(capacity + ZIP64_END_SIZE + ZIP64_LOCATOR_SIZE + END_SIZE + Math.min(comment.length, MAX_U16));
   for (const entry of entries) {
     const offset = entry.offset - base;
-    const big = [entry.size, entry.compressedSize, offset].map((value) => forceZip64 || value >= MAX_U32);
-    const zip64 = new ByteWriter(28);
-    [entry.size, entry.compressedSize, offset].forEach((value, i) => big[i] && zip64.u64(value));
-    const extra = zip64.length === 0 ? entry.extra : concat(new ByteWriter(4).u16(EXTRA_ZIP64).u16(zip64.length).result(), zip64.result(), entry.extra);
-    const needed = zip64.length === 0 ? entry.versionNeeded : Math.max(entry.versionNeeded, VERSION_ZIP64);
-    const madeBy = zip64.length === 0 ? entry.versionMadeBy : (entry.versionMadeBy & 0xff00) | Math.max(entry.versionMadeBy & 0xff, VERSION_ZIP64);
+    const bigSize = forceZip64 || entry.size >= MAX_U32;
+    const bigCompressed = forceZip64 || entry.compressedSize >= MAX_U32;
+    const bigOffset = forceZip64 || offset >= MAX_U32;
+    const fields = zip64Fields(entry);
+    const needed = fields === 0 ? entry.versionNeeded : Math.max(entry.versionNeeded, VERSION_ZIP64);
+    const madeBy = fields === 0 ? entry.versionMadeBy : (entry.versionMadeBy & 0xff00) | Math.max(entry.versionMadeBy & 0xff, VERSION_ZIP64);
+    const extraLength = (fields > 0 ? 4 + 8 * fields : 0) + entry.extra.length;
     out.u32(SIG_CENTRAL).u16(madeBy).u16(needed).u16(entry.flags).u16(entry.method).u16(entry.dosTime).u16(entry.dosDate).u32(entry.crc32);
-    out.u32(big[1] ? MAX_U32 : entry.compressedSize).u32(big[0] ? MAX_U32 : entry.size);
-    out.u16(entry.rawName.length).u16(extra.length).u16(entry.comment.length).u16(0).u16(entry.internalAttributes).u32(entry.externalAttributes);
-    out.u32(big[2] ? MAX_U32 : offset).bytes(entry.rawName).bytes(extra).bytes(entry.comment);
+    out.u32(bigCompressed ? MAX_U32 : entry.compressedSize).u32(bigSize ? MAX_U32 : entry.size);
+    out.u16(entry.rawName.length).u16(extraLength).u16(entry.comment.length).u16(0).u16(entry.internalAttributes).u32(entry.externalAttributes);
+    out.u32(bigOffset ? MAX_U32 : offset).bytes(entry.rawName);
+    // The zip64 field holds, in this order, exactly the values whose 32-bit fields are maxed out.
+    if (fields > 0) {
+      out.u16(EXTRA_ZIP64).u16(8 * fields);
+      if (bigSize) out.u64(entry.size);
+      if (bigCompressed) out.u64(entry.compressedSize);
+      if (bigOffset) out.u64(offset);
+    }
+    out.bytes(entry.extra).bytes(entry.comment);
   }
   const centralSize = out.length;
   const centralOffset = centralStart - base;
@@ -113,14 +130,4 @@ export function encodeCentralDirectory(entries: readonly ZipEntry[], centralStar
   out.u32(SIG_END).u16(0).u16(0).u16(shownCount).u16(shownCount);
   out.u32(Math.min(centralSize, MAX_U32)).u32(Math.min(centralOffset, MAX_U32)).u16(kept.length).bytes(kept);
   return out.result();
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

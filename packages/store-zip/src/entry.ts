@@ -15,8 +15,11 @@ export interface ZipEntry {
   readonly crc32: number;
   readonly compressedSize: number;
   readonly size: number;
-  /** Where the local header starts in the byte source (archive offset plus any prepended bytes). */
-  readonly offset: number;
+  /**
+   * Where the local header starts in the byte source (archive offset plus any prepended bytes).
+   * Set once, when a new entry is placed in the archive.
+   */
+  offset: number;
   readonly versionMadeBy: number;
   readonly versionNeeded: number;
   readonly internalAttributes: number;
@@ -26,6 +29,35 @@ export interface ZipEntry {
   readonly comment: Uint8Array;
   /** Where the entry's data starts, once a read has parsed its local header. */
   dataOffset?: number;
+}
+
+/** A zero-length array shared by the many entries with no extra field or comment. */
+export const NO_BYTES: Uint8Array = new Uint8Array(0);
+
+/**
+ * An entry with its fields always in the same order, so every entry object has one shape: with
+ * 65,536 and more of them, reading fields stays fast and the objects stay small.
+ */
+export function makeEntry(fields: Omit<ZipEntry, "dataOffset">, dataOffset?: number): ZipEntry {
+  return {
+    name: fields.name,
+    rawName: fields.rawName,
+    flags: fields.flags,
+    method: fields.method,
+    dosTime: fields.dosTime,
+    dosDate: fields.dosDate,
+    crc32: fields.crc32,
+    compressedSize: fields.compressedSize,
+    size: fields.size,
+    offset: fields.offset,
+    versionMadeBy: fields.versionMadeBy,
+    versionNeeded: fields.versionNeeded,
+    internalAttributes: fields.internalAttributes,
+    externalAttributes: fields.externalAttributes,
+    extra: fields.extra.length === 0 ? NO_BYTES : fields.extra,
+    comment: fields.comment.length === 0 ? NO_BYTES : fields.comment,
+    dataOffset,
+  };
 }
 
 /** What {@link ZipStore.info} says about an entry. */

@@ -59,7 +59,7 @@ export interface ZipStoreOptions {
  * `close()` every method throws. Keys must be canonical (no `..`, leading `/`, backslash, empty
  * segment): others are refused with a `StoreError`.
  */
-export class ZipStore implements WritableStore, ListableStore, AsyncDisposable {
+export class ZipStore implements WritableStore, ListableStore {
   /** Where the archive is read from (and written to). */
   readonly source: ByteSource;
   readonly mode: "r" | "a" | "w";
@@ -184,7 +184,9 @@ export class ZipStore implements WritableStore, ListableStore, AsyncDisposable {
       await this.#write(offset, bytes, key, options.signal);
       this.#appendAt = offset + bytes.length;
       this.#size = Math.max(this.#size, this.#appendAt);
-      this.#files.set(key, { ...entry, offset, dataOffset: offset + headerLength });
+      entry.offset = offset;
+      entry.dataOffset = offset + headerLength;
+      this.#files.set(key, entry);
       this.#dirty = true;
     });
   }
@@ -266,10 +268,6 @@ export class ZipStore implements WritableStore, ListableStore, AsyncDisposable {
     if (this.#closed) return;
     await this.flush(options);
     this.#closed = true;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 
   #readContext(options: StoreOptions): ReadContext {
