@@ -49,7 +49,12 @@ export class SharedSynchronizer implements Synchronizer {
       if (Atomics.compareExchange(this.#slots, slot, 0, 1) === 0) break;
       // Sleep until the holder notifies; the timeout bounds the wait if a notify is missed.
       const wait = waitAsync(this.#slots, slot, 1, 50);
-      if (wait.async) await wait.value;
+      if (wait.async) {
+        // A pending waitAsync does not keep Node's event loop alive; a timer does.
+        const keepAlive = setTimeout(() => {}, 60);
+        await wait.value;
+        clearTimeout(keepAlive);
+      }
     }
     let released = false;
     return () => {

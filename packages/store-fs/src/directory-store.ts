@@ -1,5 +1,5 @@
 import { statSync, type Dirent } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
@@ -189,6 +189,30 @@ export class DirectoryStore implements WritableStore, ListableStore {
     } catch (err) {
       if (isMissing(err)) return;
       rethrow(options.signal, "remove directory", path, dir, err);
+    }
+  }
+
+  /**
+   * Moves the file or directory `from` (a key or path) to `to` in one filesystem rename, creating
+   * the directories above `to`, as zarr-python's `DirectoryStore.rename`. Fails with a `StoreError`
+   * when `from` is missing or `to` exists, so nothing is ever overwritten.
+   */
+  async rename(from: string, to: string, options: StoreOptions = {}): Promise<void> {
+    const source = join(this.root, ...prefixSegments(from));
+    const target = join(this.root, ...prefixSegments(to));
+    options.signal?.throwIfAborted();
+    const exists = async (path: string): Promise<boolean> =>
+      this.#fs.stat(path).then(
+        () => true,
+        (err: unknown) => (isMissing(err) ? false : rethrow(options.signal, "inspect", to, path, err)),
+      );
+    if (!(await exists(source))) throw new StoreError(`cannot rename ${JSON.stringify(from)}: it does not exist`, { key: from });
+    if (await exists(target)) throw new StoreError(`cannot rename to ${JSON.stringify(to)}: it exists`, { key: to });
+    try {
+      await this.#fs.mkdir(dirname(target), { recursive: true });
+      await this.#fs.rename(source, target);
+    } catch (err) {
+      rethrow(options.signal, "rename", from, source, err);
     }
   }
 

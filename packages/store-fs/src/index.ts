@@ -2,3 +2,4 @@ export { DirectoryStore, type DirectoryStoreOptions } from "./directory-store.js
 export { NestedDirectoryStore, type NestedDirectoryStoreOptions } from "./nested-directory-store.js";
 export { TempStore, type TempStoreOptions } from "./temp-store.js";
 export type { StoreFileSystem } from "./file-system.js";
+export { FileLockSynchronizer, type FileLockOptions } from "./file-lock-synchronizer.js";
