@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { MemoryFile, ZipStore, bytesSource, type WritableByteSource } from "@z/store-zip";
+import { CountingSource, text, utf8 } from "./helpers.js";
+
+/** A MemoryFile that counts writes. */
+class CountingFile extends MemoryFile {
+  writes = 0;
+  override async write(offset: number, data: Uint8Array): Promise<void> {
+    this.writes++;
+    return super.write(offset, data);
+  }
+}
+
+describe("writing", () => {
+  it("an empty archive is the 22-byte end record, and opens again", async () => {
+    const file = new MemoryFile(utf8("old contents, emptied by mode w"));
+    const store = await ZipStore.open(file, { mode: "w" });
+    await store.close();
+    expect(file.bytes()).toEqual(Uint8Array.from([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)]));
+    expect(await (await ZipStore.open(file)).list()).toEqual([]);
+  });
+
+  it("mode a on an empty source starts a new archive; the default mode follows the source", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file);
+    expect(store.mode).toBe("a");
+    await store.set("k", utf8("v"));
+    await store.close();
+    const reopened = await ZipStore.open(file.bytes());
+    expect(reopened.mode).toBe("r");
+    expect(text(await reopened.get("k"))).toBe("v");
+  });
+
+  it("reads see writes before any flush; flush writes the directory only when something changed", async () => {
+    const file = new CountingFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    await store.set("a", utf8("1"));
+    expect(text(await store.get("a"))).toBe("1");
+    expect(text(await store.getRange("a", { offset: 0 }))).toBe("1");
+    await store.flush();
+    const writes = file.writes;
+    await store.flush();
+    await store.close();
+    expect(file.writes).toBe(writes);
+  });
+
+  it("writing a key again replaces its entry: one name in the directory, the old bytes left unused", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    await store.set("k", new Uint8Array(1000).fill(1));
+    await store.close();
+    const before = (await file.size());
+    const again = await ZipStore.open(file);
+    await again.set("k", new Uint8Array(1000).fill(2));
+    await again.close();
+    expect(await file.size()).toBeGreaterThan(before + 1000);
+    const reopened = await ZipStore.open(file);
+    expect(await reopened.list()).toEqual(["k"]);
+    expect((await reopened.get("k"))?.every((b) => b === 2)).toBe(true);
+  });
+
+  it("records the modification time from `now`, at zip's two-second resolution", async () => {
+    const store = await ZipStore.open(new MemoryFile(), { mode: "w", now: () => new Date(2024, 1, 29, 13, 37, 43) });
+    await store.set("k", utf8("v"));
+    expect(store.info("k")).toMatchObject({ key: "k", method: "stored", size: 1, compressedSize: 1, offset: 0, modified: new Date(2024, 1, 29, 13, 37, 42) });
+    expect(store.info("missing")).toBeUndefined();
+  });
+
+  it("deflate compresses; level 0 still writes deflate streams", async () => {
+    for (const level of [0, 9]) {
+      const store = await ZipStore.open(new MemoryFile(), { mode: "w", compression: "deflate", level });
+      await store.set("k", new Uint8Array(10_000));
+      expect(store.info("k")?.method).toBe("deflate");
+      expect(store.info("k")!.compressedSize < 10_000).toBe(level === 9);
+      expect(await store.get("k")).toEqual(new Uint8Array(10_000));
+    }
+  });
+
+  it("concurrent sets, deletes and flushes leave a consistent archive", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    const work: Promise<void>[] = [];
+    // Writes take effect in call order, so the expected contents follow from replaying the calls.
+    const expected = new Map<string, string>();
+    for (let i = 0; i < 50; i++) {
+      work.push(store.set(`k/${i % 10}`, utf8(`value ${i}`)));
+      expected.set(`k/${i % 10}`, `value ${i}`);
+      if (i % 7 === 0) work.push(store.flush());
+      if (i % 11 === 0) {
+        work.push(store.delete(`k/${(i + 5) % 10}`));
+        expected.delete(`k/${(i + 5) % 10}`);
+      }
+    }
+    await Promise.all(work);
+    await store.close();
+    const reopened = await ZipStore.open(file.bytes());
+    expect((await reopened.list()).sort()).toEqual([...expected.keys()].sort());
+    for (const [key, value] of expected) expect(text(await reopened.get(key))).toBe(value);
+  });
+
+  it("a closed store refuses everything; closing again is fine", async () => {
+    const store = await ZipStore.open(new MemoryFile(), { mode: "w" });
+    await store.set("k", utf8("v"));
+    await store.close();
+    await store.close();
+    expect(store.closed).toBe(true);
+    for (const action of [() => store.get("k"), () => store.set("k", utf8("v")), () => store.delete("k"), () => store.list(), () => store.flush(), () => store.listDir("")]) {
+      await expect(action()).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("is closed") });
+    }
+  });
+
+  it("refuses bad options and sources", async () => {
+    await expect(ZipStore.open(new MemoryFile(), { level: 10 })).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("deflate level 10") });
+    await expect(ZipStore.open(new MemoryFile(), { mode: "x" as "w" })).rejects.toMatchObject({ code: "ZARR_STORE" });
+    await expect(ZipStore.open(bytesSource(new Uint8Array(0)), { mode: "w", name: "remote.zip" })).rejects.toMatchObject({ message: 'cannot open remote.zip in mode "w": the byte source is read-only (it has no write and truncate)' });
+    await expect(ZipStore.open(new Uint8Array(0))).rejects.toMatchObject({ message: "cannot open zip archive: 0 bytes is too short to be a zip archive" });
+  });
+
+  it("write failures are StoreErrors with the cause, and the store stays usable", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    await store.set("ok", utf8("fine"));
+    const cause = new Error("disk full");
+    const failing: WritableByteSource = file;
+    const original = failing.write.bind(file);
+    failing.write = () => Promise.reject(cause);
+    await expect(store.set("k", utf8("v"))).rejects.toMatchObject({ code: "ZARR_STORE", key: "k", cause, message: expect.stringContaining("disk full") });
+    failing.write = original;
+    expect(await store.get("k")).toBeUndefined();
+    await store.close();
+    expect(text(await (await ZipStore.open(file.bytes())).get("ok"))).toBe("fine");
+  });
+
+  it("honours an aborted signal", async () => {
+    const store = await ZipStore.open(new MemoryFile(), { mode: "w" });
+    await store.set("k", utf8("v"));
+    const signal = AbortSignal.abort();
+    await expect(store.get("k", { signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(store.set("j", utf8("v"), { signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("random access", () => {
+  it("opening reads the end and the central directory, a get reads one entry, a range only its bytes", async () => {
+    const file = new MemoryFile();
+    const writer = await ZipStore.open(file, { mode: "w" });
+    for (let i = 0; i < 200; i++) await writer.set(`chunks/${i}`, new Uint8Array(10_000).fill(i));
+    await writer.close();
+    const archiveSize = await file.size();
+    expect(archiveSize).toBeGreaterThan(2_000_000);
+
+    const source = new CountingSource(bytesSource(file.bytes()));
+    const store = await ZipStore.open(source);
+    // The last 64 KiB (the longest comment) hold the whole central directory here: one read.
+    expect(source.reads).toHaveLength(1);
+    expect(source.bytesRead).toBeLessThan(70_000);
+
+    source.reads.length = 0;
+    expect((await store.get("chunks/123"))?.every((b) => b === 123)).toBe(true);
+    expect(source.reads).toHaveLength(1);
+    expect(source.bytesRead).toBeLessThan(10_000 + 400);
+
+    source.reads.length = 0;
+    expect(await store.getRange("chunks/7", { offset: 5000, length: 3 })).toEqual(Uint8Array.from([7, 7, 7]));
+    expect(source.reads.at(-1)?.length).toBe(3);
+    source.reads.length = 0;
+    // The local header is known now: one read of exactly the range.
+    expect(await store.getRange("chunks/7", { suffixLength: 2 })).toEqual(Uint8Array.from([7, 7]));
+    expect(source.reads).toEqual([{ offset: expect.any(Number), length: 2 }]);
+    // Empty ranges of existing keys read nothing.
+    source.reads.length = 0;
+    expect(await store.getRange("chunks/7", { offset: 20_000 })).toEqual(new Uint8Array(0));
+    expect(source.reads).toEqual([]);
+  });
+});
