@@ -1,3 +1,41 @@
-export { lz4, lz4Config } from "./lz4.js";
+/**
+ * `@z/codecs-wasm`: numcodecs' Blosc, Zstd and LZ4 codecs.
+ *
+ * Register them lazily, so their code loads only when an array uses one of them:
+ *
+ * ```ts
+ * import { defaultRegistry } from "@z/codecs";
+ * import { registerWasmCodecs } from "@z/codecs-wasm";
+ * registerWasmCodecs(defaultRegistry);
+ * ```
+ */
+import type { CodecFactory, CodecLoader } from "@z/codecs";
+
+/** Loads the `blosc` codec factory (on first use). */
+export const loadBlosc: CodecLoader = () => import("./blosc.js").then((m): CodecFactory => m.blosc);
+/** Loads the `zstd` codec factory (on first use). */
+export const loadZstd: CodecLoader = () => import("./zstd.js").then((m): CodecFactory => m.zstd);
+/** Loads the `lz4` codec factory (on first use). */
+export const loadLz4: CodecLoader = () => import("./lz4.js").then((m): CodecFactory => m.lz4);
+
+/** The codec ids this package provides, with their lazy loaders. */
+export const wasmCodecLoaders: Readonly<Record<"blosc" | "zstd" | "lz4", CodecLoader>> = Object.freeze({
+  blosc: loadBlosc,
+  zstd: loadZstd,
+  lz4: loadLz4,
+});
+
+/** Anything codecs can be registered with (a `CodecRegistry`). */
+export interface CodecRegistryLike {
+  register(id: string, loader: CodecLoader): unknown;
+}
+
+/** Registers `blosc`, `zstd` and `lz4` in `registry`, each loaded on first use. Returns the registry. */
+export function registerWasmCodecs<R extends CodecRegistryLike>(registry: R): R {
+  for (const [id, loader] of Object.entries(wasmCodecLoaders)) registry.register(id, loader);
+  return registry;
+}
+
 export { blosc, bloscConfig } from "./blosc.js";
 export { zstd, zstdConfig } from "./zstd.js";
+export { lz4, lz4Config } from "./lz4.js";
