@@ -37,6 +37,7 @@ write (at least partly) to every chunk; cells of a written chunk that no write r
 """
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -111,8 +112,38 @@ def written_mask(shape, regions):
     return mask
 
 
+def case_dtype(case):
+    """The case's dtype: a type string, or a structured descr as JSON lists (numpy wants tuples)."""
+    def fields(descr):
+        return [tuple([f[0], fields(f[1]) if isinstance(f[1], list) else f[1], *map(tuple, f[2:])]) for f in descr]
+    spec = case["dtype"]
+    return np.dtype(fields(spec) if isinstance(spec, list) else spec)
+
+
 def random_values(dtype, n, rng):
     """n random values of dtype (native byte order), spanning its range."""
+    if dtype.fields is not None:
+        out = np.zeros(n, dtype=dtype)
+        for name in dtype.names:
+            sub = dtype.fields[name][0]
+            count = int(np.prod(sub.shape)) if sub.shape else 1
+            vals = random_values(sub.base, n * count, rng)
+            out[name] = vals.reshape((n,) + sub.shape) if sub.shape else vals
+        return out
+    if dtype.kind == "c":
+        parts = random_values(np.dtype(f"f{dtype.itemsize // 2}"), 2 * n, rng)
+        out = np.empty(n, dtype=dtype)
+        out.real, out.imag = parts[:n], parts[n:]
+        return out
+    if dtype.kind in "mM":
+        return rng.integers(-(2**62), 2**62, n, dtype=np.int64).view(dtype)
+    if dtype.kind == "S":
+        return np.array([bytes(rng.integers(0, 256, rng.integers(0, dtype.itemsize + 1))) for _ in range(n)], dtype=dtype)
+    if dtype.kind == "U":
+        chars = "aZ09 éß漢字\u00ff\U0001F600"
+        return np.array(["".join(rng.choice(list(chars), rng.integers(0, dtype.itemsize // 4 + 1))) for _ in range(n)], dtype=dtype)
+    if dtype.kind == "V":
+        return np.frombuffer(rng.integers(0, 256, n * dtype.itemsize, dtype=np.uint8).tobytes(), dtype=dtype).copy()
     if dtype.kind == "b":
         return rng.integers(0, 2, n).astype(bool)
     if dtype.kind in "iu":
@@ -127,6 +158,15 @@ def random_values(dtype, n, rng):
 
 def special_values(dtype):
     """Values worth checking bit for bit: extremes of the range, signed zeros, NaNs with payloads."""
+    if dtype.fields is not None or dtype.kind in "SUV":
+        return np.zeros(0, dtype=dtype)
+    if dtype.kind in "mM":
+        return np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max, 0], dtype=np.int64).view(dtype)  # NaT first
+    if dtype.kind == "c":
+        part = special_values(np.dtype(f"f{dtype.itemsize // 2}"))
+        out = np.empty(part.size, dtype=dtype)
+        out.real, out.imag = part, part[::-1]  # assigned, not computed: 1j * inf would make a NaN
+        return out
     if dtype.kind == "b":
         return np.array([True, False])
     if dtype.kind in "iu":
@@ -140,11 +180,11 @@ def special_values(dtype):
     if dtype.kind == "f":
         finfo = np.finfo(dtype)
         bits = np.dtype(f"u{dtype.itemsize}")
-        nan, neg_nan, payload_nan = (
-            [0x7FF8000000000000, 0xFFF8000000000000, 0x7FF800000000DEAD]
-            if dtype.itemsize == 8
-            else [0x7FC00000, 0xFFC00000, 0x7FC0DEAD]
-        )
+        nan, neg_nan, payload_nan = {
+            8: [0x7FF8000000000000, 0xFFF8000000000000, 0x7FF800000000DEAD],
+            4: [0x7FC00000, 0xFFC00000, 0x7FC0DEAD],
+            2: [0x7E00, 0xFE00, 0x7E2D],
+        }[dtype.itemsize]
         specials = np.array([np.inf, -np.inf, -0.0, 0.0, finfo.smallest_subnormal, -finfo.tiny,
                              finfo.max, -finfo.max, 0, 0, 0], dtype=dtype)
         specials[-3:] = np.array([nan, neg_nan, payload_nan], dtype=bits).view(dtype)
@@ -155,7 +195,7 @@ def special_values(dtype):
 def make_values(case, mask):
     """The source array (native byte order): random values, with the special values placed in
     randomly chosen cells that the writes reach."""
-    dtype = np.dtype(case["dtype"]).newbyteorder("=")
+    dtype = case_dtype(case).newbyteorder("=")
     rng = np.random.default_rng(case_seed(case["name"]))
     values = random_values(dtype, mask.size, rng)
     written = np.flatnonzero(mask)
@@ -173,8 +213,16 @@ def to_le_bytes(a):
 # --- the array --------------------------------------------------------------------------------
 
 
+def creation_fill_value(encoded, dtype):
+    """The fill value to pass to zarr.create. For void and structured dtypes zarr-python 2.13 (with
+    numpy 1.24) fails on its own decoded value (it compares it with 0), but takes raw bytes."""
+    if dtype.kind == "V" and isinstance(encoded, str):
+        return base64.standard_b64decode(encoded)
+    return Metadata2.decode_fill_value(encoded, dtype)
+
+
 def create_array(case, path):
-    dtype = np.dtype(case["dtype"])
+    dtype = case_dtype(case)
     compressor = case["compressor"]
     filters = case["filters"]
     kwargs = {}
@@ -185,7 +233,7 @@ def create_array(case, path):
         chunks=tuple(case["chunks"]),
         dtype=dtype,
         compressor=numcodecs.get_codec(compressor) if compressor is not None else None,
-        fill_value=Metadata2.decode_fill_value(case["fill_value"], dtype),
+        fill_value=creation_fill_value(case["fill_value"], dtype),
         order=case["order"],
         filters=[numcodecs.get_codec(f) for f in filters] if filters is not None else None,
         store=zarr.DirectoryStore(str(path)),
@@ -269,7 +317,8 @@ def decode_selection(selection):
 def write_selections(z, case_dir):
     entries = []
     for i, selection in enumerate(selections_for(list(z.shape))):
-        result = np.asarray(z[decode_selection(selection)])
+        # Scalars come back as Python values (a str loses its U width): cast back to the dtype.
+        result = np.asarray(z[decode_selection(selection)], dtype=z.dtype)
         filename = f"sel-{i}.bin"
         (case_dir / filename).write_bytes(to_le_bytes(result))
         entries.append({"selection": selection, "shape": list(result.shape), "file": filename})

@@ -13,7 +13,8 @@ export interface CaseSpec {
   readonly name: string;
   readonly shape: readonly number[];
   readonly chunks: readonly number[];
-  readonly dtype: string;
+  /** A type string, or a structured descr. */
+  readonly dtype: JsonValue;
   readonly compressor: CodecConfig | null;
   readonly order: "C" | "F";
   readonly dimension_separator?: "." | "/";
@@ -128,11 +129,14 @@ export function cStrides(shape: readonly number[]): number[] {
 
 type Typed = ArrayBufferView & { readonly length: number; readonly BYTES_PER_ELEMENT: number };
 
-/** The C-order bytes of an n-d result with element `strides` (any layout over `data`). */
-export function cOrderBytes(nd: { data: Typed; shape: readonly number[]; strides: readonly number[] }): Uint8Array {
+/**
+ * The C-order bytes of an n-d result with element `strides` (any layout over `data`). An element
+ * is `dtype.itemsize` bytes: one typed-array value, or several (complex, raw bytes, structs).
+ */
+export function cOrderBytes(nd: { data: Typed; shape: readonly number[]; strides: readonly number[]; dtype: { itemsize: number } }): Uint8Array {
   const { data, shape, strides } = nd;
-  const size = data.BYTES_PER_ELEMENT;
-  const all = new Uint8Array(data.buffer, data.byteOffset, data.length * size);
+  const size = nd.dtype.itemsize;
+  const all = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const count = product(shape);
   const contiguous = strides.every((s, d) => s === cStrides(shape)[d] || shape[d] === 1);
   if (contiguous) return all.slice(0, count * size);

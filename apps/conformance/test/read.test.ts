@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openArray } from "@z/core";
-import { parseArrayMetadata, serializeArrayMetadata } from "@z/meta";
+import { parseArrayMetadata, parseDataType, serializeArrayMetadata } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import {
   cOrderBytes,
@@ -33,7 +33,7 @@ describe(`reading zarr-python's arrays (${dir})`, () => {
     describe(name, () => {
       const fixture = loadFixture(join(dir, name));
       const { spec } = fixture;
-      const itemsize = Number(spec.dtype.slice(2));
+      const { itemsize } = parseDataType(spec.dtype);
 
       it("reads the whole array as zarr-python does", async () => {
         const nd = await (await open(name)).get();

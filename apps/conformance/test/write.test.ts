@@ -54,7 +54,7 @@ describe(`writing every case with our library (into ${out})`, () => {
       const Typed = typedArrayConstructor(dtype);
       for (const region of writeRegions(spec)) {
         const bytes = extractRegion(values, spec.shape, dtype.itemsize, region);
-        const data = new Typed(bytes.buffer, bytes.byteOffset, bytes.length / dtype.itemsize);
+        const data = new Typed(bytes.buffer, bytes.byteOffset, bytes.length / Typed.BYTES_PER_ELEMENT);
         await arr.set(regionSelection(region), { data, shape: regionShape(region) });
       }
 
