@@ -1,0 +1,123 @@
+import { StoreError } from "@z/meta";
+import { HttpStoreError, TransientFailure } from "./errors.js";
+import type { ResolvedHttpOptions } from "./options.js";
+import { discardBody } from "./response-body.js";
+import { parseRetryAfter, retryDelay, sleep } from "./retry.js";
+import { Semaphore } from "./semaphore.js";
+
+export interface HttpRequest {
+  method: "GET" | "HEAD" | "PUT" | "DELETE";
+  url: URL;
+  /** The store key the request is for, for error messages. */
+  key?: string;
+  headers?: Record<string, string>;
+  body?: Uint8Array;
+  signal?: AbortSignal;
+}
+
+/**
+ * Turns a response into a result, inside the attempt (so reading the body holds a concurrency
+ * slot and counts towards the timeout). Throw a {@link TransientFailure} to try again, anything
+ * else to fail at once.
+ */
+export type ResponseHandler<T> = (response: Response) => Promise<T>;
+
+/**
+ * Sends requests with the options' `fetch`: at most `concurrency` at once, each attempt bounded by
+ * `timeout`, retried with backoff on transient failures, aborted by the caller's signal (whose
+ * reason is then thrown as it is, at any point: waiting for a slot, in flight, between attempts).
+ */
+export class HttpClient {
+  readonly #options: ResolvedHttpOptions;
+  readonly #slots: Semaphore;
+
+  constructor(options: ResolvedHttpOptions) {
+    this.#options = options;
+    this.#slots = new Semaphore(options.concurrency);
+  }
+
+  async send<T>(request: HttpRequest, handle: ResponseHandler<T>): Promise<T> {
+    const { retries, retryDelay: base, maxRetryDelay } = this.#options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#attempt(request, handle);
+      } catch (err) {
+        if (!(err instanceof TransientFailure)) throw err;
+        if (attempt >= retries) {
+          const tries = attempt + 1;
+          throw new HttpStoreError(`${request.method} ${request.url.href} failed${tries > 1 ? ` after ${tries} attempts` : ""}: ${err.message}`, {
+            method: request.method,
+            url: request.url.href,
+            status: err.status,
+            key: request.key,
+            cause: err.cause ?? err,
+          });
+        }
+        await sleep(retryDelay(attempt + 1, base, maxRetryDelay, err.retryAfter), request.signal);
+      }
+    }
+  }
+
+  async #attempt<T>(request: HttpRequest, handle: ResponseHandler<T>): Promise<T> {
+    const release = await this.#slots.acquire(request.signal);
+    const controller = new AbortController();
+    const callerSignal = request.signal;
+    const onAbort = () => controller.abort(callerSignal?.reason);
+    callerSignal?.addEventListener("abort", onAbort, { once: true });
+    const { timeout } = this.#options;
+    let timedOut = false;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new TransientFailure(`no complete response within ${timeout} ms (timeout)`));
+          }, timeout)
+        : undefined;
+    // Whatever went wrong, the caller's abort and our timeout say best what happened.
+    const explain = (err: unknown, during: string): unknown => {
+      if (callerSignal?.aborted === true) return callerSignal.reason;
+      if (timedOut) return new TransientFailure(`no complete response within ${timeout} ms (timeout)`);
+      if (err instanceof TransientFailure || err instanceof StoreError) return err;
+      const detail = err instanceof Error ? describe(err) : String(err);
+      return new TransientFailure(`${during}: ${detail}`, undefined, undefined, { cause: err });
+    };
+    try {
+      callerSignal?.throwIfAborted();
+      const headers = new Headers(this.#options.headers);
+      for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
+      let response: Response;
+      try {
+        response = await this.#options.fetch(request.url, {
+          method: request.method,
+          headers,
+          // A copy would be made by fetch anyway; pass a plain ArrayBuffer-backed view.
+          ...(request.body === undefined ? {} : { body: request.body as Uint8Array<ArrayBuffer> }),
+          signal: controller.signal,
+          redirect: "follow",
+        });
+      } catch (err) {
+        throw explain(err, "network error");
+      }
+      if (response.status >= 500) {
+        await discardBody(response);
+        throw new TransientFailure(`${response.status} ${response.statusText}`.trim(), response.status, parseRetryAfter(response.headers.get("retry-after")));
+      }
+      try {
+        return await handle(response);
+      } catch (err) {
+        await discardBody(response);
+        throw explain(err, "network error while reading the response");
+      }
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onAbort);
+      release();
+    }
+  }
+}
+
+/** An error's message with its cause's (undici says "fetch failed", the cause says why). */
+function describe(err: Error): string {
+  const cause = err.cause;
+  return cause instanceof Error && cause.message !== err.message ? `${err.message} (${cause.message})` : err.message;
+}

@@ -1,0 +1,54 @@
+import { StoreError } from "@z/meta";
+
+/** How requests are made: shared by {@link HttpStore} and {@link HttpByteSource}. */
+export interface HttpOptions {
+  /** The `fetch` to use; default `globalThis.fetch` (looked up at each request). */
+  fetch?: (input: URL | RequestInfo, init?: RequestInit) => Promise<Response>;
+  /** Headers sent with every request, e.g. `Authorization`. */
+  headers?: HeadersInit;
+  /** The most requests in flight at once (waiting for a retry does not count); default 6. */
+  concurrency?: number;
+  /** How many times a request is tried again after a 5xx, a network error, a truncated body or a timeout; default 3. 4xx responses are never retried. */
+  retries?: number;
+  /** The first retry waits about this many milliseconds, each next one twice as long (with jitter); default 200. */
+  retryDelay?: number;
+  /** The longest wait between attempts, also for a server's Retry-After; default 10,000 ms. */
+  maxRetryDelay?: number;
+  /** Milliseconds an attempt may take, body included, before it is abandoned (and retried); default 30,000; 0 for none. */
+  timeout?: number;
+}
+
+export interface ResolvedHttpOptions {
+  fetch: (input: URL | RequestInfo, init?: RequestInit) => Promise<Response>;
+  headers: Headers;
+  concurrency: number;
+  retries: number;
+  retryDelay: number;
+  maxRetryDelay: number;
+  timeout: number;
+}
+
+export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
+  const number = (name: string, value: number | undefined, fallback: number, { integer = false, min = 0 } = {}): number => {
+    const resolved = value ?? fallback;
+    if (typeof resolved !== "number" || Number.isNaN(resolved) || resolved < min || (integer && !Number.isInteger(resolved))) {
+      throw new StoreError(`invalid HTTP option ${name}: expected ${integer ? "an integer" : "a number"} of at least ${min}, got ${String(value)}`);
+    }
+    return resolved;
+  };
+  const fetcher = options.fetch;
+  return {
+    fetch:
+      fetcher ??
+      ((input, init) => {
+        if (typeof globalThis.fetch !== "function") throw new StoreError("no fetch: this runtime has no global fetch; pass one in the options");
+        return globalThis.fetch(input, init);
+      }),
+    headers: new Headers(options.headers),
+    concurrency: number("concurrency", options.concurrency, 6, { integer: true, min: 1 }),
+    retries: number("retries", options.retries, 3, { integer: true }),
+    retryDelay: number("retryDelay", options.retryDelay, 200),
+    maxRetryDelay: number("maxRetryDelay", options.maxRetryDelay, 10_000),
+    timeout: number("timeout", options.timeout, 30_000),
+  };
+}
