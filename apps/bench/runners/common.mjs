@@ -1,0 +1,87 @@
+// What every Node runner shares: arguments, the checksum, and the one JSON line it prints.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+/** `--case R1 --data DIR [--out DIR] [--url URL]` */
+export function runnerArgs(argv = process.argv.slice(2)) {
+  const args = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i];
+    if (!name?.startsWith("--") || argv[i + 1] === undefined) throw new Error(`bad runner arguments: ${argv.join(" ")}`);
+    args[name.slice(2)] = argv[i + 1];
+  }
+  if (!args.case || !args.data) throw new Error("a runner needs --case and --data");
+  return args;
+}
+
+export function readManifest(dataDir) {
+  return JSON.parse(readFileSync(join(dataDir, "manifest.json"), "utf8"));
+}
+
+export function readWindows(dataDir) {
+  return JSON.parse(readFileSync(join(dataDir, "windows.json"), "utf8"));
+}
+
+/** The source of the write cases: R1's elements, little-endian float32 in C order. */
+export function readSource(dataDir) {
+  const bytes = readFileSync(join(dataDir, "r1.f32"));
+  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+}
+
+/** The bytes of a typed array's elements (the view, not the whole buffer). */
+export function bytesOf(typed) {
+  return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+}
+
+/**
+ * The checksum every runner reports, the same definition in Python: SHA-256 (hex) of the elements
+ * as little-endian bytes in C order, several parts (R6's windows) concatenated in order.
+ */
+export function checksum(parts) {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(ArrayBuffer.isView(part) ? bytesOf(part) : part);
+  return hash.digest("hex");
+}
+
+/**
+ * Times `fn`: wall-clock seconds, and the CPU seconds (user + system, all threads) the process
+ * spent meanwhile, which a busy machine disturbs less than the wall clock.
+ */
+export async function timed(fn) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const value = await fn();
+  const seconds = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { seconds, cpuSeconds: (used.user + used.system) / 1e6, value };
+}
+
+/** Peak resident set size of this process so far, in bytes (`maxRSS` is in KiB). */
+export const peakRssBytes = () => process.resourceUsage().maxRSS * 1024;
+
+/** Prints the runner's result: one JSON line, the last line on stdout. */
+export function report(result) {
+  process.stdout.write(`${JSON.stringify({ ...result, peakRssBytes: peakRssBytes() })}\n`);
+}
+
+/** Runs a runner's main: a thrown `Unsupported` is reported as such, anything else as an error (exit 1). */
+export async function main(impl, body) {
+  let args;
+  try {
+    args = runnerArgs();
+    const result = await body(args);
+    report({ impl, case: args.case, status: "ok", ...result });
+  } catch (error) {
+    if (error instanceof Unsupported) {
+      report({ impl, case: args?.case, status: "unsupported", detail: error.message });
+      return;
+    }
+    report({ impl, case: args?.case, status: "error", detail: String(error?.stack ?? error) });
+    process.exitCode = 1;
+  }
+}
+
+/** A case the implementation cannot run (a codec or store it lacks): reported, not a failure. */
+export class Unsupported extends Error {}

@@ -1,0 +1,92 @@
+// Runs one bench case with z, from the packages' built dist (`pnpm bench` builds them first).
+import { join } from "node:path";
+import * as codecs from "@z/codecs";
+import * as codecsWasm from "@z/codecs-wasm";
+import { create, openArray, slice } from "@z/core";
+import * as storeFs from "@z/store-fs";
+import * as storeHttp from "@z/store-http";
+import { caseById } from "../src/cases.mjs";
+import { Unsupported, bytesOf, checksum, main, readSource, readWindows, timed } from "./common.mjs";
+
+// The codecs of @z/codecs-wasm, registered as an application would if the default registry does
+// not have them yet (whatever that package exports as a codec factory).
+for (const value of Object.values(codecsWasm)) {
+  if (isFactory(value) && !codecs.defaultRegistry.has(value.id)) codecs.defaultRegistry.register(value.id, () => value);
+}
+
+function isFactory(value) {
+  return typeof value === "object" && value !== null && typeof value.id === "string" && typeof value.create === "function";
+}
+
+/** An unknown codec or a codec that says it cannot do this config is "unsupported"; anything else fails. */
+function unsupportedOr(error) {
+  if (error?.name === "UnknownCodecError" || error?.code === "ZARR_UNKNOWN_CODEC") return new Unsupported(error.message);
+  if (/\b(unsupported|not supported|not implemented)\b/i.test(String(error?.message))) return new Unsupported(error.message);
+  return error;
+}
+
+async function openRead(store) {
+  try {
+    return await openArray(store, { mode: "r" });
+  } catch (error) {
+    throw unsupportedOr(error);
+  }
+}
+
+async function fullRead(store) {
+  const { seconds, cpuSeconds, value } = await timed(async () => {
+    const array = await openRead(store);
+    try {
+      return await array.get();
+    } catch (error) {
+      throw unsupportedOr(error);
+    }
+  });
+  return { seconds, cpuSeconds, checksum: checksum([value.data]) };
+}
+
+function httpStore(url) {
+  const Store = storeHttp.HttpStore ?? storeHttp.HTTPStore ?? storeHttp.FetchStore;
+  if (typeof Store !== "function") {
+    throw new Unsupported(`@z/store-http exports no HTTP store yet (exports: ${Object.keys(storeHttp).join(", ") || "none"})`);
+  }
+  return new Store(url);
+}
+
+await main("z", async (args) => {
+  const c = caseById(args.case);
+  switch (c.kind) {
+    case "read":
+      return fullRead(new storeFs.DirectoryStore(join(args.data, c.array)));
+    case "http":
+      return fullRead(httpStore(`${args.url}/${c.array}`));
+    case "windows": {
+      const { size, windows } = readWindows(args.data);
+      const store = new storeFs.DirectoryStore(join(args.data, c.array));
+      const { seconds, cpuSeconds, value } = await timed(async () => {
+        const array = await openRead(store);
+        const parts = [];
+        for (const [r, col] of windows) parts.push((await array.get([slice(r, r + size), slice(col, col + size)])).data);
+        return parts;
+      });
+      return { seconds, cpuSeconds, checksum: checksum(value), windows: windows.length };
+    }
+    case "write": {
+      const source = readSource(args.data);
+      const n = Math.sqrt(source.length);
+      const store = new storeFs.DirectoryStore(args.out);
+      const { seconds, cpuSeconds } = await timed(async () => {
+        let array;
+        try {
+          array = await create({ store, shape: [n, n], chunks: [1024, 1024], dtype: "<f4", compressor: c.compressor, fillValue: 0 });
+          await array.set(null, { data: source, shape: [n, n] });
+        } catch (error) {
+          throw unsupportedOr(error);
+        }
+      });
+      return { seconds, cpuSeconds, checksum: checksum([bytesOf(source)]) };
+    }
+    default:
+      throw new Error(`no such case kind ${c.kind}`);
+  }
+});

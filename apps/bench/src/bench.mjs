@@ -1,0 +1,271 @@
+#!/usr/bin/env node
+// `pnpm bench`: z against zarrita and zarr-python on identical data (issue 7). See README.md.
+import { spawn } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CASES } from "./cases.mjs";
+import { serveDirectory } from "./http-server.mjs";
+import { BASELINE, FLOORS, checksumProblems, formatSeconds, formatTables, parseArgs, stamp, summarize } from "./lib.mjs";
+import { summarizeProfile } from "./profile.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const app = join(here, "..");
+const repo = join(app, "..", "..");
+const PYTHON = "/usr/bin/python3";
+
+const RUNNERS = {
+  z: [process.execPath, join(app, "runners/z.mjs")],
+  zarrita: [process.execPath, join(app, "runners/zarrita.mjs")],
+  "zarr-python": [PYTHON, join(app, "runners/zarr_python.py")],
+  "floor-read": [process.execPath, join(app, "runners/floor.mjs"), "--mode", "read"],
+  "floor-copy": [process.execPath, join(app, "runners/floor.mjs"), "--mode", "copy"],
+};
+
+let options;
+try {
+  options = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error(error.message);
+  process.exit(2);
+}
+const cases = CASES.filter((c) => options.cases.includes(c.id));
+const floors = options.floors ? FLOORS : [];
+const log = (text) => console.error(text);
+
+/** Runs a command; resolves to its exit code, stdout and stderr (killed after `timeoutSeconds`). */
+function run(command, args, { timeoutSeconds = options.timeoutSeconds, cwd = app, env = process.env } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutSeconds * 1000);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: `${stderr}${error.message}`, timedOut });
+    });
+  });
+}
+
+/** One runner process for one case: its JSON line, or an error result. */
+async function runCase(impl, c, round, context) {
+  const [command, ...base] = RUNNERS[impl];
+  const args = [...base, "--case", c.id, "--data", context.data];
+  if (c.kind === "http") args.push("--url", context.url);
+  let out;
+  if (c.kind === "write") {
+    out = join(context.data, `out-${impl}-${c.id}-${round}`);
+    rmSync(out, { recursive: true, force: true });
+    args.push("--out", out);
+  }
+  const result = await run(command, args);
+  let parsed;
+  try {
+    parsed = JSON.parse(result.stdout.trim().split("\n").at(-1));
+  } catch {
+    parsed = {
+      impl,
+      case: c.id,
+      status: "error",
+      detail: result.timedOut
+        ? `timed out after ${options.timeoutSeconds} s`
+        : `exit ${result.code ?? result.signal}, no result line; stderr: ${result.stderr.trim().slice(-2000)}`,
+    };
+  }
+  parsed = { ...parsed, impl, case: c.id, round };
+  if (result.stderr.trim() && parsed.status === "ok") parsed.stderr = result.stderr.trim().slice(-2000);
+  if (out && parsed.status === "ok") {
+    // A write is checked by reading it back with zarr-python (outside the timing).
+    parsed.sourceChecksum = parsed.checksum;
+    parsed.storedBytes = storedBytes(out);
+    const verify = await run(PYTHON, [RUNNERS["zarr-python"][1], "--verify", out]);
+    try {
+      const v = JSON.parse(verify.stdout.trim().split("\n").at(-1));
+      parsed.checksum = v.checksum;
+      parsed.writtenCompressor = v.compressor;
+    } catch {
+      parsed.status = "error";
+      parsed.detail = `zarr-python could not read what ${impl} wrote: ${verify.stderr.trim().slice(-1500)}`;
+    }
+  }
+  if (out) rmSync(out, { recursive: true, force: true });
+  return parsed;
+}
+
+function storedBytes(dir) {
+  let total = 0;
+  for (const name of readdirSync(dir)) if (!name.startsWith(".")) total += statSync(join(dir, name)).size;
+  return total;
+}
+
+function dataRoot() {
+  try {
+    accessSync("/dev/shm", constants.W_OK);
+    return "/dev/shm";
+  } catch {
+    return tmpdir();
+  }
+}
+
+async function prepareData() {
+  const { n, windows, r7n } = options.sizes;
+  const dir = options.data ?? join(dataRoot(), `z-bench-${options.quick ? "quick" : "full"}-${process.pid}`);
+  const manifestPath = join(dir, "manifest.json");
+  if (existsSync(manifestPath)) {
+    const m = JSON.parse(readFileSync(manifestPath, "utf8"));
+    if (m.n === n && m.windows === windows && m.r7n === r7n) {
+      log(`data: reusing ${dir}`);
+      return { dir, manifest: m };
+    }
+    log(`data: ${dir} holds other sizes, writing it again`);
+  }
+  log(`data: zarr-python writes ${n}x${n} float32 (+ R7 ${r7n}x${r7n} int16, ${windows} windows) into ${dir} …`);
+  mkdirSync(dir, { recursive: true });
+  const result = await run(PYTHON, [join(app, "python/generate.py"), dir, String(n), String(windows), String(r7n), "7"]);
+  if (result.code !== 0) throw new Error(`generating the data failed:\n${result.stderr}`);
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  log(`data: written in ${manifest.generateSeconds} s`);
+  return { dir, manifest };
+}
+
+async function build() {
+  log("build: the packages the z runner uses (turbo, @z/bench's dependencies) …");
+  const result = await run("pnpm", ["exec", "turbo", "run", "build", "--filter=@z/bench^...", "--output-logs=errors-only"], {
+    cwd: repo,
+    timeoutSeconds: 900,
+  });
+  if (result.code !== 0) throw new Error(`the build failed, so z's dist would be stale:\n${result.stdout}\n${result.stderr}`);
+}
+
+function machine() {
+  const cpu = cpus();
+  return {
+    cores: cpu.length,
+    cpuModel: cpu[0]?.model,
+    totalMemBytes: totalmem(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+function zarritaVersion() {
+  try {
+    return JSON.parse(readFileSync(join(app, "node_modules/zarrita/package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+}
+
+async function profile(context) {
+  const dir = join(app, "bench-results", `profile-${stamp()}`);
+  mkdirSync(dir, { recursive: true });
+  const summaries = {};
+  for (const c of cases) {
+    if (c.kind === "write" || c.kind === "http") continue;
+    const args = ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", `z-${c.id}.cpuprofile`, RUNNERS.z[1], "--case", c.id, "--data", context.data];
+    log(`profile: z ${c.id} …`);
+    const result = await run(process.execPath, args);
+    if (result.code !== 0) {
+      log(`profile: z ${c.id} failed: ${result.stdout}${result.stderr}`);
+      continue;
+    }
+    const text = summarizeProfile(JSON.parse(readFileSync(join(dir, `z-${c.id}.cpuprofile`), "utf8")), { top: 15, root: repo });
+    summaries[c.id] = text;
+    console.log(`\nz ${c.id}: top self time (${join(dir, `z-${c.id}.cpuprofile`)})\n${text}`);
+  }
+  return { dir, summaries };
+}
+
+async function main() {
+  const started = new Date();
+  const check = await run(PYTHON, ["-c", "import zarr, numcodecs"]);
+  if (check.code !== 0) throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
+  if (options.build && options.impls.includes("z")) await build();
+  const { dir, manifest } = await prepareData();
+  const cleanup = () => {
+    if (!options.keepData && !options.data) rmSync(dir, { recursive: true, force: true });
+  };
+  process.on("SIGINT", () => {
+    cleanup();
+    process.exit(130);
+  });
+  const server = cases.some((c) => c.kind === "http") ? await serveDirectory(dir) : undefined;
+  const context = { data: dir, url: server?.url };
+  const runs = [];
+  const loads = [];
+  let profiled;
+  try {
+    for (let round = 1; round <= options.rounds; round++) {
+      loads.push({ round, start: loadavg() });
+      for (const c of cases) {
+        const caseFloors = c.kind === "read" ? floors : c.kind === "http" ? floors.filter((f) => f === "floor-read") : [];
+        const impls = [...options.impls, ...caseFloors];
+        for (const impl of impls) {
+          const result = await runCase(impl, c, round, context);
+          runs.push(result);
+          const shown = result.status === "ok" ? formatSeconds(result.seconds) : result.status;
+          log(`round ${round}/${options.rounds}  ${c.id}  ${impl.padEnd(12)} ${shown}`);
+        }
+      }
+      loads.at(-1).end = loadavg();
+    }
+    profiled = options.profile ? await profile(context) : undefined;
+  } finally {
+    await server?.close();
+    cleanup();
+  }
+
+  const impls = options.impls;
+  const summary = summarize(runs, { cases: cases.map((c) => c.id), impls: [...impls, ...floors] });
+  const problems = checksumProblems(runs, manifest.expected);
+  const errors = runs.filter((r) => r.status === "error");
+  const info = machine();
+  const versions = { ...manifest.versions, zarrita: zarritaVersion() };
+  const header = [
+    `z bench ${started.toISOString()}  ${options.quick ? "QUICK " : ""}${options.rounds} round(s), median wall time (open + read/write; process start excluded)`,
+    `machine: ${info.cores} cores (${info.cpuModel}), ${Math.round(info.totalMemBytes / 2 ** 30)} GiB, Node ${info.node}; Python ${versions.python}, zarr ${versions.zarr}, numcodecs ${versions.numcodecs}, numpy ${versions.numpy}; zarrita ${versions.zarrita}`,
+    `data: ${manifest.n}x${manifest.n} float32 in ${manifest.chunk}x${manifest.chunk} chunks, ${manifest.windows} windows of ${manifest.windowSize}x${manifest.windowSize}, R7 ${manifest.r7n}x${manifest.r7n} int16 in ${manifest.r7Chunk}x${manifest.r7Chunk}; in ${dir}`,
+    `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
+  ].join("\n");
+  const tables = formatTables(summary, cases, { impls, floors, baseline: BASELINE });
+  console.log(`\n${header}\n\n${tables}`);
+
+  const resultsDir = join(app, "bench-results");
+  mkdirSync(resultsDir, { recursive: true });
+  const file = join(resultsDir, `${stamp(started)}${options.quick ? "-quick" : ""}.json`);
+  const { sizes, ...shownOptions } = options;
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs, summary, problems, profile: profiled, table: tables },
+      null,
+      1,
+    )}\n`,
+  );
+  console.log(`\nresults: ${file}`);
+
+  if (problems.length > 0) {
+    console.error(`\n*** CHECKSUM MISMATCH: the implementations did not read or write the same values ***\n${problems.join("\n")}`);
+  }
+  if (errors.length > 0) {
+    console.error(`\n*** ${errors.length} run(s) failed ***`);
+    for (const e of errors) console.error(`${e.case} ${e.impl} round ${e.round}: ${e.detail}`);
+  }
+  if (problems.length > 0 || errors.length > 0) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error?.stack ?? error);
+  process.exit(1);
+});

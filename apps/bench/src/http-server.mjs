@@ -1,0 +1,75 @@
+// A small static file server for H1: GET and HEAD of files under one directory, with single
+// byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`), on 127.0.0.1 only.
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import { resolve, sep } from "node:path";
+
+/** Parses a Range header against a size: `{start, end}` (end inclusive), "unsatisfiable", or undefined (ignore it). */
+export function parseRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(String(header ?? "").trim());
+  if (!m || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const n = Number(m[2]);
+    if (n === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return "unsatisfiable";
+  return { start, end };
+}
+
+/** Starts the server; resolves to `{ url, close() }`. */
+export async function serveDirectory(root) {
+  const base = resolve(root);
+  const server = createServer(async (request, response) => {
+    try {
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        response.writeHead(405, { allow: "GET, HEAD" }).end();
+        return;
+      }
+      const path = resolve(base, `.${decodeURIComponent(new URL(request.url, "http://x").pathname)}`);
+      if (path !== base && !path.startsWith(base + sep)) {
+        response.writeHead(403).end();
+        return;
+      }
+      const info = await stat(path).catch(() => undefined);
+      if (!info?.isFile()) {
+        response.writeHead(404, { "content-length": 0 }).end();
+        return;
+      }
+      const range = parseRange(request.headers.range, info.size);
+      if (range === "unsatisfiable") {
+        response.writeHead(416, { "content-range": `bytes */${info.size}`, "content-length": 0 }).end();
+        return;
+      }
+      const headers = { "accept-ranges": "bytes", "content-type": "application/octet-stream" };
+      const { start, end } = range ?? { start: 0, end: info.size - 1 };
+      headers["content-length"] = info.size === 0 ? 0 : end - start + 1;
+      if (range) headers["content-range"] = `bytes ${start}-${end}/${info.size}`;
+      response.writeHead(range ? 206 : 200, headers);
+      if (request.method === "HEAD" || info.size === 0) {
+        response.end();
+        return;
+      }
+      createReadStream(path, { start, end })
+        .on("error", () => response.destroy())
+        .pipe(response);
+    } catch {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    }
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise((ok, fail) => server.once("error", fail).listen(0, "127.0.0.1", ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections?.();
+        server.close(() => ok());
+      }),
+  };
+}

@@ -1,0 +1,258 @@
+// Pure helpers of the bench: arguments, statistics, checks and the table (tested in test/).
+import { CASE_IDS } from "./cases.mjs";
+
+export const IMPLS = ["z", "zarrita", "zarr-python"];
+export const FLOORS = ["floor-read", "floor-copy"];
+export const BASELINE = "zarr-python";
+
+export const SIZES = {
+  full: { n: 8192, windows: 2000, r7n: 4096, rounds: 3 },
+  quick: { n: 4096, windows: 200, r7n: 2048, rounds: 1 },
+};
+
+const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6] [--impls z,zarrita,zarr-python] [--rounds N]
+                  [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]`;
+
+/**
+ * @typedef {{ quick: boolean, cases: string[], impls: string[], rounds: number, floors: boolean, build: boolean,
+ *   data: string | undefined, keepData: boolean, timeoutSeconds: number, profile: boolean,
+ *   sizes: { n: number, windows: number, r7n: number, rounds: number } }} Options
+ */
+
+/**
+ * Parses the bench's command line; throws with the usage on anything it does not know.
+ * @param {string[]} argv
+ * @returns {Options}
+ */
+export function parseArgs(argv) {
+  /** @type {Options} */
+  const options = {
+    quick: false,
+    cases: [...CASE_IDS],
+    impls: [...IMPLS],
+    rounds: 0,
+    floors: true,
+    build: true,
+    data: undefined,
+    keepData: false,
+    timeoutSeconds: 1800,
+    profile: false,
+    sizes: SIZES.full,
+  };
+  const list = (value, known, what) => {
+    const items = String(value ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const unknown = items.filter((i) => !known.includes(i));
+    if (items.length === 0 || unknown.length > 0) {
+      throw new Error(`unknown ${what} ${JSON.stringify(unknown.join(","))}: choose from ${known.join(", ")}\n${USAGE}`);
+    }
+    return known.filter((k) => items.includes(k));
+  };
+  const positive = (value, what) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${what} must be a positive integer, got ${JSON.stringify(value)}\n${USAGE}`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].includes("=") ? argv[i].split(/=(.*)/s, 2) : [argv[i], undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case "--":
+        break;
+      case "--quick":
+        options.quick = true;
+        break;
+      case "--cases":
+        options.cases = list(value(), CASE_IDS, "case");
+        break;
+      case "--impls":
+        options.impls = list(value(), IMPLS, "implementation");
+        break;
+      case "--rounds":
+        options.rounds = positive(value(), "--rounds");
+        break;
+      case "--no-floors":
+        options.floors = false;
+        break;
+      case "--no-build":
+        options.build = false;
+        break;
+      case "--data":
+        options.data = value();
+        if (!options.data) throw new Error(`--data needs a directory\n${USAGE}`);
+        break;
+      case "--keep-data":
+        options.keepData = true;
+        break;
+      case "--profile":
+        options.profile = true;
+        break;
+      case "--timeout":
+        options.timeoutSeconds = positive(value(), "--timeout");
+        break;
+      case "-h":
+      case "--help":
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${JSON.stringify(argv[i])}\n${USAGE}`);
+    }
+  }
+  options.sizes = SIZES[options.quick ? "quick" : "full"];
+  if (options.rounds === 0) options.rounds = options.sizes.rounds;
+  return options;
+}
+
+/** The median (the mean of the middle two for an even count); undefined for none. */
+export function median(values) {
+  const sorted = values.filter((v) => typeof v === "number" && Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Checks every run against the checksum zarr-python computed when it wrote the data, and the
+ * implementations against one another. Returns one message per problem (none: all agree).
+ */
+export function checksumProblems(runs, expected) {
+  const problems = [];
+  const seen = new Map();
+  for (const run of runs) {
+    if (run.status !== "ok" || run.checksum === undefined) continue;
+    const want = expected[run.case];
+    const label = `${run.case} ${run.impl} round ${run.round}`;
+    if (want !== undefined && run.checksum !== want) {
+      problems.push(`${label}: checksum ${run.checksum.slice(0, 16)}… but the data's is ${want.slice(0, 16)}…`);
+    }
+    if (run.sourceChecksum !== undefined && want !== undefined && run.sourceChecksum !== want) {
+      problems.push(`${label}: wrote data with checksum ${run.sourceChecksum.slice(0, 16)}…, not the source's ${want.slice(0, 16)}…`);
+    }
+    const other = seen.get(run.case);
+    if (other && other.checksum !== run.checksum) {
+      problems.push(`${label}: checksum differs from ${other.impl} round ${other.round} (${run.checksum.slice(0, 16)}… vs ${other.checksum.slice(0, 16)}…)`);
+    }
+    if (!other) seen.set(run.case, run);
+  }
+  return problems;
+}
+
+/**
+ * Per case and implementation: the median seconds, CPU seconds and peak RSS over the rounds that
+ * ran, and for each implementation its ratio to the baseline in every round (same round, so the
+ * same machine state) with their median.
+ */
+export function summarize(runs, { cases, impls, baseline = BASELINE }) {
+  /** @type {Record<string, Record<string, any>>} */
+  const summary = {};
+  for (const id of cases) {
+    const byImpl = {};
+    for (const impl of impls) {
+      const mine = runs.filter((r) => r.case === id && r.impl === impl);
+      if (mine.length === 0) continue;
+      const ok = mine.filter((r) => r.status === "ok");
+      const entry = {
+        status: ok.length === mine.length ? "ok" : (mine.find((r) => r.status !== "ok")?.status ?? "ok"),
+        rounds: mine.length,
+        seconds: ok.map((r) => r.seconds),
+        medianSeconds: median(ok.map((r) => r.seconds)),
+        medianCpuSeconds: median(ok.map((r) => r.cpuSeconds)),
+        medianPeakRssBytes: median(ok.map((r) => r.peakRssBytes)),
+      };
+      const windows = ok[0]?.windows;
+      if (windows !== undefined && entry.medianSeconds) entry.windowsPerSecond = windows / entry.medianSeconds;
+      const detail = mine.find((r) => r.status !== "ok")?.detail;
+      if (detail !== undefined) entry.detail = detail;
+      if (impl !== baseline) {
+        const ratios = [];
+        for (const run of ok) {
+          const base = runs.find((r) => r.case === id && r.impl === baseline && r.round === run.round && r.status === "ok");
+          if (base) ratios.push(run.seconds / base.seconds);
+        }
+        if (ratios.length > 0) {
+          entry.ratios = ratios;
+          entry.medianRatio = median(ratios);
+        }
+      }
+      byImpl[impl] = entry;
+    }
+    summary[id] = byImpl;
+  }
+  return summary;
+}
+
+export const formatSeconds = (s) => (s === undefined ? "—" : s >= 100 ? `${s.toFixed(0)} s` : s >= 10 ? `${s.toFixed(1)} s` : `${s.toFixed(2)} s`);
+export const formatMiB = (bytes) => (bytes === undefined ? "—" : `${Math.round(bytes / 2 ** 20)} MiB`);
+export const formatRatio = (r) => (r === undefined ? "—" : `${r.toFixed(2)}×`);
+
+/** A cell for an entry: its median, or why there is none. */
+function cell(entry, value) {
+  if (entry === undefined) return "—";
+  if (entry.status === "unsupported") return "unsupported";
+  if (entry.status !== "ok") return entry.status.toUpperCase();
+  return value(entry);
+}
+
+/** A Markdown table, columns padded so it also reads in a terminal. */
+export function markdownTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ")} |`;
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+/** The result tables: times with ratios to the baseline, then peak RSS and CPU time; with footnotes. */
+export function formatTables(summary, cases, { impls, floors, baseline = BASELINE }) {
+  const others = impls.filter((i) => i !== baseline);
+  const showRatios = impls.includes(baseline);
+  const time = (e) => {
+    let text = formatSeconds(e.medianSeconds);
+    if (e.windowsPerSecond !== undefined) text += ` (${e.windowsPerSecond.toFixed(0)} win/s)`;
+    return text;
+  };
+  const ratio = (e) => {
+    if (e.medianRatio === undefined) return "—";
+    const rounds = e.ratios.length > 1 ? ` (${e.ratios.map((r) => r.toFixed(2)).join(" ")})` : "";
+    return `${formatRatio(e.medianRatio)}${rounds}`;
+  };
+  const timeHeader = [
+    "case",
+    ...impls,
+    ...(showRatios ? others.map((i) => `${i} / ${baseline} (per round)`) : []),
+    ...floors,
+  ];
+  const timeRows = cases.map((c) => {
+    const s = summary[c.id] ?? {};
+    return [
+      `${c.id} ${c.what}`,
+      ...impls.map((i) => cell(s[i], time)),
+      ...(showRatios ? others.map((i) => cell(s[i], ratio)) : []),
+      ...floors.map((f) => cell(s[f], time)),
+    ];
+  });
+  const rssHeader = ["case", ...impls.map((i) => `${i} peak RSS`), ...impls.map((i) => `${i} CPU`)];
+  const rssRows = cases.map((c) => {
+    const s = summary[c.id] ?? {};
+    return [
+      c.id,
+      ...impls.map((i) => cell(s[i], (e) => formatMiB(e.medianPeakRssBytes))),
+      ...impls.map((i) => cell(s[i], (e) => formatSeconds(e.medianCpuSeconds))),
+    ];
+  });
+  const notes = [];
+  for (const c of cases) {
+    for (const [impl, e] of Object.entries(summary[c.id] ?? {})) {
+      if (e.status !== "ok" && e.detail) notes.push(`- ${c.id} ${impl} ${e.status}: ${firstLine(e.detail)}`);
+    }
+  }
+  return [markdownTable(timeHeader, timeRows), "", markdownTable(rssHeader, rssRows), ...(notes.length ? ["", ...notes] : [])].join("\n");
+}
+
+const firstLine = (text) => {
+  const lines = String(text).trim().split("\n");
+  const last = lines.length > 1 && /Error|error/.test(lines.at(-1)) ? lines.at(-1) : lines[0];
+  return last.length > 300 ? `${last.slice(0, 300)}…` : last;
+};
+
+/** `2025-01-31T12-00-00` (UTC), for file names. */
+export const stamp = (date = new Date()) => date.toISOString().slice(0, 19).replace(/:/g, "-");

@@ -1,0 +1,155 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { CASE_IDS, caseById } from "../src/cases.mjs";
+import { parseRange } from "../src/http-server.mjs";
+import { checksumProblems, formatTables, markdownTable, median, parseArgs, summarize } from "../src/lib.mjs";
+import { selfTimes, summarizeProfile } from "../src/profile.mjs";
+import { bytesOf, checksum } from "../runners/common.mjs";
+
+describe("median", () => {
+  it("takes the middle value, or the mean of the middle two", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([5])).toBe(5);
+  });
+  it("ignores what is not a number and is undefined for nothing", () => {
+    expect(median([])).toBeUndefined();
+    expect(median([undefined, 2, Number.NaN, 4] as number[])).toBe(3);
+  });
+  it("does not reorder its input", () => {
+    const values = [3, 1, 2];
+    median(values);
+    expect(values).toEqual([3, 1, 2]);
+  });
+});
+
+describe("checksum", () => {
+  it("is SHA-256 of the elements' little-endian bytes, as the Python runner computes it", () => {
+    const data = new Float32Array([1, -2.5, 3]);
+    const expected = createHash("sha256").update(Buffer.from(data.buffer)).digest("hex");
+    expect(checksum([data])).toBe(expected);
+    // hashlib.sha256(np.array([1, -2.5, 3], dtype="<f4").tobytes()).hexdigest()
+    expect(checksum([data])).toBe("5e4d73fb7853c6947a59215cb3fb869bc3bf8f59c358e094b541a9f9eed1e7c8");
+  });
+  it("hashes only a view's elements, and several parts as their concatenation", () => {
+    const whole = new Int16Array([1, 2, 3, 4, 5, 6]);
+    const view = whole.subarray(2, 4);
+    expect(checksum([view])).toBe(checksum([new Int16Array([3, 4])]));
+    expect(checksum([whole.subarray(0, 2), whole.subarray(2)])).toBe(checksum([whole]));
+    expect(bytesOf(view).length).toBe(4);
+  });
+});
+
+describe("parseArgs", () => {
+  it("defaults to every case and implementation, 3 rounds, full size", () => {
+    const o = parseArgs([]);
+    expect(o.cases).toEqual(CASE_IDS);
+    expect(o.impls).toEqual(["z", "zarrita", "zarr-python"]);
+    expect(o.rounds).toBe(3);
+    expect(o.sizes.n).toBe(8192);
+  });
+  it("--quick is one round of smaller data; --cases filters in the cases' order", () => {
+    const o = parseArgs(["--quick", "--cases", "R6,R1"]);
+    expect(o.rounds).toBe(1);
+    expect(o.sizes.n).toBeLessThan(8192);
+    expect(o.cases).toEqual(["R1", "R6"]);
+    expect(parseArgs(["--cases=R2", "--rounds=5"]).rounds).toBe(5);
+  });
+  it("refuses unknown cases and options", () => {
+    expect(() => parseArgs(["--cases", "R9"])).toThrow(/unknown case/);
+    expect(() => parseArgs(["--fast"])).toThrow(/unknown option/);
+    expect(() => parseArgs(["--rounds", "0"])).toThrow(/positive integer/);
+  });
+});
+
+describe("checksumProblems", () => {
+  const expected = { R1: "a".repeat(64), W1: "b".repeat(64) };
+  it("passes runs that match the data", () => {
+    const runs = [
+      { impl: "z", case: "R1", round: 1, status: "ok", checksum: "a".repeat(64) },
+      { impl: "zarr-python", case: "R1", round: 1, status: "ok", checksum: "a".repeat(64) },
+      { impl: "zarrita", case: "R1", round: 1, status: "unsupported" },
+    ];
+    expect(checksumProblems(runs, expected)).toEqual([]);
+  });
+  it("reports a run that differs from the data or from another implementation", () => {
+    const runs = [
+      { impl: "zarr-python", case: "R1", round: 1, status: "ok", checksum: "a".repeat(64) },
+      { impl: "z", case: "R1", round: 2, status: "ok", checksum: "c".repeat(64) },
+      { impl: "z", case: "W1", round: 1, status: "ok", checksum: "b".repeat(64), sourceChecksum: "d".repeat(64) },
+    ];
+    const problems = checksumProblems(runs, expected);
+    expect(problems).toHaveLength(3);
+    expect(problems[0]).toMatch(/^R1 z round 2: checksum cccc/);
+    expect(problems[1]).toMatch(/differs from zarr-python round 1/);
+    expect(problems[2]).toMatch(/^W1 z round 1: wrote data/);
+  });
+});
+
+describe("summarize and formatTables", () => {
+  const runs = [
+    { impl: "z", case: "R1", round: 1, status: "ok", seconds: 2, cpuSeconds: 2, peakRssBytes: 100 * 2 ** 20 },
+    { impl: "zarr-python", case: "R1", round: 1, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20 },
+    { impl: "z", case: "R1", round: 2, status: "ok", seconds: 3, cpuSeconds: 3, peakRssBytes: 120 * 2 ** 20 },
+    { impl: "zarr-python", case: "R1", round: 2, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20 },
+    { impl: "z", case: "R6", round: 1, status: "ok", seconds: 4, cpuSeconds: 4, peakRssBytes: 1, windows: 2000 },
+    { impl: "zarr-python", case: "R6", round: 1, status: "unsupported", detail: "no codec" },
+  ];
+  const summary = summarize(runs, { cases: ["R1", "R6"], impls: ["z", "zarr-python"] });
+  it("takes medians over rounds and ratios within each round", () => {
+    expect(summary.R1!.z!.medianSeconds).toBe(2.5);
+    expect(summary.R1!.z!.ratios).toEqual([2, 3]);
+    expect(summary.R1!.z!.medianRatio).toBe(2.5);
+    expect(summary.R1!.z!.medianPeakRssBytes).toBe(110 * 2 ** 20);
+    expect(summary.R1!["zarr-python"]!.medianRatio).toBeUndefined();
+    expect(summary.R6!.z!.windowsPerSecond).toBe(500);
+    expect(summary.R6!.z!.medianRatio).toBeUndefined();
+    expect(summary.R6!["zarr-python"]!.status).toBe("unsupported");
+  });
+  it("prints times, per-round ratios, RSS and why a case did not run", () => {
+    const text = formatTables(summary, [caseById("R1"), caseById("R6")], { impls: ["z", "zarr-python"], floors: [] });
+    expect(text).toContain("| R1 full read, blosc lz4 clevel 5 shuffle | 2.50 s");
+    expect(text).toContain("2.50× (2.00 3.00)");
+    expect(text).toContain("4.00 s (500 win/s)");
+    expect(text).toContain("110 MiB");
+    expect(text).toMatch(/\| R6 .*\| unsupported/);
+    expect(text).toContain("- R6 zarr-python unsupported: no codec");
+  });
+  it("pads every column to one width", () => {
+    const table = markdownTable(["a", "bb"], [["xxx", "y"]]).split("\n");
+    expect(table).toEqual(["| a   | bb |", "|-----|----|", "| xxx | y  |"]);
+  });
+});
+
+describe("parseRange", () => {
+  it("reads single byte ranges as HTTP does", () => {
+    expect(parseRange("bytes=0-9", 100)).toEqual({ start: 0, end: 9 });
+    expect(parseRange("bytes=90-", 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange("bytes=-10", 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange("bytes=95-200", 100)).toEqual({ start: 95, end: 99 });
+    expect(parseRange("bytes=100-", 100)).toBe("unsatisfiable");
+    expect(parseRange(undefined, 100)).toBeUndefined();
+    expect(parseRange("bytes=0-1,5-6", 100)).toBeUndefined();
+  });
+});
+
+describe("profile summary", () => {
+  it("adds up self time per function from the samples' time deltas", () => {
+    const frame = (functionName: string, lineNumber: number) => ({ functionName, url: "file:///repo/x.js", lineNumber, columnNumber: 0 });
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame("(root)", -1) },
+        { id: 2, callFrame: frame("decode", 9) },
+        { id: 3, callFrame: frame("copy", 19) },
+      ],
+      samples: [2, 2, 3, 2],
+      timeDeltas: [0, 1000, 3000, 2000],
+    };
+    const list = selfTimes(profile, { root: "/repo" });
+    expect(list.map((e) => [e.name, e.selfMs, e.where])).toEqual([
+      ["decode", 4, "x.js:10"],
+      ["copy", 2, "x.js:20"],
+    ]);
+    expect(summarizeProfile(profile, { root: "/repo" })).toContain("| 4 ms | 66.7%");
+  });
+});
