@@ -1,0 +1,58 @@
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpStore } from "@z/store-http";
+import { directoryHandler, startServer, type TestServer } from "./server.js";
+
+// test/fixtures/group.zarr was written by zarr-python 2.13's DirectoryStore
+// (test/python/generate.py): served as static files, HttpStore reads it key by key.
+
+const root = new URL("./fixtures/group.zarr/", import.meta.url);
+const onDisk = async (key: string) => new Uint8Array(await readFile(new URL(key, root)));
+const json = (bytes: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(bytes));
+
+let server: TestServer;
+let store: HttpStore;
+beforeAll(async () => {
+  server = await startServer(directoryHandler("data", new URL("./fixtures", import.meta.url).pathname));
+  store = new HttpStore(`${server.url}/data/group.zarr`, { retryDelay: 1 });
+});
+afterAll(() => server.close());
+
+describe("reading a group zarr-python wrote, over HTTP", () => {
+  it("reads metadata and attributes", async () => {
+    expect(json(await store.get(".zgroup"))).toEqual({ zarr_format: 2 });
+    expect(json(await store.get(".zattrs"))).toEqual({ title: "served over http" });
+    expect(json(await store.get("foo/bar/.zarray"))).toMatchObject({ shape: [4, 6], chunks: [2, 3], dtype: "<i4", dimension_separator: "/", compressor: null });
+    expect(json(await store.get("baz/.zarray"))).toMatchObject({ compressor: { id: "zlib", level: 1 } });
+  });
+
+  it("reads every chunk byte for byte, and a chunk never written is missing", async () => {
+    for (const key of ["foo/bar/0/0", "foo/bar/0/1", "foo/bar/1/0", "foo/bar/1/1", "baz/0", "baz/1"]) {
+      expect(await store.get(key), key).toEqual(await onDisk(key));
+    }
+    // chunk (1, 1) of arange(24).reshape(4, 6): rows 2-3, columns 3-5
+    const chunk = (await store.get("foo/bar/1/1"))!;
+    expect(Array.from(new Int32Array(chunk.buffer, chunk.byteOffset, 6))).toEqual([15, 16, 17, 21, 22, 23]);
+    expect(await store.get("baz/2")).toBeUndefined();
+    expect(await store.getRange("baz/2", { offset: 0, length: 4 })).toBeUndefined();
+  });
+
+  it("reads parts of chunks with Range requests", async () => {
+    const whole = await onDisk("foo/bar/0/1");
+    expect(await store.getRange("foo/bar/0/1", { offset: 4, length: 8 })).toEqual(whole.slice(4, 12));
+    expect(await store.getRange("foo/bar/0/1", { suffixLength: 4 })).toEqual(whole.slice(-4));
+    expect(await store.getRange("foo/bar/0/1", { offset: 20 })).toEqual(whole.slice(20));
+    const ranges = server.requests.filter((r) => r.path === "/data/group.zarr/foo/bar/0/1" && r.headers.range !== undefined).map((r) => r.headers.range);
+    expect(ranges).toEqual(["bytes=4-11", "bytes=-4", "bytes=20-"]);
+  });
+
+  it("is read-only unless asked: set and delete throw without a request", async () => {
+    const before = server.requests.length;
+    await expect(store.set(".zattrs", new Uint8Array(1))).rejects.toMatchObject({ code: "ZARR_STORE", key: ".zattrs", message: expect.stringContaining("read-only") });
+    await expect(store.delete(".zattrs")).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("read-only") });
+    expect(server.requests.length).toBe(before);
+    expect(store.writable).toBe(false);
+    expect("list" in store).toBe(false);
+    expect("listDir" in store).toBe(false);
+  });
+});
