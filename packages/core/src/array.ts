@@ -21,6 +21,11 @@ import {
   isWritable,
   keyPrefix,
   parseChunkKey,
+  dataTypeFromUser,
+  dataTypeToJSON,
+  normalizeChunks,
+  normalizeFillValue,
+  type ChunksSpec,
   typedArrayConstructor,
   valuesPerElement,
   type ArrayMetadata,
@@ -38,6 +43,7 @@ import { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray } from "./nd-array.js";
@@ -79,11 +85,24 @@ export class ZarrArray {
 
   /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
   readonly zarrFormat: 1 | 2;
+  /** True for an array made by `view`/`astype`: its metadata lives in memory only. */
+  readonly isView: boolean;
+  readonly #options: ArrayOpenOptions;
 
-  private constructor(store: Store, path: string, meta: ArrayMetadata, codec: ChunkCodec, options: ArrayOpenOptions, zarrFormat: 1 | 2) {
+  private constructor(
+    store: Store,
+    path: string,
+    meta: ArrayMetadata,
+    codec: ChunkCodec,
+    options: ArrayOpenOptions,
+    zarrFormat: 1 | 2,
+    isView = false,
+  ) {
     this.store = store;
     this.path = path;
     this.zarrFormat = zarrFormat;
+    this.isView = isView;
+    this.#options = options;
     this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
     this.writeEmptyChunks = options.writeEmptyChunks ?? true;
     this.synchronizer = options.synchronizer;
@@ -257,6 +276,62 @@ export class ZarrArray {
     await store.set(key, encoded, { signal });
   }
 
+  // --- views ----------------------------------------------------------------------------------
+
+  /**
+   * The same stored data seen through other metadata, as zarr-python's `view`: another dtype,
+   * shape, chunking, fill value or filters, held in memory only. A view can read and (unless
+   * `readOnly`) write data, but never changes the stored `.zarray`.
+   */
+  async view(options: ViewOptions = {}): Promise<ZarrArray> {
+    const dtype = options.dtype === undefined ? this.dtype : resolveViewDtype(options.dtype);
+    const shape = options.shape === undefined ? this.shape : typeof options.shape === "number" ? [options.shape] : [...options.shape];
+    const chunks = options.chunks === undefined ? this.chunks : normalizeChunks(options.chunks, shape, dtype.itemsize);
+    const meta: ArrayMetadata = {
+      ...this.#meta,
+      dtype,
+      shape,
+      chunks,
+      fillValue: options.fillValue === undefined ? this.fillValue : normalizeFillValue(options.fillValue, dtype),
+      filters: options.filters === undefined ? this.filters : options.filters,
+    };
+    const registry = this.#options.registry ?? defaultRegistry;
+    const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
+    const readOnly = options.readOnly ?? this.readOnly;
+    return new ZarrArray(this.store, this.path, meta, codec, { ...this.#options, readOnly }, this.zarrFormat, true);
+  }
+
+  /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
+  async astype(dtype: string | DataType): Promise<ZarrArray> {
+    const target = resolveViewDtype(dtype);
+    const cast: CodecConfig = { id: "astype", encode_dtype: dataTypeToJSON(this.dtype) as string, decode_dtype: dataTypeToJSON(target) as string };
+    return this.view({ dtype: target, filters: [cast, ...(this.filters ?? [])], readOnly: true });
+  }
+
+  // --- checksums ------------------------------------------------------------------------------
+
+  /**
+   * A checksum of the stored array, as zarr-python's `digest`: every chunk's stored bytes in chunk
+   * order (nothing for a missing chunk), then `.zarray`, then `.zattrs`.
+   */
+  async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
+    const hash = createHash(hashname);
+    const signal = options.signal;
+    for (const coords of gridCoords(this.cdataShape)) {
+      const value = await this.store.get(this.chunkKey(coords), { signal });
+      if (value !== undefined) hash.update(value);
+    }
+    for (const key of [arrayMetaKey(this.path), this.attrs.key]) {
+      const value = await this.store.get(key, { signal });
+      if (value !== undefined) hash.update(value);
+    }
+    return hash.digest();
+  }
+
+  async hexdigest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<string> {
+    return Array.from(await this.digest(hashname, options), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   #writableStore(): WritableStore {
     if (this.readOnly || !isWritable(this.store)) {
       throw new ReadOnlyError(`array ${JSON.stringify(this.path)}`, { key: arrayMetaKey(this.path) });
@@ -272,6 +347,7 @@ export class ZarrArray {
    */
   async resize(shape: readonly number[], options: RunOptions = {}): Promise<void> {
     const store = this.#writableStore();
+    if (this.isView) throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(this.path)}`, { key: arrayMetaKey(this.path) });
     if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
       throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
     }
@@ -355,6 +431,17 @@ export async function readV1Metadata(bytes: Uint8Array, registry: CodecRegistry)
   const codec = await registry.create(meta.compressor, { key: V1_META_KEY });
   return { ...meta, compressor: codec.toJSON() };
 }
+
+export interface ViewOptions {
+  dtype?: string | DataType;
+  shape?: number | readonly number[];
+  chunks?: ChunksSpec;
+  fillValue?: unknown;
+  filters?: readonly CodecConfig[] | null;
+  readOnly?: boolean;
+}
+
+const resolveViewDtype = (dtype: string | DataType): DataType => (typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype);
 
 /** Stores such as a nested directory store carry a default separator for the arrays in them. */
 export function storeSeparator(store: Store): "." | "/" | undefined {

@@ -1,4 +1,5 @@
-export { ZarrArray, type ArrayOpenOptions } from "./array.js";
+export { ZarrArray, type ArrayOpenOptions, type ViewOptions } from "./array.js";
+export type { HashName } from "./hash.js";
 export { Group, group, openGroup, open, type GroupOptions } from "./group.js";
 export {
   create,
