@@ -1,15 +1,16 @@
 import { MetadataError } from "@z/meta";
 import type { DimIndexer } from "./dim-indexer.js";
 import { IntDimIndexer } from "./int-dim-indexer.js";
-import type { ChunkDimProjection, ChunkProjection, DimRange, DimSelection } from "./projection.js";
+import type { ChunkProjection, OrthogonalDimProjection } from "./projection.js";
 import { normalizeBasicSelection, type BasicSelection } from "./selection.js";
 import { SliceDimIndexer } from "./slice-dim-indexer.js";
 
 /**
- * A basic selection (integers, slices with step >= 1, `null`, `ELLIPSIS`) on an array of `shape`
- * split into `chunks`, projected onto the chunk grid as zarr-python's `BasicIndexer`: iterating
- * yields, for every chunk the selection touches, in C order of chunk coordinates, what to take
- * from the chunk and where it goes in the output.
+ * A basic selection (integers, slices with any non-zero step, `null`, `ELLIPSIS`) on an array of
+ * `shape` split into `chunks`, projected onto the chunk grid as zarr-python's `BasicIndexer`:
+ * iterating yields, for every chunk the selection touches, in C order of chunk coordinates, what
+ * to take from the chunk and where it goes in the output. Negative steps (which zarr-python
+ * refuses) select as numpy does; see `SliceDimIndexer`.
  */
 export class BasicIndexer implements Iterable<ChunkProjection> {
   /** The shape of the output: one length per dimension not dropped by an integer index. */
@@ -20,7 +21,7 @@ export class BasicIndexer implements Iterable<ChunkProjection> {
   readonly dimIndexers: readonly DimIndexer[];
   /** How many projections iteration yields (0 when the selection is empty). */
   readonly nchunks: number;
-  #projections: (readonly ChunkDimProjection[])[] | undefined;
+  #projections: (readonly OrthogonalDimProjection[])[] | undefined;
 
   constructor(selection: BasicSelection, shape: readonly number[], chunks: readonly number[]) {
     checkGrid(shape, chunks);
@@ -35,32 +36,51 @@ export class BasicIndexer implements Iterable<ChunkProjection> {
     this.nchunks = this.dimIndexers.reduce((n, d) => n * d.nchunks, 1);
   }
 
-  *[Symbol.iterator](): Iterator<ChunkProjection> {
-    if (this.nchunks === 0) return;
-    // Each dimension's projections are few (at most its chunks); the product is walked lazily
-    // with an odometer, the last dimension fastest.
+  [Symbol.iterator](): Iterator<ChunkProjection> {
+    if (this.nchunks === 0) return [][Symbol.iterator]();
     const perDim = (this.#projections ??= this.dimIndexers.map((d) => [...d]));
-    const ndim = perDim.length;
-    const at = new Array<number>(ndim).fill(0);
-    for (;;) {
-      const chunkCoords: number[] = [];
-      const chunkSelection: DimSelection[] = [];
-      const outSelection: DimRange[] = [];
-      for (let d = 0; d < ndim; d++) {
-        const p = perDim[d]![at[d]!]!;
-        chunkCoords.push(p.chunkIndex);
-        chunkSelection.push(p.chunkSelection);
-        if (p.outSelection !== null) outSelection.push(p.outSelection);
-      }
-      yield { chunkCoords, chunkSelection, outSelection };
-      let d = ndim - 1;
-      while (d >= 0 && ++at[d]! === perDim[d]!.length) at[d--] = 0;
-      if (d < 0) return;
-    }
+    return productOf(perDim, undefined) as Iterator<ChunkProjection>;
   }
 }
 
-function checkGrid(shape: readonly number[], chunks: readonly number[]): void {
+/** A projection assembled from one per-dimension projection each, with `kind` when given. */
+export interface AssembledProjection {
+  readonly kind?: "orthogonal";
+  readonly chunkCoords: number[];
+  readonly chunkSelection: OrthogonalDimProjection["chunkSelection"][];
+  readonly outSelection: NonNullable<OrthogonalDimProjection["outSelection"]>[];
+}
+
+/**
+ * Every combination of one projection per dimension (itertools.product), the last dimension
+ * fastest. Each dimension's projections are few (at most its chunks); the product is walked
+ * lazily with an odometer.
+ */
+export function* productOf(
+  perDim: readonly (readonly OrthogonalDimProjection[])[],
+  kind: "orthogonal" | undefined,
+): Generator<AssembledProjection> {
+  const ndim = perDim.length;
+  if (perDim.some((p) => p.length === 0)) return;
+  const at = new Array<number>(ndim).fill(0);
+  for (;;) {
+    const chunkCoords: number[] = [];
+    const chunkSelection: OrthogonalDimProjection["chunkSelection"][] = [];
+    const outSelection: NonNullable<OrthogonalDimProjection["outSelection"]>[] = [];
+    for (let d = 0; d < ndim; d++) {
+      const p = perDim[d]![at[d]!]!;
+      chunkCoords.push(p.chunkIndex);
+      chunkSelection.push(p.chunkSelection);
+      if (p.outSelection !== null) outSelection.push(p.outSelection);
+    }
+    yield kind === undefined ? { chunkCoords, chunkSelection, outSelection } : { kind, chunkCoords, chunkSelection, outSelection };
+    let d = ndim - 1;
+    while (d >= 0 && ++at[d]! === perDim[d]!.length) at[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+export function checkGrid(shape: readonly number[], chunks: readonly number[]): void {
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
     throw new MetadataError(`shape must be a list of non-negative integers, found ${JSON.stringify(shape)}`, {
       field: "shape",

@@ -4,7 +4,7 @@ import { stridesFor, type StridedView } from "./strided-view.js";
 import type { TypedArray } from "@z/meta";
 
 /** What the kernels need of any typed array, so one code path serves every kind. */
-interface Values {
+export interface Values {
   [index: number]: number | bigint;
   readonly length: number;
   readonly buffer: ArrayBufferLike;
@@ -16,10 +16,10 @@ interface Values {
   fill(value: number | bigint, start?: number, end?: number): unknown;
 }
 
-const values = (data: TypedArray): Values => data as unknown as Values;
+export const values = (data: TypedArray): Values => data as unknown as Values;
 
 /** Runs shorter than this are copied value by value; creating a subarray costs more than it saves. */
-const SHORT_RUN = 16;
+export const SHORT_RUN = 16;
 
 /**
  * Copies every element of `src` to the same position in `dst` (both of the same shape), element
@@ -61,7 +61,15 @@ export function fillStrided<T extends TypedArray>(
   valuesPerElement = 1,
 ): void {
   const k = checkValuesPerElement(valuesPerElement);
-  const bigints = dst.data instanceof BigInt64Array || dst.data instanceof BigUint64Array;
+  const pattern = fillPattern(dst.data, value, k);
+  if (valueRange(dst, k, "destination") === undefined) return;
+  const plan = simplify(dst.shape, [dst.strides]);
+  stridedFill(values(dst.data), dst.offset * k, pattern, plan, k);
+}
+
+/** The `k` values every element filled with `value` gets, converted for `data`'s kind (numbers or bigints). */
+export function fillPattern(data: TypedArray, value: number | bigint | ArrayLike<number | bigint>, k: number): (number | bigint)[] {
+  const bigints = data instanceof BigInt64Array || data instanceof BigUint64Array;
   const pattern: (number | bigint)[] = [];
   if (typeof value === "number" || typeof value === "bigint") {
     pattern.push(...new Array<number | bigint>(k).fill(convert(value, bigints)));
@@ -71,9 +79,7 @@ export function fillStrided<T extends TypedArray>(
     }
     for (let j = 0; j < k; j++) pattern.push(convert(value[j]!, bigints));
   }
-  if (valueRange(dst, k, "destination") === undefined) return;
-  const plan = simplify(dst.shape, [dst.strides]);
-  stridedFill(values(dst.data), dst.offset * k, pattern, plan, k);
+  return pattern;
 }
 
 // --- planning -----------------------------------------------------------------------------------
@@ -141,7 +147,7 @@ function stridedCopy(dst: Values, dstStart: number, src: Values, srcStart: numbe
   odometer(shape, [dstStrides, srcStrides], [dstStart, srcStart], k, (positions) => inner(positions[0]!, positions[1]!));
 }
 
-function copyRun(dst: Values, dp: number, src: Values, sp: number, length: number, same: boolean): void {
+export function copyRun(dst: Values, dp: number, src: Values, sp: number, length: number, same: boolean): void {
   if (length < SHORT_RUN) {
     for (let j = 0; j < length; j++) dst[dp + j] = src[sp + j]!;
   } else if (same) {
@@ -213,7 +219,7 @@ function odometer(
 
 // --- checks and helpers -------------------------------------------------------------------------
 
-function checkValuesPerElement(k: number): number {
+export function checkValuesPerElement(k: number): number {
   if (!Number.isSafeInteger(k) || k < 1) {
     throw new SelectionError(`values per element must be a positive integer, got ${describe(k)}`);
   }
@@ -224,7 +230,7 @@ function checkValuesPerElement(k: number): number {
  * The first and one past the last value a view touches, or undefined when it has no elements.
  * Throws `BoundsError` when that reaches outside the data.
  */
-function valueRange(view: StridedView, k: number, role: string): [number, number] | undefined {
+export function valueRange(view: StridedView, k: number, role: string): [number, number] | undefined {
   const { shape, strides, offset } = view;
   if (strides.length !== shape.length) {
     throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);

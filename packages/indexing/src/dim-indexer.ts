@@ -1,10 +1,10 @@
-import type { ChunkDimProjection } from "./projection.js";
+import type { ChunkDimProjection, OrthogonalDimProjection } from "./projection.js";
 
 /**
  * Indexes one dimension: which chunks along it a selection touches, and for each, what to take
  * from the chunk and where it goes in the output. A multi-dimensional indexer combines one of
- * these per dimension; new kinds of selection (integer arrays, masks, negative steps) are new
- * implementations of this interface.
+ * these per dimension. These yield ranges only (integers and slices); see
+ * `OrthogonalDimIndexer` for index lists.
  */
 export interface DimIndexer extends Iterable<ChunkDimProjection> {
   /** How many items are selected along the dimension. */
@@ -12,5 +12,16 @@ export interface DimIndexer extends Iterable<ChunkDimProjection> {
   /** How many projections iteration yields (chunks touched), without iterating. */
   readonly nchunks: number;
   /** True when the dimension does not appear in the output (an integer index). */
+  readonly dropsAxis: boolean;
+}
+
+/**
+ * Indexes one dimension of an orthogonal selection: as `DimIndexer` (which every one is), but
+ * selections may also be lists of indices (integer arrays, Boolean masks). Chunks are yielded in
+ * ascending order, each at most once.
+ */
+export interface OrthogonalDimIndexer extends Iterable<OrthogonalDimProjection> {
+  readonly nitems: number;
+  readonly nchunks: number;
   readonly dropsAxis: boolean;
 }

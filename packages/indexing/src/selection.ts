@@ -24,10 +24,27 @@ const FULL: Slice = Object.freeze({ kind: "slice", start: null, stop: null, step
  * Items are not otherwise checked here (the dimension indexers do that).
  */
 export function normalizeBasicSelection(selection: BasicSelection, shape: readonly number[]): DimSelectionItem[] {
-  const items: readonly unknown[] =
-    selection === undefined ? [] : Array.isArray(selection) ? selection : [selection as BasicSelectionItem];
-  const ndim = shape.length;
+  return expandSelection(selectionItems(selection), shape).map((item, dim) => {
+    if (typeof item === "number" || isSlice(item)) return item;
+    throw new SelectionError(
+      `unsupported selection item for basic indexing in dimension ${dim}; expected an integer, a slice, null or "...", got ${describe(item)}`,
+      { dim },
+    );
+  });
+}
 
+/** The items of a selection: a list is the items, `undefined` none, anything else one item. */
+export function selectionItems(selection: unknown): readonly unknown[] {
+  return selection === undefined ? [] : Array.isArray(selection) ? selection : [selection];
+}
+
+/**
+ * `replace_ellipsis` on a list of items of any kind: exactly one item per dimension, `null`,
+ * missing items and the ellipsis's place filled with full slices. Throws `SelectionError` for more
+ * than one ellipsis or more items than dimensions.
+ */
+export function expandSelection(items: readonly unknown[], shape: readonly number[]): unknown[] {
+  const ndim = shape.length;
   const ellipses = items.filter((item) => item === ELLIPSIS).length;
   if (ellipses > 1) {
     throw new SelectionError(`a selection can only have a single ellipsis ("..."), found ${ellipses}`);
@@ -44,15 +61,9 @@ export function normalizeBasicSelection(selection: BasicSelection, shape: readon
       `too many indices for array; expected ${ndim}, got ${expanded.length} (array shape [${shape.join(", ")}])`,
     );
   }
-
   return shape.map((_, dim) => {
     const item = expanded[dim];
-    if (item === undefined || item === null) return FULL;
-    if (typeof item === "number" || isSlice(item)) return item;
-    throw new SelectionError(
-      `unsupported selection item for basic indexing in dimension ${dim}; expected an integer, a slice, null or "...", got ${describe(item)}`,
-      { dim },
-    );
+    return item === undefined || item === null ? FULL : item;
   });
 }
 

@@ -8,7 +8,7 @@ export interface Slice {
 
 /** `slice(stop)`, like Python's `slice(stop)`: the first `stop` items (`slice(null)` is everything). */
 export function slice(stop: number | null): Slice;
-/** `slice(start, stop, step)`, like Python's `slice(start, stop, step)`. */
+/** `slice(start, stop, step)`, like Python's `slice(start, stop, step)`; a negative step walks backwards. */
 export function slice(start: number | null, stop: number | null, step?: number | null): Slice;
 export function slice(...args: (number | null | undefined)[]): Slice {
   // Values are checked when the slice is applied to a dimension, so errors can name it.
@@ -22,8 +22,10 @@ export function isSlice(value: unknown): value is Slice {
 }
 
 /**
- * Python's `slice.indices(length)` for a slice already checked to have integer (or null) bounds
- * and a step of at least 1: `start` and `stop` wrap when negative and clamp to `[0, length]`.
+ * Python's `slice.indices(length)` (CPython's `PySlice_AdjustIndices`) for a slice already checked
+ * to have integer (or null) bounds and a non-zero step. Negative bounds wrap once. With a positive
+ * step, bounds clamp to `[0, length]` and default to `0` and `length`; with a negative step they
+ * clamp to `[-1, length - 1]` and default to `length - 1` and `-1` (before the first item).
  */
 export function sliceIndices(
   start: number | null,
@@ -31,10 +33,21 @@ export function sliceIndices(
   step: number,
   length: number,
 ): { start: number; stop: number; step: number } {
-  const clamp = (value: number | null, fallback: number): number => {
+  const lower = step < 0 ? -1 : 0;
+  const upper = step < 0 ? length - 1 : length;
+  const adjust = (value: number | null, fallback: number): number => {
     if (value === null) return fallback;
-    const wrapped = value < 0 ? value + length : value;
-    return Math.min(Math.max(wrapped, 0), length);
+    if (value < 0) {
+      const wrapped = value + length;
+      return wrapped < 0 ? lower : wrapped;
+    }
+    return value >= length ? upper : value;
   };
-  return { start: clamp(start, 0), stop: clamp(stop, length), step };
+  return { start: adjust(start, step < 0 ? upper : lower), stop: adjust(stop, step < 0 ? lower : upper), step };
+}
+
+/** How many items a normalized slice (as `sliceIndices` gives) holds, as Python's `len(range(...))`. */
+export function sliceLength(start: number, stop: number, step: number): number {
+  if (step > 0) return stop > start ? Math.floor((stop - start - 1) / step) + 1 : 0;
+  return stop < start ? Math.floor((start - stop - 1) / -step) + 1 : 0;
 }

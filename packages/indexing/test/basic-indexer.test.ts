@@ -6,6 +6,7 @@ import {
   SelectionError,
   SliceDimIndexer,
   normalizeIntegerIndex,
+  rangeLength,
   slice,
   type BasicSelection,
   type ChunkProjection,
@@ -316,39 +317,49 @@ describe("BasicIndexer", () => {
   });
 });
 
-/** Where every selected item lands, by brute force: the reference the projections must agree with. */
+/** Where every selected item lands, by brute force: Python's `range(*slice(start, stop, step).indices(length))`. */
 function bruteForce1d(start: number | null, stop: number | null, step: number | null, length: number): number[] {
   const s = step ?? 1;
-  const wrap = (v: number | null, fallback: number) =>
-    v === null ? fallback : Math.min(Math.max(v < 0 ? v + length : v, 0), length);
   const items: number[] = [];
-  for (let i = wrap(start, 0); i < wrap(stop, length); i += s) items.push(i);
+  if (s > 0) {
+    const wrap = (v: number | null, fallback: number) =>
+      v === null ? fallback : Math.min(Math.max(v < 0 ? v + length : v, 0), length);
+    for (let i = wrap(start, 0); i < wrap(stop, length); i += s) items.push(i);
+  } else {
+    const wrap = (v: number | null, fallback: number) =>
+      v === null ? fallback : Math.min(Math.max(v < 0 ? v + length : v, -1), length - 1);
+    for (let i = wrap(start, length - 1); i > wrap(stop, -1); i += s) items.push(i);
+  }
   return items;
 }
 
 describe("SliceDimIndexer", () => {
-  it("places every selected item exactly once, whatever the step and chunk length", () => {
+  it("places every selected item exactly once, whatever the step (also negative) and chunk length", () => {
     const bounds = [null, -13, -7, -1, 0, 1, 3, 6, 11, 12, 40];
     const failures: unknown[] = [];
     for (const length of [0, 1, 5, 12, 13]) {
       for (const chunkLength of [1, 2, 3, 5, 12, 20]) {
         for (const start of bounds) {
           for (const stop of bounds) {
-            for (const step of [null, 1, 2, 3, 5, 7, 13]) {
+            for (const step of [null, 1, 2, 3, 5, 7, 13, -1, -2, -3, -5, -13]) {
               const indexer = new SliceDimIndexer(slice(start, stop, step), length, chunkLength, 0);
               const expected = bruteForce1d(start, stop, step, length);
               const got = new Array<number>(expected.length);
               let projections = 0;
               let wellFormed = true;
+              let previousChunk = -1;
               for (const p of indexer) {
                 projections++;
                 const sel = p.chunkSelection as DimRange;
                 const out = p.outSelection!;
-                const count = out.stop - out.start;
+                const count = rangeLength(out);
                 const thisChunkLength = Math.min(chunkLength, length - p.chunkIndex * chunkLength);
-                wellFormed &&= count > 0 && count === Math.ceil((sel.stop - sel.start) / sel.step);
-                wellFormed &&= sel.start >= 0 && sel.stop <= thisChunkLength && out.step === 1;
-                for (let i = 0; i < count; i++) got[out.start + i] = p.chunkIndex * chunkLength + sel.start + i * sel.step;
+                // chunks ascend, chunk ranges ascend within the chunk, output ranges step by 1 or -1
+                wellFormed &&= p.chunkIndex > previousChunk && count > 0 && count === rangeLength(sel);
+                wellFormed &&= sel.step > 0 && sel.start >= 0 && sel.stop <= thisChunkLength;
+                wellFormed &&= out.step === ((step ?? 1) > 0 ? 1 : -1);
+                previousChunk = p.chunkIndex;
+                for (let i = 0; i < count; i++) got[out.start + i * out.step] = p.chunkIndex * chunkLength + sel.start + i * sel.step;
               }
               const ok =
                 wellFormed &&
@@ -400,8 +411,8 @@ describe("selection errors", () => {
     [[0, 0, 0], /^too many indices for array; expected 2, got 3/, undefined],
     [[ELLIPSIS, 0, 0, 0], /^too many indices for array; expected 2, got 3/, undefined],
     [[ELLIPSIS, 0, ELLIPSIS], /single ellipsis/, undefined],
-    [[0, slice(null, null, -1)], /^negative or zero step not supported \(step -1 in dimension 1\)$/, 1],
-    [slice(0, 4, 0), /^negative or zero step not supported \(step 0 in dimension 0\)$/, 0],
+    [[0, slice(null, null, 0)], /^slice step cannot be zero \(dimension 1\)$/, 1],
+    [slice(0, 4, 0), /^slice step cannot be zero \(dimension 0\)$/, 0],
     [[1.5], /^index in dimension 0 must be an integer, got 1\.5$/, 0],
     [[0, NaN], /dimension 1 must be an integer, got NaN/, 1],
     [[0, slice(0.5, 3)], /^slice start in dimension 1 must be an integer or null, got 0\.5$/, 1],

@@ -1,0 +1,149 @@
+import { BasicIndexer } from "./basic-indexer.js";
+import { BlockIndexer } from "./block-indexer.js";
+import { SelectionError } from "./errors.js";
+import { isIntegerArray, isIntegerList, readIndexArray, type IndexArray } from "./index-array.js";
+import { OrthogonalIndexer, type OrthogonalSelection } from "./orthogonal-indexer.js";
+import { CoordinateIndexer, MaskIndexer, type CoordinateSelection, type MaskSelection } from "./point-indexers.js";
+import type { Indexer } from "./projection.js";
+import { ELLIPSIS, describe, type BasicSelection, type BasicSelectionItem } from "./selection.js";
+import { isSlice } from "./slice.js";
+
+/** Any selection item: a basic one (integer, slice, `null`, `ELLIPSIS`) or an index array or mask. */
+export type SelectionItem = BasicSelectionItem | IndexArray;
+
+/**
+ * A selection of any kind, as `Array.__getitem__` takes one: a list of items (Python's tuple:
+ * one per leading dimension), a single item, or `undefined` for everything. A list is always the
+ * list of items, never an index list: Python's `z[[0, 2]]` is `[[0, 2]]` here.
+ */
+export type Selection = SelectionItem | readonly SelectionItem[] | undefined;
+
+/** A selection that may also name fields of a structured dtype: any string but `ELLIPSIS` is a field name. */
+export type FieldSelection = Selection | string | readonly (SelectionItem | string)[];
+
+/** The kinds of selection, each with its indexer: what `Array.__getitem__` dispatches to. */
+export type SelectionKind = "basic" | "orthogonal" | "coordinate" | "mask";
+
+const isField = (item: unknown): item is string => typeof item === "string" && item !== ELLIPSIS;
+const isPyInt = (item: unknown): boolean => typeof item === "number" && Number.isInteger(item);
+
+/**
+ * zarr-python's `pop_fields`: splits field names (strings other than `ELLIPSIS`) from the
+ * selection items. `fields` is the one name, the list of several, or undefined for none.
+ * `selection` is always the list of the other items (Python's tuple; an empty list for
+ * everything), which every indexer and check here takes as it is.
+ */
+export function popFields(selection: FieldSelection): { fields: string | string[] | undefined; selection: SelectionItem[] } {
+  if (selection === undefined) return { fields: undefined, selection: [] };
+  if (isField(selection)) return { fields: selection, selection: [] };
+  if (!Array.isArray(selection)) return { fields: undefined, selection: [selection as SelectionItem] };
+  const items = selection as readonly unknown[];
+  const fields = items.filter(isField);
+  return {
+    fields: fields.length === 0 ? undefined : fields.length === 1 ? fields[0] : fields,
+    selection: items.filter((item) => !isField(item)) as SelectionItem[],
+  };
+}
+
+/**
+ * zarr-python's `is_pure_fancy_indexing` on a selection's items (fields popped): true when a
+ * 1-d array gets one integer list or array, or when there is exactly one item per dimension, every
+ * one an integer or an integer list or array, and at least one a list or array. Lists of booleans
+ * count as integer lists, as Python's bools are integers (`vindex` then reads them as a mask).
+ */
+export function isPureFancyIndexing(selection: readonly unknown[], ndim: number): boolean {
+  const fancy = (item: unknown): boolean => isIntegerList(item) || isIntegerArray(item);
+  if (selection.length === 1) {
+    // Python unwraps a 1-tuple: one item alone is not a tuple
+    return ndim === 1 && fancy(selection[0]);
+  }
+  return (
+    selection.length === ndim &&
+    !selection.some((item) => item === null || item === ELLIPSIS || isSlice(item)) &&
+    selection.every((item) => isPyInt(item) || fancy(item)) &&
+    selection.some(fancy)
+  );
+}
+
+/**
+ * zarr-python's `is_pure_orthogonal_indexing` (2.14+) on a selection's items: true for a single
+ * integer list or 1-d integer array, or one item per dimension that are integers, slices (or
+ * `null`) and at most one integer list or array.
+ */
+export function isPureOrthogonalIndexing(selection: readonly unknown[], ndim: number): boolean {
+  if (ndim === 0) return false;
+  if (selection.length === 1) return isIntegerList(selection[0]) || isIntegerArray(selection[0], 1);
+  const fancy = (item: unknown): boolean => isIntegerList(item) || isIntegerArray(item);
+  return (
+    selection.length === ndim &&
+    selection.filter(fancy).length <= 1 &&
+    selection.every((item) => fancy(item) || isPyInt(item) || isSlice(item) || item === null)
+  );
+}
+
+/**
+ * What `Array.__getitem__` (and `__setitem__`) of zarr-python 2.14+ does with a selection on an
+ * array of `shape`: pure fancy indexing goes to `vindex` (a coordinate or mask selection, see
+ * `vindexKind`), pure orthogonal indexing to `get_orthogonal_selection`, anything else to
+ * `get_basic_selection`. Fields are popped first. Only `vindex` dispatch can throw here; the
+ * indexer checks the rest.
+ */
+export function selectionKind(selection: FieldSelection, shape: readonly number[]): SelectionKind {
+  const { selection: items } = popFields(selection);
+  if (isPureFancyIndexing(items, shape.length)) return vindexKind(items, shape);
+  if (isPureOrthogonalIndexing(items, shape.length)) return "orthogonal";
+  return "basic";
+}
+
+/**
+ * What zarr-python's `z.vindex[...]` does with a selection: one integer or integer array (or
+ * list) per dimension is a coordinate selection, one Boolean array (or list) of the array's
+ * shape a mask selection. Throws `SelectionError` for anything else.
+ */
+export function vindexKind(selection: FieldSelection, shape: readonly number[]): "coordinate" | "mask" {
+  const { selection: items } = popFields(selection);
+  const ndim = shape.length;
+  const arrays = items.map((item, dim) => (isPyInt(item) ? undefined : readIndexArray(item, dim)));
+  if (items.length === ndim && ndim > 0 && items.every((item, d) => isPyInt(item) || arrays[d]?.kind === "int")) {
+    return "coordinate";
+  }
+  const mask = arrays[0];
+  if (
+    items.length === 1 &&
+    mask?.kind === "bool" &&
+    mask.shape.length === ndim &&
+    mask.shape.every((n, d) => n === shape[d])
+  ) {
+    return "mask";
+  }
+  throw new SelectionError(
+    `unsupported selection for vectorized indexing of an array of shape [${shape.join(", ")}]; expected one integer array per dimension (coordinates) or one Boolean array of the array's shape (a mask), got [${items.map(describe).join(", ")}]`,
+  );
+}
+
+/**
+ * The indexer for a selection of `kind` (fields popped, see `popFields`) on an array of `shape`
+ * in `chunks`: `BasicIndexer`, `OrthogonalIndexer`, `CoordinateIndexer`, `MaskIndexer`, or for
+ * `"block"` a `BlockIndexer`. Every index is checked here, before any chunk is touched.
+ */
+export function createIndexer(
+  kind: SelectionKind | "block",
+  selection: Selection,
+  shape: readonly number[],
+  chunks: readonly number[],
+): Indexer {
+  switch (kind) {
+    case "basic":
+      return new BasicIndexer(selection as BasicSelection, shape, chunks);
+    case "orthogonal":
+      return new OrthogonalIndexer(selection as OrthogonalSelection, shape, chunks);
+    case "coordinate":
+      return new CoordinateIndexer(selection as CoordinateSelection, shape, chunks);
+    case "mask":
+      return new MaskIndexer(selection as MaskSelection, shape, chunks);
+    case "block":
+      return new BlockIndexer(selection as BasicSelection, shape, chunks);
+    default:
+      throw new SelectionError(`unknown selection kind ${describe(kind)}`);
+  }
+}
