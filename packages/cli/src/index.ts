@@ -1,2 +1,15 @@
 export { main, commands } from "./main.js";
-export type { Command, Io, ParsedArgs } from "./command.js";
+export { CommandError, UsageError, type Command, type FlagKind, type Io, type ParsedArgs } from "./command.js";
+export { parseStoreArg, type StoreLocation } from "./store-arg.js";
+export {
+  descrToDataType,
+  encodeNpy,
+  encodeNpyHeader,
+  npyDataOffset,
+  NpyError,
+  parseNpyHeader,
+  readNpy,
+  type NpyFileHeader,
+  type NpyHeader,
+} from "./npy/index.js";
+export { arrayRepr, type ReprOptions } from "./repr/array-repr.js";

@@ -1,43 +1,97 @@
 import { ZarrError } from "@z/meta";
-import { parseArgs, UsageError, type Command, type Io } from "./command.js";
+import { checkFlags, CommandError, parseArgs, UsageError, type Command, type Io } from "./command.js";
+import { attrs } from "./commands/attrs.js";
+import { consolidate } from "./commands/consolidate.js";
+import { copy } from "./commands/copy.js";
+import { createCommand } from "./commands/create.js";
 import { demo } from "./commands/demo.js";
+import { digest } from "./commands/digest.js";
+import { exportCommand } from "./commands/export.js";
+import { get } from "./commands/get.js";
+import { importCommand } from "./commands/import.js";
 import { info } from "./commands/info.js";
+import { resize } from "./commands/resize.js";
+import { serve } from "./commands/serve.js";
+import { tree } from "./commands/tree.js";
+import { validate } from "./commands/validate.js";
 
-export const commands: readonly Command[] = [demo, info];
+export const commands: readonly Command[] = [
+  demo,
+  info,
+  tree,
+  get,
+  exportCommand,
+  importCommand,
+  createCommand,
+  attrs,
+  resize,
+  digest,
+  copy,
+  consolidate,
+  validate,
+  serve,
+];
 
-function help(io: Io): void {
-  io.out("usage: zarr <command> [arguments]\n\ncommands:\n");
-  for (const c of commands) io.out(`  ${c.name.padEnd(10)} ${c.summary}\n`);
-  io.out("\nrun `zarr <command> --help` for a command's arguments\n");
+const STORE_HELP = `STORE is a directory (data.zarr), a file:// URL, or a TensorStore-style URL naming a node
+inside it: file:///abs/data.zarr|zarr2:group/array. Exit codes: 0 ok, 1 failure, 2 bad usage.`;
+
+function help(io: Io, write: (text: string) => void = io.out): void {
+  write("usage: zarr <command> [arguments]\n\ncommands:\n");
+  for (const c of commands) write(`  ${c.name.padEnd(12)} ${c.summary}\n`);
+  write(`\n${STORE_HELP}\nrun \`zarr <command> --help\` for a command's arguments\n`);
+}
+
+function commandHelp(command: Command): string {
+  return `usage: ${command.usage}\n\n${command.summary}\n${command.details === undefined ? "" : `\n${command.details}\n`}`;
+}
+
+/** A message for an error, naming the key it is about when the message does not already. */
+function describeError(error: ZarrError | CommandError): string {
+  const key = error.key;
+  const code = error instanceof ZarrError ? ` [${error.code}]` : "";
+  const withKey = key !== undefined && key !== "" && !error.message.includes(key) ? `${error.message} (key ${key})` : error.message;
+  return withKey + code;
 }
 
 /** Runs the `zarr` command line; returns the exit code (0 ok, 1 failure, 2 usage). */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    help(io);
+    if (name === "help" && rest[0] !== undefined) return main([rest[0], "--help"], io);
+    help(io, name === undefined ? io.err : io.out);
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version") {
+    io.out("zarr (@z/cli) 0.1.0\n");
+    return 0;
   }
   const command = commands.find((c) => c.name === name);
   if (command === undefined) {
     io.err(`zarr: unknown command "${name}"\n`);
-    help(io);
+    help(io, io.err);
     return 2;
   }
-  const args = parseArgs(rest, new Set(["help", "json", "keep"]));
+  const flags = command.flags ?? {};
+  const booleans = new Set(["help", ...Object.entries(flags).filter(([, k]) => k === "boolean").map(([n]) => n)]);
+  const args = parseArgs(rest, booleans);
   if (args.flags.has("help")) {
-    io.out(`usage: ${command.usage}\n\n${command.summary}\n`);
+    io.out(commandHelp(command));
     return 0;
   }
   try {
+    checkFlags(args, flags);
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`zarr ${name}: ${error.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (error instanceof ZarrError) {
-      io.err(`zarr ${name}: ${error.message} [${error.code}]\n`);
+    if (io.signal?.aborted && (error === io.signal.reason || (error instanceof Error && error.name === "AbortError"))) {
+      io.err(`zarr ${name}: interrupted\n`);
+      return 130;
+    }
+    if (error instanceof ZarrError || error instanceof CommandError) {
+      io.err(`zarr ${name}: ${describeError(error)}\n`);
       return 1;
     }
     throw error;

@@ -10,6 +10,8 @@ export const demo: Command = {
   name: "demo",
   summary: "create an example array in a temp directory, write it, read it back and print its info",
   usage: "zarr demo [--keep]",
+  details: "  --keep    keep the temporary directory (its path is printed on stderr)",
+  flags: { keep: "boolean" },
   async run(args, io) {
     const store = new TempStore();
     try {

@@ -1,54 +1,135 @@
-import { Group, open, ZarrArray } from "@z/core";
+import { codecRepr } from "@z/core";
+import { encodeFillValue, numpyName, stringifyJson, dataTypeToJSON, type JsonValue, type Store } from "@z/meta";
 import type { Command } from "../command.js";
-import { stringFlag } from "../command.js";
+import { positionals, stringFlag } from "../command.js";
+import { childNames, readAttributes, readNode, requireNode, type NodeInfo } from "../hierarchy.js";
+import { pyTupleRepr } from "../python-repr.js";
+import { chunkGrid, scanArrayKeys, separatorOf, storedBytes } from "../stats.js";
 import { openStore } from "../store-arg.js";
+import { joinPath } from "@z/meta";
 
 export const info: Command = {
   name: "info",
   summary: "describe an array or group, like zarr-python's .info",
   usage: "zarr info STORE [--path P] [--json]",
+  details: `Reads metadata only, so it works for arrays whose codecs this build lacks.
+  --path P    the node inside the store (default: the root)
+  --json      print a JSON object instead (shape, chunks, dtype as in .zarray, codecs, storage)`,
+  flags: { path: "string", json: "boolean" },
   async run(args, io) {
-    const [location] = args.positional;
-    if (location === undefined) return usage(io, this.usage);
-    const store = await openStore(location);
-    const node = await open(store, { mode: "r", path: stringFlag(args, "path") });
-    if (args.flags.has("json")) {
-      io.out(JSON.stringify(await describe(node), null, 2) + "\n");
-    } else if (node instanceof ZarrArray) {
-      io.out(await node.info());
-    } else {
-      const groups = await node.groupKeys();
-      const arrays = await node.arrayKeys();
-      io.out(`Name        : ${node.name}\nType        : Group\nNo. members : ${groups.length + arrays.length}\n`);
-      io.out(`No. arrays  : ${arrays.length}\nNo. groups  : ${groups.length}\n`);
-      if (arrays.length) io.out(`Arrays      : ${arrays.join(", ")}\n`);
-      if (groups.length) io.out(`Groups      : ${groups.join(", ")}\n`);
-    }
+    const [location] = positionals(args, 1, 1, "STORE");
+    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
+    const node = await requireNode(store, path);
+    if (args.flags.has("json")) io.out(stringifyJson(await describe(store, node)) + "\n");
+    else io.out(node.kind === "array" ? await arrayInfoText(store, node) : await groupInfoText(store, node));
     return 0;
   },
 };
 
-async function describe(node: ZarrArray | Group): Promise<Record<string, unknown>> {
-  if (node instanceof Group) {
-    return { kind: "group", name: node.name, groups: await node.groupKeys(), arrays: await node.arrayKeys() };
+const storeType = (store: Store): string => store.constructor.name;
+
+async function members(store: Store, path: string): Promise<{ arrays: string[]; groups: string[] }> {
+  const arrays: string[] = [];
+  const groups: string[] = [];
+  for (const name of await childNames(store, path)) {
+    const member = await readNode(store, joinPath(path, name));
+    if (member?.kind === "array") arrays.push(name);
+    else if (member?.kind === "group") groups.push(name);
   }
+  return { arrays, groups };
+}
+
+function layout(items: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...items.map(([k]) => k.length));
+  return items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n") + "\n";
+}
+
+/** The layout of `Group.info()` in @z/core (zarr-python's, with this project's type names). */
+async function groupInfoText(store: Store, node: NodeInfo): Promise<string> {
+  const { arrays, groups } = await members(store, node.path);
+  const items: [string, string][] = [
+    ["Name", `/${node.path}`],
+    ["Type", "Group"],
+    ["Read-only", "True"],
+    ["Store type", storeType(store)],
+    ["No. members", String(arrays.length + groups.length)],
+    ["No. arrays", String(arrays.length)],
+    ["No. groups", String(groups.length)],
+  ];
+  if (arrays.length > 0) items.push(["Arrays", arrays.join(", ")]);
+  if (groups.length > 0) items.push(["Groups", groups.join(", ")]);
+  return layout(items);
+}
+
+/** The layout of `ZarrArray.info()` in @z/core (zarr-python's `Array.info`). */
+async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "array" }>): Promise<string> {
+  const { meta, path } = node;
+  const scan = await scanArrayKeys(store, path, meta);
+  const stored = scan === undefined ? undefined : await storedBytes(store, path, scan.chunks);
+  const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
+  const nchunks = chunkGrid(meta).reduce((a, b) => a * b, 1);
+  const items: [string, string][] = [];
+  if (path !== "") items.push(["Name", `/${path}`]);
+  items.push(
+    ["Type", "ZarrArray"],
+    ["Data type", numpyName(meta.dtype)],
+    ["Shape", pyTupleRepr(meta.shape)],
+    ["Chunk shape", pyTupleRepr(meta.chunks)],
+    ["Order", meta.order],
+    ["Read-only", "True"],
+  );
+  (meta.filters ?? []).forEach((f, i) => items.push([`Filter [${i}]`, codecRepr(f)]));
+  items.push(["Compressor", codecRepr(meta.compressor)], ["Store type", storeType(store)], ["No. bytes", bytesRepr(nbytes)]);
+  if (stored !== undefined && stored > 0) {
+    items.push(["No. bytes stored", bytesRepr(stored)], ["Storage ratio", fixed1(nbytes / stored)]);
+  }
+  items.push(["Chunks initialized", `${scan?.chunks.length ?? "?"}/${nchunks}`]);
+  return layout(items);
+}
+
+async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
+  const attributes = await readAttributes(store, node.path);
+  if (node.kind === "group") {
+    const { arrays, groups } = await members(store, node.path);
+    return { kind: "group", path: node.path, name: `/${node.path}`, arrays, groups, attributes };
+  }
+  const { meta, path } = node;
+  const scan = await scanArrayKeys(store, path, meta);
+  const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
   return {
     kind: "array",
-    name: node.name,
-    shape: node.shape,
-    chunks: node.chunks,
-    dtype: node.metadata.dtype,
-    order: node.order,
-    compressor: node.compressor,
-    filters: node.filters,
-    nbytes: node.nbytes,
-    nbytesStored: await node.nbytesStored(),
-    nchunks: node.nchunks,
-    nchunksInitialized: await node.nchunksInitialized(),
+    path,
+    name: path === "" ? null : `/${path}`,
+    shape: [...meta.shape],
+    chunks: [...meta.chunks],
+    dtype: dataTypeToJSON(meta.dtype),
+    fill_value: encodeFillValue(meta.fillValue, meta.dtype),
+    order: meta.order,
+    compressor: meta.compressor,
+    filters: meta.filters === null ? null : [...meta.filters],
+    dimension_separator: separatorOf(meta, store),
+    nbytes,
+    nbytes_stored: scan === undefined ? null : await storedBytes(store, path, scan.chunks),
+    nchunks: chunkGrid(meta).reduce((a, b) => a * b, 1),
+    nchunks_initialized: scan === undefined ? null : scan.chunks.length,
+    attributes,
   };
 }
 
-function usage(io: { err(t: string): void }, text: string): number {
-  io.err(`usage: ${text}\n`);
-  return 2;
+/** zarr-python's `human_readable_size`. */
+export function humanSize(n: number): string {
+  const units = ["", "K", "M", "G", "T", "P"];
+  let i = 0;
+  while (i < units.length - 1 && n >= 2 ** (10 * (i + 1))) i++;
+  return i === 0 ? String(n) : `${fixed1(n / 2 ** (10 * i))}${units[i]}`;
 }
+
+/** Python's `'%.1f'`: ties to even. */
+export function fixed1(x: number): string {
+  const scaled = x * 10;
+  const floor = Math.floor(scaled);
+  if (scaled - floor === 0.5) return ((floor % 2 === 0 ? floor : floor + 1) / 10).toFixed(1);
+  return x.toFixed(1);
+}
+
+const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));

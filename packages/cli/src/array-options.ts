@@ -1,0 +1,159 @@
+// The array options `create` and `import` share, read from flags in the forms `.zarray` uses, so
+// what is given is what gets written.
+
+import { create, DEFAULT_COMPRESSOR, MemoryStore, type CreateOptions } from "@z/core";
+import {
+  dataTypeFromUser,
+  decodeFillValue,
+  JsonFloat,
+  parseJson,
+  ZarrError,
+  type CodecConfig,
+  type DataType,
+  type JsonObject,
+  type JsonValue,
+} from "@z/meta";
+import { parseIntegerList, stringFlag, trueFalseFlag, UsageError, type FlagKind, type Io, type ParsedArgs } from "./command.js";
+
+export const ARRAY_FLAGS: Readonly<Record<string, FlagKind>> = {
+  path: "string",
+  chunks: "string",
+  dtype: "string",
+  compressor: "string",
+  filters: "string",
+  order: "string",
+  "fill-value": "string",
+  "dimension-separator": "string",
+  attrs: "string",
+  "write-empty-chunks": "string",
+  overwrite: "boolean",
+};
+
+export const ARRAY_FLAGS_HELP = `  --path P                   where the array goes in the store (parent groups are created)
+  --chunks 10,10             chunk shape (-1 or null: the whole dimension); default: guessed as zarr-python does
+  --dtype D                  <f8, int32, |S10, <M8[ns], or a structured descr as JSON
+  --compressor JSON          compressor config as in .zarray, e.g. '{"id": "zlib", "level": 1}', or null;
+                             default zarr-python's blosc/lz4 when this build has blosc, else zlib level 1
+  --filters JSON             list of filter configs as in .zarray, or null
+  --order C|F                memory layout of chunks (default C)
+  --fill-value JSON          fill value as .zarray writes it, e.g. 0, 1.5, "NaN", true, null (default 0)
+  --dimension-separator ./   chunk key separator (written to .zarray only when given)
+  --attrs JSON               attributes object written to .zattrs
+  --write-empty-chunks B     true (default) or false: skip storing chunks equal to the fill value
+  --overwrite                replace whatever is at the path`;
+
+/** Parses a JSON flag value; syntax errors are usage errors naming the flag. */
+export function jsonFlag(args: ParsedArgs, name: string): JsonValue | undefined {
+  const text = stringFlag(args, name);
+  if (text === undefined) return undefined;
+  return parseJsonArg(text, `--${name}`);
+}
+
+export function parseJsonArg(text: string, what: string): JsonValue {
+  try {
+    return parseJson(text, undefined, { keepFloats: true });
+  } catch (error) {
+    if (error instanceof ZarrError) throw new UsageError(`${what}: ${error.message.replace(/^JSON text /, "")}`);
+    throw error;
+  }
+}
+
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
+
+function codecConfig(value: JsonValue, what: string): CodecConfig {
+  if (!isObject(value) || typeof value["id"] !== "string") throw new UsageError(`${what} must be a codec config: an object with a string "id"`);
+  return value as CodecConfig;
+}
+
+/** `--dtype` (a type string, a numpy name, or a descr list as JSON). */
+export function dtypeFlag(args: ParsedArgs): DataType | undefined {
+  const text = stringFlag(args, "dtype");
+  if (text === undefined) return undefined;
+  const spec = text.trim().startsWith("[") ? parseJsonArg(text, "--dtype") : text.trim();
+  try {
+    return dataTypeFromUser(spec);
+  } catch (error) {
+    if (error instanceof ZarrError) throw new UsageError(`--dtype: ${error.message}`);
+    throw error;
+  }
+}
+
+export interface ArrayFlags {
+  readonly options: Partial<CreateOptions>;
+  /** Whether `--compressor` was given. */
+  readonly compressorGiven: boolean;
+}
+
+/** The creation options the flags give, for an array of `dtype` and `ndim` dimensions. */
+export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): ArrayFlags {
+  const options: Partial<CreateOptions> & Record<string, unknown> = { dtype };
+  const chunks = stringFlag(args, "chunks");
+  if (chunks !== undefined) {
+    const list = parseIntegerList(chunks, "--chunks", { allowFull: true });
+    if (list.length !== ndim) throw new UsageError(`--chunks has ${list.length} values, the array has ${ndim} dimensions`);
+    if (list.some((c) => c === 0)) throw new UsageError("--chunks must be positive (or -1 for a whole dimension)");
+    options.chunks = list.map((c) => (c === -1 ? null : c)) as CreateOptions["chunks"];
+  }
+  const compressor = jsonFlag(args, "compressor");
+  if (compressor !== undefined) options.compressor = compressor === null ? null : codecConfig(compressor, "--compressor");
+  const filters = jsonFlag(args, "filters");
+  if (filters !== undefined) {
+    if (filters !== null && !Array.isArray(filters)) throw new UsageError("--filters must be a list of codec configs, or null");
+    options.filters = filters === null ? null : (filters as JsonValue[]).map((f, i) => codecConfig(f, `--filters item ${i}`));
+  }
+  const order = stringFlag(args, "order");
+  if (order !== undefined) {
+    if (order !== "C" && order !== "F") throw new UsageError(`--order must be C or F, got ${JSON.stringify(order)}`);
+    options.order = order;
+  }
+  const fill = jsonFlag(args, "fill-value");
+  if (fill !== undefined) {
+    try {
+      options.fillValue = decodeFillValue(fill, dtype, "--fill-value");
+    } catch (error) {
+      if (error instanceof ZarrError) throw new UsageError(error.message.replace(`"--fill-value" `, "--fill-value "));
+      throw error;
+    }
+  }
+  const separator = stringFlag(args, "dimension-separator");
+  if (separator !== undefined) {
+    if (separator !== "." && separator !== "/") throw new UsageError(`--dimension-separator must be . or /, got ${JSON.stringify(separator)}`);
+    options.dimensionSeparator = separator;
+  }
+  const attrs = jsonFlag(args, "attrs");
+  if (attrs !== undefined) {
+    if (!isObject(attrs)) throw new UsageError("--attrs must be a JSON object");
+    options.attributes = attrs;
+  }
+  const writeEmpty = trueFalseFlag(args, "write-empty-chunks");
+  if (writeEmpty !== undefined) options.writeEmptyChunks = writeEmpty;
+  if (args.flags.has("overwrite")) options.overwrite = true;
+  return { options, compressorGiven: compressor !== undefined };
+}
+
+/** The fallback when zarr-python's default compressor (blosc) is not in this build. */
+export const FALLBACK_COMPRESSOR: CodecConfig = { id: "zlib", level: 1 };
+
+/**
+ * Checks, before anything is written, that the codecs exist and accept their configs (by making
+ * a throwaway array in memory). Without `--compressor`, picks zarr-python's default when this build
+ * can use it, else the fallback (saying so on stderr).
+ */
+export async function settleCodecs(flags: ArrayFlags, io: Io): Promise<Partial<CreateOptions>> {
+  const probe = (options: Partial<CreateOptions>): Promise<unknown> =>
+    create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
+  let options = flags.options;
+  if (!flags.compressorGiven) {
+    try {
+      await probe({ ...options, compressor: DEFAULT_COMPRESSOR, filters: null });
+      options = { ...options, compressor: DEFAULT_COMPRESSOR };
+    } catch (error) {
+      if (!(error instanceof ZarrError)) throw error;
+      io.err(`note: zarr-python's default compressor (blosc) is not available in this build; using ${JSON.stringify(FALLBACK_COMPRESSOR)} (choose one with --compressor)\n`);
+      options = { ...options, compressor: FALLBACK_COMPRESSOR };
+    }
+  }
+  await probe(options);
+  return options;
+}

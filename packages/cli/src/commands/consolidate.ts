@@ -1,0 +1,27 @@
+import { consolidateMetadata, CONSOLIDATED_KEY } from "@z/core";
+import { isListable, isWritable, keyPrefix } from "@z/meta";
+import type { Command } from "../command.js";
+import { positionals, stringFlag, UsageError } from "../command.js";
+import { requireNode } from "../hierarchy.js";
+import { openStore } from "../store-arg.js";
+
+export const consolidate: Command = {
+  name: "consolidate",
+  summary: "write .zmetadata, as zarr-python's consolidate_metadata does",
+  usage: "zarr consolidate STORE [--path P]",
+  details: `Gathers every .zarray, .zgroup and .zattrs into one .zmetadata document, byte for byte as
+zarr-python 2.13 writes it, so readers need one request for all metadata. Run it again after
+metadata changes: \`zarr validate\` reports a stale .zmetadata.
+  --path P    consolidate only the hierarchy below P (written to P/.zmetadata)`,
+  flags: { path: "string" },
+  async run(args, io) {
+    const [location] = positionals(args, 1, 1, "STORE");
+    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
+    if (!isWritable(store) || !isListable(store)) throw new UsageError(`${location} must be writable and listable`);
+    await requireNode(store, path);
+    await consolidateMetadata(store, { path });
+    const documents = (await store.list(keyPrefix(path))).filter((k) => /(^|\/)\.z(array|group|attrs)$/.test(k)).length;
+    io.err(`wrote ${keyPrefix(path)}${CONSOLIDATED_KEY} with ${documents} metadata documents\n`);
+    return 0;
+  },
+};

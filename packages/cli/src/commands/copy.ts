@@ -1,0 +1,86 @@
+import { encodeGroupMetadata, isListable, isWritable, joinPath, keyPrefix, type Store, type WritableStore } from "@z/meta";
+import { DirectoryStore } from "@z/store-fs";
+import type { Command } from "../command.js";
+import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
+import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
+import { forEachLimit } from "../pool.js";
+import { progressBar } from "../progress.js";
+import { describeLocation, openStore } from "../store-arg.js";
+
+export const copy: Command = {
+  name: "copy",
+  summary: "copy an array or group, key by key, from one store to another",
+  usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite]",
+  details: `Copies every key of the node (metadata, attributes, chunks and everything below it) byte for
+byte, so nothing is decoded: codecs this build lacks are no obstacle. Groups above the node are
+created in DST.
+  --path P        the node in SRC (default: the whole store)
+  --dest-path Q   where it goes in DST (default: the same path)
+  --overwrite     replace what is at that path in DST (default: refuse when anything is there)`,
+  flags: { path: "string", "dest-path": "string", overwrite: "boolean" },
+  async run(args, io) {
+    const [srcArg, dstArg] = positionals(args, 2, 2, "SRC DST");
+    const src = await openStore(srcArg!, { mode: "read", path: stringFlag(args, "path") });
+    const dst = await openStore(dstArg!, { mode: "write" });
+    const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
+    if (!isListable(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
+    if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
+    if (src.location.kind === dst.location.kind && describeLocation(src.location) === describeLocation(dst.location)) {
+      const [a, b] = [src.path, destPath];
+      if (a === "" || b === "" || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)) {
+        throw new UsageError("source and destination overlap in the same store");
+      }
+    }
+    await requireNode(src.store, src.path);
+    const sourcePrefix = keyPrefix(src.path);
+    const targetPrefix = keyPrefix(destPath);
+    const keys = (await src.store.list(sourcePrefix)).sort();
+    const store = dst.store;
+
+    if (await readNode(store, destPath)) {
+      if (!args.flags.has("overwrite")) throw new CommandError(`${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`, { key: arrayKey(destPath) });
+      await removeSubtree(store, destPath);
+    }
+    await requireParentGroups(store, destPath);
+
+    const bar = progressBar(io, "copying");
+    bar.setTotal(keys.length);
+    let bytes = 0;
+    try {
+      await forEachLimit(
+        keys,
+        8,
+        async (key) => {
+          const value = await src.store.get(key, { signal: io.signal });
+          if (value === undefined) return; // removed meanwhile
+          await store.set(targetPrefix + key.slice(sourcePrefix.length), value, { signal: io.signal });
+          bytes += value.length;
+          bar.tick();
+        },
+        io.signal,
+      );
+    } finally {
+      bar.finish();
+    }
+    io.err(`copied ${keys.length} keys (${bytes} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`);
+    return 0;
+  },
+};
+
+async function removeSubtree(store: WritableStore, path: string): Promise<void> {
+  if (store instanceof DirectoryStore) return store.rmdir(path);
+  if (!isListable(store)) throw new CommandError("cannot overwrite: the destination cannot list its keys");
+  for (const key of await store.list(keyPrefix(path))) await store.delete(key);
+}
+
+/** Every ancestor of `path` must be a group: missing ones are created, arrays in the way are an error. */
+async function requireParentGroups(store: Store & WritableStore, path: string): Promise<void> {
+  if (path === "") return;
+  const segments = path.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    const parent = segments.slice(0, i).join("/");
+    const node = await readNode(store, parent);
+    if (node?.kind === "array") throw new CommandError(`cannot copy to ${JSON.stringify(path)}: ${parent === "" ? "the root" : JSON.stringify(parent)} is an array`, { key: arrayKey(parent) });
+    if (node === undefined) await store.set(groupKey(parent), encodeGroupMetadata());
+  }
+}

@@ -1,0 +1,129 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { keyPrefix, StoreError, type Store } from "@z/meta";
+import type { Command, Io } from "../command.js";
+import { CommandError, integerFlag, positionals, stringFlag } from "../command.js";
+import { openStore } from "../store-arg.js";
+
+export const serve: Command = {
+  name: "serve",
+  summary: "serve a store over HTTP on 127.0.0.1 (Range requests, CORS), until Ctrl-C",
+  usage: "zarr serve STORE [--path P] [--port N]",
+  details: `GET and HEAD /KEY answer with the value under KEY (200), a part of it for a Range header
+(206; bytes=0-99, bytes=100-, bytes=-100), 404 for a missing key, 416 for an unsatisfiable range.
+Every answer allows any origin (CORS), so browsers can read the store. Nothing can be written.
+  --path P    serve only the hierarchy below P, as the root
+  --port N    the port (default 0: any free port); the URL is printed on stdout`,
+  flags: { path: "string", port: "string" },
+  async run(args, io) {
+    const [location] = positionals(args, 1, 1, "STORE");
+    const port = integerFlag(args, "port", { max: 65535 }) ?? 0;
+    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
+    const server = createServer((request, response) => {
+      handle(store, keyPrefix(path), request, response).catch((error: unknown) => {
+        if (!response.headersSent) send(response, 500, String(error instanceof Error ? error.message : error));
+        else response.destroy();
+      });
+    });
+    await listen(server, port);
+    const address = server.address() as AddressInfo;
+    io.out(`serving ${location}${path === "" ? "" : ` (${path})`} at http://127.0.0.1:${address.port}/ (Ctrl-C stops)\n`);
+    await untilAborted(io);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    io.err("stopped\n");
+    return 0;
+  },
+};
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      reject(new CommandError(`cannot listen on 127.0.0.1:${port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`, { cause: error }));
+    });
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+}
+
+function untilAborted(io: Io): Promise<void> {
+  const signal = io.signal;
+  if (signal === undefined) return new Promise(() => undefined); // runs until the process ends
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
+const CORS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+  "Access-Control-Allow-Headers": "Range",
+  "Access-Control-Expose-Headers": "Content-Length, Content-Range, Accept-Ranges",
+};
+
+function send(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  const body = Buffer.from(text + "\n");
+  response.writeHead(status, { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.length), ...headers });
+  response.end(body);
+}
+
+async function handle(store: Store, prefix: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const method = request.method ?? "GET";
+  if (method === "OPTIONS") {
+    response.writeHead(204, { ...CORS, "Access-Control-Max-Age": "86400" });
+    response.end();
+    return;
+  }
+  if (method !== "GET" && method !== "HEAD") return send(response, 405, "only GET, HEAD and OPTIONS", { Allow: "GET, HEAD, OPTIONS" });
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  let key: string;
+  try {
+    key = decodeURIComponent(url.pathname).replace(/^\/+/, "");
+  } catch {
+    return send(response, 400, "bad percent-encoding in the path");
+  }
+  if (key === "" || key.endsWith("/")) return send(response, 404, "not a key");
+  let value: Uint8Array | undefined;
+  try {
+    value = await store.get(prefix + key);
+  } catch (error) {
+    if (error instanceof StoreError) return send(response, 400, error.message);
+    throw error;
+  }
+  if (value === undefined) return send(response, 404, `no key ${key}`);
+  const headers: Record<string, string> = { ...CORS, "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream" };
+  const rangeHeader = request.headers.range;
+  let status = 200;
+  let body = value;
+  if (rangeHeader !== undefined) {
+    const range = parseRange(rangeHeader, value.length);
+    if (range === "unsatisfiable") return send(response, 416, "range not satisfiable", { "Content-Range": `bytes */${value.length}` });
+    if (range !== undefined) {
+      status = 206;
+      body = value.subarray(range[0], range[1] + 1);
+      headers["Content-Range"] = `bytes ${range[0]}-${range[1]}/${value.length}`;
+    }
+  }
+  headers["Content-Length"] = String(body.length);
+  response.writeHead(status, headers);
+  response.end(method === "HEAD" ? undefined : body);
+}
+
+/**
+ * One byte range of RFC 9110 (`bytes=a-b`, `bytes=a-`, `bytes=-n`) as inclusive `[first, last]`;
+ * `undefined` for a header to ignore (other units, several ranges: the whole value is sent).
+ */
+export function parseRange(header: string, size: number): [number, number] | "unsatisfiable" | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (m === null || (m[1] === "" && m[2] === "")) return undefined;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return "unsatisfiable";
+    return [Math.max(0, size - suffix), size - 1];
+  }
+  const first = Number(m[1]);
+  const last = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== "" && Number(m[2]) < first) return undefined; // invalid: ignored, as RFC 9110 says
+  if (first >= size) return "unsatisfiable";
+  return [first, last];
+}

@@ -1,0 +1,22 @@
+import { ZarrArray } from "@z/core";
+import type { Store } from "@z/meta";
+import { CommandError } from "./command.js";
+import { dtypeText } from "./dtype-text.js";
+import { requireNode } from "./hierarchy.js";
+import { openStore, type OpenedStore } from "./store-arg.js";
+
+/** Opens the array a STORE argument and `--path` name, for reading or writing its data. */
+export async function openArrayArg(location: string, path: string | undefined, options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal }): Promise<{ array: ZarrArray; opened: OpenedStore }> {
+  const opened = await openStore(location, { mode: "read", path });
+  const array = await openArrayAt(opened.store, opened.path, options);
+  return { array, opened };
+}
+
+export async function openArrayAt(store: Store, path: string, options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal }): Promise<ZarrArray> {
+  const node = await requireNode(store, path);
+  if (node.kind === "group") {
+    throw new CommandError(`${path === "" ? "the root" : JSON.stringify(path)} is a group, not an array (pick an array with --path; \`zarr tree\` lists them)`, { key: `${path === "" ? "" : `${path}/`}.zgroup` });
+  }
+  if (node.meta.dtype.kind === "O") throw new CommandError(`array ${JSON.stringify(path)} has dtype ${dtypeText(node.meta.dtype)}: object arrays are not supported yet`);
+  return ZarrArray.open(store, path, options);
+}

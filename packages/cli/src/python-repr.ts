@@ -1,0 +1,52 @@
+// Python's `repr` of the few value types this package prints or writes the way Python does
+// (`.npy` headers, numpy-style array text).
+
+const NON_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+/** Python's `repr(str)`: single quotes unless the text has `'` and no `"`; unprintable characters escaped. */
+export function pyStrRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === quote || char === "\\") out += `\\${char}`;
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (char !== " " && NON_PRINTABLE.test(char)) out += pyEscape(code);
+    else out += char;
+  }
+  return out + quote;
+}
+
+function pyEscape(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\U${code.toString(16).padStart(8, "0")}`;
+}
+
+/** Python's `repr(bytes)`: `b'...'` with printable ASCII as is, everything else as `\xhh`. */
+export function pyBytesRepr(bytes: Uint8Array): string {
+  let hasSingle = false;
+  let hasDouble = false;
+  for (const b of bytes) {
+    if (b === 0x27) hasSingle = true;
+    else if (b === 0x22) hasDouble = true;
+  }
+  const quote = hasSingle && !hasDouble ? 0x22 : 0x27;
+  let out = "b" + String.fromCharCode(quote);
+  for (const b of bytes) {
+    if (b === quote || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+    else if (b === 0x0a) out += "\\n";
+    else if (b === 0x0d) out += "\\r";
+    else if (b === 0x09) out += "\\t";
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).padStart(2, "0")}`;
+  }
+  return out + String.fromCharCode(quote);
+}
+
+/** Python's tuple repr of integers: `()`, `(3,)`, `(2, 3)`. */
+export function pyTupleRepr(values: readonly (number | string)[]): string {
+  return values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
+}

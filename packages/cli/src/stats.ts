@@ -1,0 +1,75 @@
+// Storage statistics of an array from its keys, without decoding anything.
+
+import { stat } from "node:fs/promises";
+import { isListable, keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
+import { DirectoryStore } from "@z/store-fs";
+import { arrayKey, attrsKey } from "./hierarchy.js";
+
+/** The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `.`. */
+export function separatorOf(meta: ArrayMetadata, store: Store): "." | "/" {
+  const fromStore = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
+  return meta.dimensionSeparator ?? (fromStore === "." || fromStore === "/" ? fromStore : ".");
+}
+
+/** Number of chunks along each dimension. */
+export function chunkGrid(meta: ArrayMetadata): number[] {
+  return meta.shape.map((s, i) => Math.ceil(s / meta.chunks[i]!));
+}
+
+/** The key of the chunk at `coords` (`0` for a 0-d array). */
+export function chunkKeyOf(path: string, meta: ArrayMetadata, store: Store, coords: readonly number[]): string {
+  return keyPrefix(path) + (coords.length === 0 ? "0" : coords.join(separatorOf(meta, store)));
+}
+
+/** Every chunk coordinate of the grid in C order (as `itertools.product`). */
+export function* gridCoords(grid: readonly number[]): Generator<number[]> {
+  if (grid.some((n) => n === 0)) return;
+  const coords = grid.map(() => 0);
+  for (;;) {
+    yield [...coords];
+    let d = grid.length - 1;
+    while (d >= 0 && ++coords[d]! === grid[d]) coords[d--] = 0;
+    if (d < 0) return;
+  }
+}
+
+export interface KeyScan {
+  /** Keys of chunks inside the grid. */
+  readonly chunks: string[];
+  /** Keys under the array that are neither its documents nor chunks in the grid. */
+  readonly others: string[];
+}
+
+/** Sorts the keys under an array into chunks and the rest (needs a listable store). */
+export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata): Promise<KeyScan | undefined> {
+  if (!isListable(store)) return undefined;
+  const prefix = keyPrefix(path);
+  const grid = chunkGrid(meta);
+  const separator = separatorOf(meta, store);
+  const chunks: string[] = [];
+  const others: string[] = [];
+  for (const key of await store.list(prefix)) {
+    const rest = key.slice(prefix.length);
+    if (rest === ".zarray" || rest === ".zattrs") continue;
+    const coords = parseChunkKey(rest, meta.shape.length, separator);
+    if (coords !== undefined && coords.every((c, i) => c < grid[i]!)) chunks.push(key);
+    else others.push(key);
+  }
+  return { chunks: chunks.sort(), others: others.sort() };
+}
+
+/** Size of the value under `key` (from the file system for directory stores), 0 when missing. */
+export async function valueSize(store: Store, key: string): Promise<number> {
+  if (store instanceof DirectoryStore) {
+    const info = await stat(store.filePath(key)).catch(() => undefined);
+    return info?.isFile() ? info.size : 0;
+  }
+  return (await store.get(key))?.length ?? 0;
+}
+
+/** Bytes stored for an array: `.zarray`, `.zattrs` and chunks in the grid (as `ZarrArray.nbytesStored`). */
+export async function storedBytes(store: Store, path: string, chunks: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const key of [arrayKey(path), attrsKey(path), ...chunks]) total += await valueSize(store, key);
+  return total;
+}
