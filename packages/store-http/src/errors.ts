@@ -8,6 +8,7 @@ import { StoreError } from "@z/meta";
 export class HttpStoreError extends StoreError {
   /** `GET`, `PUT`, `DELETE` or `HEAD`. */
   readonly method: string;
+  /** The URL requested. */
   readonly url: string;
   /** The status of the last response, when there was one. */
   readonly status: number | undefined;

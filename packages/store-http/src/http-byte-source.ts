@@ -15,6 +15,7 @@ import { discardBody, isHtml, readBody } from "./response-body.js";
  * {@link HttpStoreError}.
  */
 export class HttpByteSource {
+  /** The file's URL. */
   readonly url: URL;
   readonly #client: HttpClient;
   #size: Promise<number> | undefined;
@@ -24,6 +25,7 @@ export class HttpByteSource {
     this.#client = new HttpClient(resolveHttpOptions(options));
   }
 
+  /** The file's size in bytes, asked for once. */
   size(options: { signal?: AbortSignal } = {}): Promise<number> {
     this.#size ??= this.#fetchSize(options.signal);
     // A failed lookup is not remembered, so a later call can try again.
@@ -33,6 +35,7 @@ export class HttpByteSource {
     return this.#size;
   }
 
+  /** Exactly `length` bytes from `offset`, with one range request. */
   async read(offset: number, length: number, options: { signal?: AbortSignal } = {}): Promise<Uint8Array> {
     if (length === 0) return new Uint8Array(0);
     const range = { offset, length };

@@ -6,6 +6,7 @@ import { resolveHttpOptions, type HttpOptions } from "./options.js";
 import { parseContentRange, partialMismatch, rangeHeader, sliceRange } from "./ranges.js";
 import { discardBody, isHtml, readBody } from "./response-body.js";
 
+/** {@link HttpOptions} plus what a store does with responses and writes. */
 export interface HttpStoreOptions extends HttpOptions {
   /** Allow `set` (PUT) and `delete` (DELETE); default `false`, when both throw a read-only `StoreError`. */
   writable?: boolean;
@@ -47,6 +48,7 @@ export interface HttpStoreOptions extends HttpOptions {
 export class HttpStore implements WritableStore {
   /** The base URL, with a path ending in `/`. */
   readonly url: URL;
+  /** Whether `set`/`delete` send PUT/DELETE ({@link HttpStoreOptions.writable}). */
   readonly writable: boolean;
   /** See {@link HttpStoreOptions.dimensionSeparator}. */
   readonly dimensionSeparator: "." | "/" | undefined;
@@ -72,6 +74,7 @@ export class HttpStore implements WritableStore {
     return keyUrl(this.url, key);
   }
 
+  /** GETs the key's URL: the body on success, `undefined` for a status in `missingStatuses`. */
   async get(key: string, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
     const url = this.keyUrl(key);
     return this.#client.send({ method: "GET", url, key, signal: options.signal }, async (response) => {
@@ -83,6 +86,10 @@ export class HttpStore implements WritableStore {
     });
   }
 
+  /**
+   * Part of the value with a Range request, clamped like `Uint8Array.prototype.slice`;
+   * `undefined` for a missing key.
+   */
   async getRange(key: string, range: ByteRange, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
     const url = this.keyUrl(key);
     const { header, probe } = rangeHeader(key, range);

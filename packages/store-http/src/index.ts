@@ -1,3 +1,17 @@
+/**
+ * A Zarr store over HTTP(S) with `fetch`: range requests, retries with backoff, a concurrency
+ * limit, timeouts, optional writes with PUT/DELETE; and {@link HttpByteSource}, one remote file
+ * read by ranges (for `@z/store-zip`'s `ZipStore`).
+ *
+ * ```ts
+ * import { HttpStore } from "@z/store-http";
+ *
+ * const store = new HttpStore("https://example.com/data.zarr/", { concurrency: 8 });
+ * const meta = await store.get(".zarray"); // undefined when the server answers 404
+ * ```
+ *
+ * @packageDocumentation
+ */
 export { HttpStore, type HttpStoreOptions } from "./http-store.js";
 export { HttpByteSource } from "./http-byte-source.js";
 export { HttpStoreError } from "./errors.js";

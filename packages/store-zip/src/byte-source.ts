@@ -2,6 +2,7 @@ import { StoreError } from "@z/meta";
 
 /** Options every {@link ByteSource} read takes. */
 export interface ByteSourceOptions {
+  /** Aborts the read or write; the source rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -18,6 +19,7 @@ export interface ByteSourceOptions {
 export interface ByteSource {
   /** The total number of bytes. Called once when an archive is opened. */
   size(options?: ByteSourceOptions): Promise<number>;
+  /** `length` bytes from `offset`. */
   read(offset: number, length: number, options?: ByteSourceOptions): Promise<Uint8Array>;
 }
 
@@ -26,10 +28,13 @@ export interface ByteSource {
  * for reading and writing, or a {@link MemoryFile}. Writing past the end extends it.
  */
 export interface WritableByteSource extends ByteSource {
+  /** Writes `data` at `offset`, extending the source (with zeros in any gap) when past its end. */
   write(offset: number, data: Uint8Array, options?: ByteSourceOptions): Promise<void>;
+  /** Cuts the source to `size` bytes (a zip's central directory may shrink). */
   truncate(size: number, options?: ByteSourceOptions): Promise<void>;
 }
 
+/** Whether `source` can also be written (has `write` and `truncate`). */
 export function isWritableSource(source: ByteSource): source is WritableByteSource {
   const candidate = source as Partial<WritableByteSource>;
   return typeof candidate.write === "function" && typeof candidate.truncate === "function";

@@ -62,12 +62,15 @@ export function makeEntry(fields: Omit<ZipEntry, "dataOffset">, dataOffset?: num
 
 /** What {@link ZipStore.info} says about an entry. */
 export interface ZipEntryInfo {
+  /** The entry's name, which is the key. */
   readonly key: string;
   /** `"stored"`, `"deflate"`, or the name or number of a method this store cannot read. */
   readonly method: string;
   /** Bytes when uncompressed. */
   readonly size: number;
+  /** Bytes as stored in the archive. */
   readonly compressedSize: number;
+  /** The CRC-32 of the uncompressed bytes, as the central directory records it. */
   readonly crc32: number;
   /** The modification time (local time, two-second resolution, as zip keeps it). */
   readonly modified: Date;

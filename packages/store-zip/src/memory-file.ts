@@ -21,15 +21,18 @@ export class MemoryFile implements WritableByteSource {
     return this.#buffer.slice(0, this.#size);
   }
 
+  /** The current length. */
   async size(): Promise<number> {
     return this.#size;
   }
 
+  /** A copy of `length` bytes from `offset` (fewer at the end). */
   async read(offset: number, length: number): Promise<Uint8Array> {
     const end = Math.min(this.#size, offset + length);
     return this.#buffer.slice(Math.min(offset, end), end);
   }
 
+  /** Writes `data` at `offset`, growing the file (zero-filled) as needed. */
   async write(offset: number, data: Uint8Array): Promise<void> {
     const end = offset + data.length;
     if (end > this.#buffer.length) {
@@ -44,6 +47,7 @@ export class MemoryFile implements WritableByteSource {
     this.#size = Math.max(this.#size, end);
   }
 
+  /** Cuts the file to `size` bytes, or extends it with zeros. */
   async truncate(size: number): Promise<void> {
     if (size > this.#size) {
       await this.write(size, new Uint8Array(0));

@@ -8,6 +8,7 @@ import { checkKey, checkListPrefix, clampRange, directoryPrefix, unsafeReason } 
 import { Mutex } from "./mutex.js";
 import { METHOD_DEFLATE, METHOD_STORED } from "./records.js";
 
+/** How {@link ZipStore.open} opens an archive and writes new entries. */
 export interface ZipStoreOptions {
   /**
    * `"r"` reads only; `"a"` reads and writes, starting a new archive when the source is empty;
@@ -62,6 +63,7 @@ export interface ZipStoreOptions {
 export class ZipStore implements WritableStore, ListableStore {
   /** Where the archive is read from (and written to). */
   readonly source: ByteSource;
+  /** The mode it was opened in (see {@link ZipStoreOptions.mode}). */
   readonly mode: "r" | "a" | "w";
   /** See {@link ZipStoreOptions.dimensionSeparator}. */
   readonly dimensionSeparator: "." | "/" | undefined;
@@ -145,10 +147,12 @@ export class ZipStore implements WritableStore, ListableStore {
     return this.mode !== "r";
   }
 
+  /** Whether `close()` has completed; every method throws after that. */
   get closed(): boolean {
     return this.#closed;
   }
 
+  /** The whole value under `key`, checked against its CRC-32; `undefined` when there is no such entry. */
   async get(key: string, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
     checkKey(key);
     this.#checkOpen(key);
@@ -263,7 +267,10 @@ export class ZipStore implements WritableStore, ListableStore {
     });
   }
 
-  /** Flushes (when writable), then closes the store; calling it again does nothing. */
+  /**
+   * Flushes (when writable), then closes the store; calling it again does nothing. The byte source
+   * is not closed: it belongs to the caller.
+   */
   async close(options: StoreOptions = {}): Promise<void> {
     if (this.#closed) return;
     await this.flush(options);

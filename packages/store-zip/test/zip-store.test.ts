@@ -140,6 +140,40 @@ describe("writing", () => {
   });
 });
 
+describe("entry order", () => {
+  it("reads a central directory listing entries in another order than they lie in the file", async () => {
+    const file = new MemoryFile();
+    const writer = await ZipStore.open(file, { mode: "w" });
+    for (const key of ["0.0", ".zarray", "a/b", "a/.zgroup"]) await writer.set(key, utf8(`value of ${key}`));
+    await writer.close();
+    const bytes = file.bytes();
+    const view = new DataView(bytes.buffer);
+    const end = bytes.length - 22;
+    const [size, offset] = [view.getUint32(end + 12, true), view.getUint32(end + 16, true)];
+    // Split the central directory into its records and put them back reversed.
+    const records: Uint8Array[] = [];
+    for (let at = offset; at < offset + size; ) {
+      const length = 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      records.push(bytes.slice(at, at + length));
+      at += length;
+    }
+    let at = offset;
+    for (const record of records.reverse()) {
+      bytes.set(record, at);
+      at += record.length;
+    }
+    const store = await ZipStore.open(bytes);
+    expect(await store.list()).toEqual(["a/.zgroup", "a/b", ".zarray", "0.0"]);
+    for (const key of ["0.0", ".zarray", "a/b", "a/.zgroup"]) expect(text(await store.get(key))).toBe(`value of ${key}`);
+    // Rewriting it puts the directory back in file order.
+    const copy = new MemoryFile(bytes);
+    const rewriter = await ZipStore.open(copy);
+    await rewriter.set("new", utf8("n"));
+    await rewriter.close();
+    expect(await (await ZipStore.open(copy)).list()).toEqual(["0.0", ".zarray", "a/b", "a/.zgroup", "new"]);
+  });
+});
+
 describe("random access", () => {
   it("opening reads the end and the central directory, a get reads one entry, a range only its bytes", async () => {
     const file = new MemoryFile();
