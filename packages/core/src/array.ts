@@ -43,6 +43,7 @@ import { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
 import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
@@ -198,11 +199,12 @@ export class ZarrArray {
   // --- reading --------------------------------------------------------------------------------
 
   /** Reads a selection (everything when omitted); integer indices drop their dimension. */
-  async get(selection?: BasicSelection, options: RunOptions = {}): Promise<NdArray> {
+  async get(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
     return this.getBasicSelection(selection, options);
   }
 
-  async getBasicSelection(selection?: BasicSelection, options: RunOptions = {}): Promise<NdArray> {
+  async getBasicSelection(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     const indexer = new BasicIndexer(selection, this.shape, this.chunks);
     const k = valuesPerElement(this.dtype);
     const out = filledTyped(this.#pattern, product(indexer.shape), this.dtype);
@@ -217,6 +219,11 @@ export class ZarrArray {
       options,
       indexer.nchunks,
     );
+    if (fields !== undefined) {
+      const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+      const shape = [...indexer.shape, ...fields.extraShape];
+      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields), shape, strides: cStrides(shape), dtype: fields.dtype };
+    }
     return { data: out, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
   }
 
@@ -236,37 +243,53 @@ export class ZarrArray {
   // --- writing --------------------------------------------------------------------------------
 
   /** Writes `value` (a scalar, a typed array, or an N-d array broadcast to the selection) into a selection. */
-  async set(selection: BasicSelection, value: unknown, options: RunOptions = {}): Promise<void> {
+  async set(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
     return this.setBasicSelection(selection, value, options);
   }
 
-  async setBasicSelection(selection: BasicSelection, value: unknown, options: RunOptions = {}): Promise<void> {
+  /**
+   * Writes `value` into a selection. With `fields`, only those fields of each element change: the
+   * value then has the field's dtype (and its subarray dimensions last), or for a list of fields
+   * the packed struct of them.
+   */
+  async setBasicSelection(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
     const store = this.#writableStore();
+    const key = arrayMetaKey(this.path);
+    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
     const indexer = new BasicIndexer(selection, this.shape, this.chunks);
-    const source = toWriteSource(value, indexer.shape, this.dtype, arrayMetaKey(this.path));
+    const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
     await forEachConcurrent(
       indexer,
-      (p: ChunkProjection) => this.#writeChunk(store, p, source, options.signal),
+      (p: ChunkProjection) => this.#writeChunk(store, p, source, fields, options.signal),
       options,
       indexer.nchunks,
     );
   }
 
-  async #writeChunk(store: WritableStore, p: ChunkProjection, source: WriteSource, signal?: AbortSignal): Promise<void> {
+  async #writeChunk(store: WritableStore, p: ChunkProjection, source: WriteSource, fields: FieldSelection | undefined, signal?: AbortSignal): Promise<void> {
     const key = this.chunkKey(p.chunkCoords);
-    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, signal), signal);
+    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, signal), signal);
   }
 
-  async #updateChunk(store: WritableStore, key: string, p: ChunkProjection, source: WriteSource, signal?: AbortSignal): Promise<void> {
+  async #updateChunk(
+    store: WritableStore,
+    key: string,
+    p: ChunkProjection,
+    source: WriteSource,
+    fields: FieldSelection | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const k = valuesPerElement(this.dtype);
     const elements = product(this.chunks);
-    const whole = coversWholeChunk(p.chunkSelection, this.chunks);
+    // A field write keeps the element's other fields, so the chunk is always read first.
+    const whole = fields === undefined && coversWholeChunk(p.chunkSelection, this.chunks);
     // Only read what will survive: a chunk overwritten whole is never fetched.
     const chunk =
       (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
       this.#chunkView(whole ? new (typedArrayConstructor(this.dtype))(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
     const target = selectionView(chunk, p.chunkSelection);
-    if (source.kind === "scalar") fillStrided(target, source.element, k);
+    if (fields !== undefined) this.#writeFields(target, p, source, fields);
+    else if (source.kind === "scalar") fillStrided(target, source.element, k);
     else copyStrided(target, selectionView(source.view, p.outSelection), k);
     if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
       await store.delete(key, { signal });
@@ -330,6 +353,30 @@ export class ZarrArray {
 
   async hexdigest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<string> {
     return Array.from(await this.digest(hashname, options), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /** Copies the bytes of each selected field from `source` into the chunk region `target`. */
+  #writeFields(target: StridedView<TypedArray>, p: ChunkProjection, source: WriteSource, fields: FieldSelection): void {
+    const sourceItem = fields.bytes;
+    const full = fields.extraShape.map((n) => ({ start: 0, stop: n, step: 1 }));
+    let values: StridedView<TypedArray>;
+    if (source.kind === "scalar") {
+      // One element of the value's dtype, repeated over the region by zero strides.
+      const one = new (typedArrayConstructor(fields.dtype))(valuesPerElement(fields.dtype));
+      fillStrided({ data: one, offset: 0, shape: [], strides: [] }, source.element, valuesPerElement(fields.dtype));
+      const shape = [...target.shape, ...fields.extraShape];
+      values = { data: one, offset: 0, shape, strides: shape.map(() => 0) };
+    } else {
+      values = selectionView(source.view, [...p.outSelection, ...full]);
+    }
+    for (const part of fields.parts) {
+      const into = fieldBytesView(target, this.itemsize, part.from, part.field);
+      // A single field's value is made of the field's base values; a list's, of packed structs.
+      const from = fields.parts.length === 1 && fields.dtype === part.field.dtype
+        ? fieldBytesView(values, part.field.dtype.itemsize, 0, { shape: [], dtype: part.field.dtype })
+        : fieldBytesView(values, sourceItem, part.to, part.field);
+      copyStrided(into, from, 1);
+    }
   }
 
   #writableStore(): WritableStore {
@@ -430,6 +477,11 @@ export async function readV1Metadata(bytes: Uint8Array, registry: CodecRegistry)
   if (meta.compressor === null) return meta;
   const codec = await registry.create(meta.compressor, { key: V1_META_KEY });
   return { ...meta, compressor: codec.toJSON() };
+}
+
+/** Options of `get`/`set`: with `fields`, only those fields of a structured array. */
+export interface SelectionOptions extends RunOptions {
+  fields?: string | readonly string[];
 }
 
 export interface ViewOptions {

@@ -45,3 +45,10 @@ export class ArgumentError extends ZarrError {
     super("ZARR_ARGUMENT", message);
   }
 }
+
+/** A field name that the array's structured dtype does not have, or fields of a non-structured array. */
+export class FieldError extends ZarrError {
+  constructor(message: string, options: { key?: string } = {}) {
+    super("ZARR_FIELD", message, options);
+  }
+}

@@ -1,4 +1,4 @@
-export { ZarrArray, type ArrayOpenOptions, type ViewOptions } from "./array.js";
+export { ZarrArray, type ArrayOpenOptions, type SelectionOptions, type ViewOptions } from "./array.js";
 export type { HashName } from "./hash.js";
 export { Group, group, openGroup, open, type GroupOptions } from "./group.js";
 export {
