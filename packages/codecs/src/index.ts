@@ -30,3 +30,16 @@ export * from "./registry.js";
 export { zlib, zlibConfig } from "./zlib.js";
 export { gzip, gzipConfig } from "./gzip.js";
 export { bz2, bz2Config } from "./bz2.js";
+export {
+  lzma,
+  lzmaConfig,
+  LZMA_FILTER_DELTA,
+  LZMA_FILTER_LZMA1,
+  LZMA_FILTER_LZMA2,
+  LZMA_FORMAT_ALONE,
+  LZMA_FORMAT_AUTO,
+  LZMA_FORMAT_RAW,
+  LZMA_FORMAT_XZ,
+  LZMA_PRESET_EXTREME,
+  type LzmaFilterSpec,
+} from "./lzma.js";

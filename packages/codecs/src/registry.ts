@@ -159,6 +159,7 @@ export const defaultRegistry: CodecRegistry = new CodecRegistry([
   ["gzip", () => gzip],
   ["zlib", () => zlib],
   ["bz2", () => import("./bz2.js").then((m) => m.bz2)],
+  ["lzma", () => import("./lzma.js").then((m) => m.lzma)],
 ]);
 
 /** Registers a codec in `defaultRegistry` (shorthand for `defaultRegistry.register(id, loader)`). */

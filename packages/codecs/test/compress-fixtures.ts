@@ -13,6 +13,7 @@ export interface CompressFixture {
   readonly python: { readonly size: number; readonly sha256: string } | { readonly error: string };
   /** The input it was made from, when there is one. */
   readonly input?: string;
+  readonly note?: string;
   /** Our fixtures: the size of Python's own encoding of the input. */
   readonly python_size?: number;
   readonly encoded: Uint8Array;
@@ -45,4 +46,9 @@ const U1: DataType = { kind: "u", byteOrder: "|", itemsize: 1 };
 /** A chunk context of `size` one-byte elements. */
 export function byteChunk(size: number, key = "data/0.0"): ChunkContext {
   return { dtype: U1, itemsize: 1, elements: size, key };
+}
+
+/** Whether two byte arrays are equal (vitest's `toEqual` is slow on large arrays). */
+export function sameBytes(actual: unknown, expected: Uint8Array): boolean {
+  return actual instanceof Uint8Array && Buffer.from(actual.buffer, actual.byteOffset, actual.length).equals(expected);
 }

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { CodecError, defaultRegistry, lzma } from "@z/codecs";
+import { checkCodec, pseudoRandomBytes } from "@z/codecs/testing";
+import { byteChunk, compressFixtures, sameBytes, sha256 } from "./compress-fixtures.js";
+
+const { inputs, fixtures } = compressFixtures("lzma");
+
+describe("lzma: fixtures made by Python", () => {
+  for (const fixture of fixtures) {
+    const { python } = fixture;
+    if (fixture.note?.includes("not supported")) {
+      it(`refuses ${fixture.name}, which it does not support`, async () => {
+        const codec = await defaultRegistry.create(fixture.config);
+        await expect(async () => codec.decode(fixture.encoded, byteChunk(1 << 22, "a/1.2"))).rejects.toThrow(
+          /corrupt lzma data in chunk a\/1\.2: unsupported filter: x86 BCJ/,
+        );
+      });
+    } else if ("error" in python) {
+      it(`refuses ${fixture.name} (Python: ${python.error})`, async () => {
+        const codec = await defaultRegistry.create(fixture.config);
+        const decode = async () => codec.decode(fixture.encoded, byteChunk(1 << 22, "a/1.2"));
+        await expect(decode()).rejects.toThrow(CodecError);
+        await expect(decode()).rejects.toThrow(/lzma .*in chunk a\/1\.2/);
+      });
+    } else {
+      it(`decodes ${fixture.name} as Python does`, async () => {
+        const codec = await defaultRegistry.create(fixture.config);
+        const decoded = (await codec.decode(fixture.encoded, byteChunk(python.size))) as Uint8Array;
+        expect(decoded.length).toBe(python.size);
+        expect(sha256(decoded)).toBe(python.sha256);
+      });
+    }
+  }
+});
+
+describe("lzma: our encodings, decoded by Python", () => {
+  const ours = fixtures.filter((f) => f.name.startsWith("ours "));
+  it("has some", () => expect(ours.length).toBeGreaterThanOrEqual(8));
+  for (const fixture of ours) {
+    it(`Python decoded ${fixture.name} to its input`, () => {
+      expect(fixture.python).toEqual(inputs[fixture.input!]);
+    });
+  }
+});
+
+checkCodec(lzma, { configs: [{ id: "lzma", format: 1, check: -1, preset: null, filters: null }], boundedDecode: true, timeout: 15000 }, { describe, it });
+// .lzma and raw streams have no check: a flipped bit may decode to other bytes, but truncation must fail.
+checkCodec(
+  lzma,
+  {
+    configs: [
+      { id: "lzma", format: 2, check: -1, preset: 1, filters: null },
+      { id: "lzma", format: 3, check: -1, preset: null, filters: [{ id: 3, dist: 4 }, { id: 33, preset: 0 }] },
+    ],
+    corruption: "truncation",
+    boundedDecode: true,
+    timeout: 15000,
+  },
+  { describe, it },
+);
+
+describe("lzma: round trips", () => {
+  const data = pseudoRandomBytes(300000, 11).map((b, i) => (b & 3) + (i % 7));
+  const chunk = byteChunk(data.length);
+  const configs = [
+    { format: 1, check: 0 },
+    { format: 1, check: 1 },
+    { format: 1, check: 10, preset: 3 },
+    { format: 1, preset: 9 + 0x80000000 },
+    { format: 3, filters: [{ id: 0x4000000000000001n, lc: 0, lp: 2, pb: 2, dict_size: 65536 }] },
+    { format: 3, filters: [{ id: 3, dist: 2 }, { id: 3, dist: 1 }, { id: 33, mode: 1, nice_len: 8 }] },
+  ] as const;
+  for (const config of configs) {
+    it(`round-trips ${JSON.stringify(config, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))}`, async () => {
+      const codec = lzma.create(config);
+      const encoded = (await codec.encode(data, chunk)) as Uint8Array;
+      expect(encoded.length).toBeLessThan(data.length / 2);
+      expect(sameBytes(await codec.decode(encoded, chunk), data)).toBe(true);
+    });
+  }
+});
