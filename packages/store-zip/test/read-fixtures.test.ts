@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MemoryFile, ZipStore, blobSource } from "@z/store-zip";
-import { base64, fixture, manifest, text, utf8 } from "./helpers.js";
+import { writeFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { base64, fixture, hasZarrPython, manifest, python, text, utf8 } from "./helpers.js";
 
 // The archives in test/fixtures were written by zarr-python 2.13's ZipStore and Python 3.11's
 // zipfile (test/python/generate.py); manifest.json holds what zipfile reads from each.
@@ -66,6 +69,34 @@ describe("reading archives written by zarr-python and zipfile", () => {
     const store = await ZipStore.open(fixture("prefixed"));
     expect(text(await store.get("x/0"))).toBe("after the prefix");
     expect(store.info("x/0")?.offset).toBeLessThan(100);
+  });
+
+  it("appends to an archive with bytes before it, keeping them and its offsets relative", async () => {
+    const original = fixture("prefixed");
+    const file = new MemoryFile(original);
+    const store = await ZipStore.open(file);
+    await store.set("x/1", utf8("appended"));
+    await store.close();
+    const bytes = file.bytes();
+    expect(new TextDecoder().decode(bytes.subarray(0, 10))).toBe("#!/bin/sh\n");
+    const again = await ZipStore.open(bytes);
+    expect(text(await again.get("x/1"))).toBe("appended");
+    expect(text(await again.get("x/0"))).toBe("after the prefix");
+    if (hasZarrPython) {
+      const dir = await mkdtemp(join(tmpdir(), "z-prefixed-"));
+      try {
+        await writeFile(join(dir, "p.zip"), bytes);
+        const seen = python<[string, string, null]>(
+          `import sys, json, zipfile
+with zipfile.ZipFile(sys.argv[1]) as zf:
+    print(json.dumps([zf.read("x/0").decode(), zf.read("x/1").decode(), zf.testzip()]))`,
+          join(dir, "p.zip"),
+        );
+        expect(seen).toEqual(["after the prefix", "appended", null]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it("reads from a Blob without reading it whole", async () => {
