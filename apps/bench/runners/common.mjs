@@ -51,19 +51,28 @@ export function checksum(parts) {
  */
 export async function timed(fn) {
   const cpu = process.cpuUsage();
+  const clock = process.hrtime.bigint();
   const start = performance.now();
   const value = await fn();
   const seconds = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
+  lastTimedMicros = [Number(clock / 1000n), Number(process.hrtime.bigint() / 1000n)];
   return { seconds, cpuSeconds: (used.user + used.system) / 1e6, value };
 }
+
+/**
+ * The monotonic-clock microseconds the last `timed` call started and ended at: the clock of V8's
+ * CPU profiles, so a profile (`node --cpu-prof`) can be cut to the timed part.
+ */
+let lastTimedMicros;
 
 /** Peak resident set size of this process so far, in bytes (`maxRSS` is in KiB). */
 export const peakRssBytes = () => process.resourceUsage().maxRSS * 1024;
 
 /** Prints the runner's result: one JSON line, the last line on stdout. */
 export function report(result) {
-  process.stdout.write(`${JSON.stringify({ ...result, peakRssBytes: peakRssBytes() })}\n`);
+  const timedMicros = lastTimedMicros && { timedMicros: lastTimedMicros };
+  process.stdout.write(`${JSON.stringify({ ...result, ...timedMicros, peakRssBytes: peakRssBytes() })}\n`);
 }
 
 /** Runs a runner's main: a thrown `Unsupported` is reported as such, anything else as an error (exit 1). */

@@ -180,9 +180,14 @@ async function profile(context) {
       log(`profile: z ${c.id} failed: ${result.stdout}${result.stderr}`);
       continue;
     }
-    const text = summarizeProfile(JSON.parse(readFileSync(join(dir, `z-${c.id}.cpuprofile`), "utf8")), { top: 15, root: repo });
+    const file = join(dir, `z-${c.id}.cpuprofile`);
+    const profileData = JSON.parse(readFileSync(file, "utf8"));
+    // Only the timed part (open + read), not the process start and imports.
+    const window = JSON.parse(result.stdout.trim().split("\n").at(-1)).timedMicros;
+    const inWindow = window && window[0] >= profileData.startTime && window[1] <= profileData.endTime;
+    const text = summarizeProfile(profileData, { top: 20, root: repo, window: inWindow ? window : undefined });
     summaries[c.id] = text;
-    console.log(`\nz ${c.id}: top self time (${join(dir, `z-${c.id}.cpuprofile`)})\n${text}`);
+    console.log(`\nz ${c.id}: top self time${inWindow ? " in the timed part" : " (whole process)"} (${file})\n${text}`);
   }
   return { dir, summaries };
 }

@@ -6,15 +6,19 @@ import { markdownTable } from "./lib.mjs";
 /**
  * Self time per function (same name, file and line aggregated), the largest first.
  * @param {any} profile
- * @param {{ root?: string }} [options]
+ * @param {{ root?: string, window?: [number, number] }} [options] `window`: only samples taken within
+ *   these monotonic-clock microseconds (the profile's own clock), e.g. a runner's `timedMicros`
  * @returns {{ name: string, where: string, selfMs: number, share: number }[]}
  */
-export function selfTimes(profile, { root } = {}) {
+export function selfTimes(profile, { root, window } = {}) {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfByNode = new Map();
   const { samples = [], timeDeltas = [] } = profile;
-  // Each sample's time is the delta to the next sample (V8 records the delta before it).
+  // Sample i was taken at startTime + the deltas up to i; its time is the delta to the next sample.
+  let at = profile.startTime ?? 0;
   for (let i = 0; i < samples.length; i++) {
+    at += timeDeltas[i] ?? 0;
+    if (window && (at < window[0] || at > window[1])) continue;
     const dt = timeDeltas[i + 1] ?? 0;
     selfByNode.set(samples[i], (selfByNode.get(samples[i]) ?? 0) + Math.max(0, dt));
   }
@@ -45,10 +49,10 @@ function shortUrl(url, root) {
 /**
  * The top `top` functions by self time, as a Markdown table.
  * @param {any} profile
- * @param {{ top?: number, root?: string }} [options]
+ * @param {{ top?: number, root?: string, window?: [number, number] }} [options]
  */
-export function summarizeProfile(profile, { top = 15, root } = {}) {
-  const rows = selfTimes(profile, { root })
+export function summarizeProfile(profile, { top = 15, root, window } = {}) {
+  const rows = selfTimes(profile, { root, window })
     .slice(0, top)
     .map((e) => [`${e.selfMs.toFixed(0)} ms`, `${(e.share * 100).toFixed(1)}%`, e.name, e.where]);
   return markdownTable(["self", "share", "function", "where"], rows);
