@@ -154,13 +154,26 @@ export type StreamDecoder = (src: Uint8Array, start: number, end: number, dst: U
 /** The inner decoders by compressor format number (flags bits 5-7). */
 export type StreamDecoders = Readonly<Record<(typeof FORMAT_NAMES)[number], StreamDecoder>>;
 
+/** Where `decodeFrame` decodes to, and a faster unshuffle (the WebAssembly kernels use this). */
+export interface FrameWorkspace {
+  /** The output (`nbytes`) and scratch (`blocksize`) buffers. */
+  readonly buffers?: (nbytes: number, blocksize: number) => { out: Uint8Array; tmp: Uint8Array };
+  readonly unshuffleBytes?: typeof unshuffleBytes;
+}
+
 /**
  * Decodes a whole Blosc frame as c-blosc's `blosc_decompress` does, with the checks it makes and
  * more (every stream must decode to exactly its size, streams may not overlap or run past the
  * frame). `limit` is the most bytes the frame may claim to hold; `tooLarge` builds the error
  * thrown when it claims more. Throws `MalformedInput` for anything malformed.
  */
-export function decodeFrame(data: Uint8Array, decoders: StreamDecoders, limit: number, tooLarge: () => Error): Uint8Array {
+export function decodeFrame(
+  data: Uint8Array,
+  decoders: StreamDecoders,
+  limit: number,
+  tooLarge: () => Error,
+  workspace: FrameWorkspace = {},
+): Uint8Array {
   const h = readHeader(data);
   const { flags, typesize, nbytes, blocksize, cbytes } = h;
   if (h.version !== FORMAT_VERSION) {
@@ -178,7 +191,8 @@ export function decodeFrame(data: Uint8Array, decoders: StreamDecoders, limit: n
   if (blocksize === 0 || blocksize > nbytes || blocksize > MAX_BLOCKSIZE) {
     throw new MalformedInput(`the header's block size ${blocksize} does not fit its size ${nbytes}`);
   }
-  const out = new Uint8Array(nbytes);
+  const buffers = workspace.buffers?.(nbytes, blocksize);
+  const out = buffers?.out ?? new Uint8Array(nbytes);
   if (flags & FLAG_MEMCPYED) {
     if (cbytes !== nbytes + HEADER_SIZE) {
       throw new MalformedInput(`an uncompressed frame of ${nbytes} bytes must have ${nbytes + HEADER_SIZE}, the header says ${cbytes}`);
@@ -200,7 +214,8 @@ export function decodeFrame(data: Uint8Array, decoders: StreamDecoders, limit: n
   const doShuffle = (flags & FLAG_SHUFFLE) !== 0 && typesize > 1;
   const doBitShuffle = !doShuffle && (flags & FLAG_BITSHUFFLE) !== 0;
   const dontSplit = (flags & FLAG_DONT_SPLIT) !== 0;
-  const tmp = doShuffle || doBitShuffle ? new Uint8Array(blocksize) : undefined;
+  const tmp = doShuffle || doBitShuffle ? (buffers?.tmp ?? new Uint8Array(blocksize)) : undefined;
+  const unshuffle = workspace.unshuffleBytes ?? unshuffleBytes;
   // The streams, taken together, cannot hold more bytes than the frame has (no overlaps): this
   // keeps the work linear in the input even for hostile block starts.
   let budget = cbytes - firstStream;
@@ -244,7 +259,7 @@ export function decodeFrame(data: Uint8Array, decoders: StreamDecoders, limit: n
       at += length;
     }
     if (shuffled) {
-      if (doShuffle) unshuffleBytes(typesize, bsize, tmp, 0, out, block * blocksize);
+      if (doShuffle) unshuffle(typesize, bsize, tmp, 0, out, block * blocksize);
       else unshuffleBits(typesize, bsize, tmp, 0, out, block * blocksize);
     }
   }

@@ -9,7 +9,22 @@ import {
   string,
   type ChunkContext,
 } from "@z/codecs";
-import { CNAMES, decodeFrame, encodeFrame, MAX_BUFFERSIZE, splitBlock, computeBlocksize, type Cname, type StreamRequest } from "./blosc-frame.js";
+import {
+  CNAME_FORMAT,
+  CNAMES,
+  computeBlocksize,
+  decodeFrame,
+  encodeFrame,
+  FLAG_MEMCPYED,
+  HEADER_SIZE,
+  MAX_BUFFERSIZE,
+  readHeader,
+  splitBlock,
+  type Cname,
+  type StreamRequest,
+} from "./blosc-frame.js";
+import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
+import { lz4Problem } from "./lz4-block.js";
 import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
 
@@ -77,10 +92,51 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
   })();
 }
 
-function decodeBlosc(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+function decodeBlosc(data: Uint8Array, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
+  const kernels = readyKernels();
+  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data)) return decodeWith(kernels, data, chunk);
+  return loadKernels().then((loaded) => decodeWith(loaded, data, chunk));
+}
+
+/** Frames of LZ4 streams gain from the WebAssembly kernels; others are decoded in TypeScript. */
+function worthKernels(data: Uint8Array): boolean {
+  return data.length >= HEADER_SIZE && (data[2]! & FLAG_MEMCPYED) === 0 && data[2]! >>> 5 === CNAME_FORMAT.lz4;
+}
+
+const align = (n: number) => Math.ceil(n / 16) * 16;
+
+function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const limit = maxDecodedSize(chunk);
+  const tooLarge = () => decodedTooLarge("blosc", chunk, limit);
   try {
-    return decodeFrame(data, streamDecoders, limit, () => decodedTooLarge("blosc", chunk, limit));
+    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge);
+    const { nbytes, blocksize } = readHeader(data);
+    if (nbytes > limit) throw tooLarge();
+    if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge);
+    // Lay out input, output and scratch in the kernels' memory and decode there.
+    const memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize));
+    const base = kernels.heapBase;
+    const input = memory.subarray(base, base + data.length);
+    input.set(data);
+    const outAt = base + align(data.length);
+    const out = memory.subarray(outAt, outAt + nbytes);
+    const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
+    const { lz4_decode, unshuffle } = kernels.exports;
+    const decoders = {
+      ...streamDecoders,
+      lz4(src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) {
+        const r = lz4_decode(src.byteOffset + start, end - start, dst.byteOffset + d, n);
+        if (r < 0) throw new MalformedInput(lz4Problem(r));
+        if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
+      },
+    };
+    const decoded = decodeFrame(input, decoders, limit, tooLarge, {
+      buffers: () => ({ out, tmp }),
+      unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+    });
+    const result = decoded.slice();
+    release(kernels);
+    return result;
   } catch (error) {
     if (error instanceof MalformedInput) throw corruptData("blosc", chunk, error.message, error);
     throw error;

@@ -318,14 +318,24 @@ function readHuffman(data: Uint8Array, at: number, end: number, table: HuffmanTa
 function decodeHuffmanStream(data: Uint8Array, start: number, end: number, out: Uint8Array, o: number, oEnd: number, table: HuffmanTable, bits: BackwardBits): void {
   bits.init(data, start, end);
   const log = table.log;
+  const mask = (1 << log) - 1;
   const symbols = table.symbol;
   const lengths = table.bits;
-  while (o < oEnd) {
-    const v = bits.peekAt(bits.bits - log, log);
+  let pos = bits.bits;
+  // Fast loop while `log` whole bits remain: 3 bytes hold the at most 11 + 7 bits needed.
+  while (o < oEnd && pos >= log) {
+    const p = pos - log;
+    const b = start + (p >>> 3);
+    const v = ((data[b]! | (data[b + 1]! << 8) | (data[b + 2]! << 16)) >>> (p & 7)) & mask;
     out[o++] = symbols[v]!;
-    bits.bits -= lengths[v]!;
+    pos -= lengths[v]!;
   }
-  if (bits.bits !== 0) fail("Huffman stream does not end where it should");
+  while (o < oEnd) {
+    const v = bits.peekAt(pos - log, log);
+    out[o++] = symbols[v]!;
+    pos -= lengths[v]!;
+  }
+  if (pos !== 0) fail("Huffman stream does not end where it should");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { CodecError } from "@z/codecs";
 import { checkCodec, contextFor } from "@z/codecs/testing";
 import { blosc } from "../src/blosc.js";
 import { computeBlocksize, readHeader } from "../src/blosc-frame.js";
+import { kernelsUnavailable, loadKernels, setKeptMemory, setKernelsEnabled } from "../src/kernels.js";
 import { numcodecsFixtures } from "./fixtures.js";
 
 const fixtures = numcodecsFixtures("blosc");
@@ -17,12 +18,10 @@ for (const itemsize of [1, 2, 4, 8]) {
           { id: "blosc", cname: "snappy", clevel: 1, shuffle: 0, blocksize: 0 },
           { id: "blosc", cname: "zlib", clevel: 3, shuffle: -1, blocksize: 0 },
           { id: "blosc", cname: "zstd", clevel: 5, shuffle: 1, blocksize: 0 },
-          { id: "blosc", cname: "lz4", clevel: 0, shuffle: 1, blocksize: 0 },
         ]
-      : [
-          { id: "blosc", cname: "lz4", clevel: 5, shuffle: -1, blocksize: 0 },
-          { id: "blosc", cname: "blosclz", clevel: 5, shuffle: 2, blocksize: 1000 },
-        ];
+      : itemsize === 2
+        ? [{ id: "blosc", cname: "blosclz", clevel: 5, shuffle: 2, blocksize: 1000 }]
+        : [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: -1, blocksize: 0 }];
   describe(`item size ${itemsize}`, () => {
     checkCodec(
       blosc,
@@ -70,6 +69,39 @@ describe("blosc", () => {
     }
   });
 
+  it("loads its WebAssembly kernels here, and decodes every numcodecs fixture with and without them", async () => {
+    expect(await loadKernels()).toBeDefined();
+    for (const enabled of [true, false]) {
+      setKernelsEnabled(enabled);
+      try {
+        expect(kernelsUnavailable()).toBe(!enabled);
+        for (const fixture of fixtures) {
+          const decoded = await blosc.create(fixture.config).decode(fixture.encoded, { ...contextFor(fixture.decoded, 1), ...fixture.context });
+          expect(Buffer.compare(decoded as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+        }
+      } finally {
+        setKernelsEnabled(true);
+      }
+    }
+  });
+
+  it("gives large WebAssembly memory back after a decode", async () => {
+    const big = new Uint8Array(8 << 20);
+    for (let i = 0; i < big.length; i += 4096) big.fill((i >>> 12) & 255, i, i + 4096);
+    setKeptMemory(4 << 20);
+    const context = contextFor(big, 4);
+    const codec = blosc.create({ cname: "lz4", clevel: 1, shuffle: 1 });
+    const encoded = (await codec.encode(big, context)) as Uint8Array;
+    const kernels = await loadKernels();
+    const decoded = (await codec.decode(encoded, context)) as Uint8Array;
+    expect(Buffer.compare(decoded, big)).toBe(0);
+    expect(kernels!.exports.memory.buffer.byteLength).toBeGreaterThan(8 << 20);
+    const again = await loadKernels();
+    expect(again).not.toBe(kernels);
+    expect(again!.exports.memory.buffer.byteLength).toBeLessThan(1 << 20);
+    setKeptMemory(256 << 20);
+  });
+
   it("computes c-blosc's automatic block sizes", () => {
     // 4 MiB of float32 at lz4 clevel 5: 128 KiB blocks, split into 4 streams → 512 KiB.
     expect(computeBlocksize("lz4", 5, 4, 4 << 20, 0)).toBe(512 * 1024);
@@ -86,12 +118,12 @@ describe("blosc", () => {
   const frame = async (bytes: Uint8Array, itemsize = 4) =>
     (await blosc.create({ cname: "lz4", clevel: 5, shuffle: 1, blocksize: 256 }).encode(bytes, contextFor(bytes, itemsize))) as Uint8Array;
   const data = new Uint8Array(new Float32Array(Array.from({ length: 1000 }, (_, i) => Math.sin(i / 50))).buffer);
-  const decode = (bytes: Uint8Array, elements = 1000) =>
+  const decode = async (bytes: Uint8Array, elements = 1000) =>
     blosc.create().decode(bytes, { ...contextFor(data, 4), elements, key: "a/0.0" });
 
   it("refuses headers whose sizes disagree with the buffer", async () => {
     const good = await frame(data);
-    expect(decode(good)).toEqual(data);
+    expect(await decode(good)).toEqual(data);
     const cases: [string, (b: Uint8Array) => void, RegExp][] = [
       ["frame size past the buffer", (b) => new DataView(b.buffer).setUint32(12, b.length + 1, true), /truncated/],
       ["frame size below the header", (b) => new DataView(b.buffer).setUint32(12, 8, true), /smaller than the header/],
@@ -110,7 +142,7 @@ describe("blosc", () => {
       change(bad);
       let error: unknown;
       try {
-        decode(bad);
+        await decode(bad);
       } catch (e) {
         error = e;
       }
@@ -123,20 +155,20 @@ describe("blosc", () => {
 
   it("refuses a frame that claims more than a chunk (a bomb) before allocating", async () => {
     const good = await frame(data);
-    expect(() => decode(good, 999)).toThrow(/decodes to more than 3996 bytes/);
+    await expect(decode(good, 999)).rejects.toThrow(/decodes to more than 3996 bytes/);
     const bomb = good.slice();
     new DataView(bomb.buffer).setUint32(4, 2 ** 31 - 100, true);
-    expect(() => decode(bomb)).toThrow(/decodes to more than/);
+    await expect(decode(bomb)).rejects.toThrow(/decodes to more than/);
   });
 
   it("refuses a memcpyed frame whose size does not match", async () => {
     const stored = (await blosc.create({ clevel: 0 }).encode(data, contextFor(data, 4))) as Uint8Array;
     expect(stored[2]! & 2).toBe(2);
-    expect(decode(stored)).toEqual(data);
-    expect(() => decode(stored.subarray(0, stored.length - 1))).toThrow(/truncated/);
+    expect(await decode(stored)).toEqual(data);
+    await expect(decode(stored.subarray(0, stored.length - 1))).rejects.toThrow(/truncated/);
     const lying = stored.slice();
     new DataView(lying.buffer).setUint32(12, stored.length - 1, true);
-    expect(() => decode(lying)).toThrow(/uncompressed frame/);
+    await expect(decode(lying)).rejects.toThrow(/uncompressed frame/);
   });
 
   it("shuffles by the array's item size, not a fixed 4", async () => {
@@ -145,7 +177,7 @@ describe("blosc", () => {
       const whole = bytes.subarray(0, bytes.length - (bytes.length % itemsize));
       const encoded = (await blosc.create().encode(whole, contextFor(whole, itemsize))) as Uint8Array;
       expect(encoded[3]).toBe(itemsize);
-      expect(blosc.create().decode(encoded, contextFor(whole, itemsize))).toEqual(whole);
+      expect(Buffer.compare((await blosc.create().decode(encoded, contextFor(whole, itemsize))) as Uint8Array, whole)).toBe(0);
     }
     // Type sizes above 255 are shuffled as bytes, as c-blosc does.
     const big = (await blosc.create().encode(bytes, contextFor(bytes, 256))) as Uint8Array;

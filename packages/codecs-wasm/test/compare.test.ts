@@ -26,7 +26,7 @@ describe.skipIf(!directory)("compare with numcodecs", () => {
       for (const config of plan.configs) {
         const factory = config.id === "blosc" ? blosc : config.id === "zstd" ? zstd : lz4;
         const codec = factory.create(config);
-        let encoded = new Uint8Array(0);
+        let encoded: Uint8Array = new Uint8Array(0);
         let encodeTime = Infinity;
         for (let i = 0; i < 3; i++) {
           const t = performance.now();

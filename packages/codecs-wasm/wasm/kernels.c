@@ -1,0 +1,189 @@
+/*
+ * Hot loops of Blosc decoding for @z/codecs-wasm, compiled to WebAssembly (see build.sh): LZ4
+ * block decoding and byte unshuffling. Written for this package (the formats are described in
+ * src/lz4-block.ts and src/shuffle.ts); no code from other projects. No libc: the module works
+ * on its own linear memory, which the TypeScript side lays out (input, output, scratch) and grows.
+ */
+#include <stdint.h>
+#include <wasm_simd128.h>
+
+#define EXPORT(name) __attribute__((export_name(name)))
+
+typedef uint8_t u8;
+typedef uint32_t u32;
+
+/* Failures, as in src/lz4-block.ts. */
+#define LZ4_TRUNCATED (-1)
+#define LZ4_OVERFLOW (-2)
+#define LZ4_BAD_OFFSET (-3)
+
+static inline void copy16(u8 *d, const u8 *s) { wasm_v128_store(d, wasm_v128_load(s)); }
+
+/*
+ * Decodes the LZ4 block src[0, srcLen) into dst[0, dstLen); returns the bytes written or a
+ * negative LZ4_* code. Never reads or writes outside those ranges.
+ */
+EXPORT("lz4_decode")
+int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen) {
+  const u8 *ip = src;
+  const u8 *const iend = src + srcLen;
+  u8 *op = dst;
+  u8 *const oend = dst + dstLen;
+  for (;;) {
+    if (ip >= iend) return LZ4_TRUNCATED;
+    unsigned token = *ip++;
+    unsigned lit = token >> 4;
+    /* Fast path: a short literal run and a short match far from both ends. */
+    if (lit < 15 && iend - ip >= 32 && oend - op >= 48) {
+      copy16(op, ip);
+      op += lit;
+      ip += lit;
+      unsigned offset = ip[0] | (ip[1] << 8);
+      unsigned mlen = token & 15;
+      if (mlen != 15 && offset >= 16 && (unsigned)(op - dst) >= offset) {
+        ip += 2;
+        const u8 *m = op - offset;
+        copy16(op, m);
+        copy16(op + 16, m + 16);
+        op += mlen + 4;
+        continue;
+      }
+      /* Otherwise finish this sequence on the careful path (literals are done). */
+      if (ip == iend) return (int)(op - dst);
+      goto match;
+    }
+    if (lit == 15) {
+      unsigned b;
+      do {
+        if (ip >= iend) return LZ4_TRUNCATED;
+        b = *ip++;
+        lit += b;
+      } while (b == 255);
+    }
+    if (lit) {
+      if (lit > (unsigned)(iend - ip)) return LZ4_TRUNCATED;
+      if (lit > (unsigned)(oend - op)) return LZ4_OVERFLOW;
+      __builtin_memcpy(op, ip, lit);
+      op += lit;
+      ip += lit;
+    }
+    if (ip == iend) return (int)(op - dst);
+  match:
+    if (iend - ip < 2) return LZ4_TRUNCATED;
+    {
+      unsigned offset = ip[0] | (ip[1] << 8);
+      ip += 2;
+      if (offset == 0 || offset > (unsigned)(op - dst)) return LZ4_BAD_OFFSET;
+      unsigned mlen = (token & 15) + 4;
+      if (mlen == 19) {
+        unsigned b;
+        do {
+          if (ip >= iend) return LZ4_TRUNCATED;
+          b = *ip++;
+          mlen += b;
+        } while (b == 255);
+      }
+      if (mlen > (unsigned)(oend - op)) return LZ4_OVERFLOW;
+      const u8 *m = op - offset;
+      u8 *const end = op + mlen;
+      if (offset >= 16 && oend - end >= 16) {
+        while (op < end) {
+          copy16(op, m);
+          op += 16;
+          m += 16;
+        }
+        op = end;
+      } else if (offset >= mlen) {
+        __builtin_memcpy(op, m, mlen);
+        op = end;
+      } else {
+        while (op < end) *op++ = *m++;
+      }
+    }
+  }
+}
+
+/* Byte unshuffle of one block: src holds typesize streams of n = size / typesize bytes. */
+EXPORT("unshuffle")
+void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
+  int n = size / typesize;
+  int i = 0;
+  if (typesize == 4) {
+    const u8 *s0 = src, *s1 = src + n, *s2 = src + 2 * n, *s3 = src + 3 * n;
+    for (; i + 16 <= n; i += 16) {
+      v128_t a = wasm_v128_load(s0 + i), b = wasm_v128_load(s1 + i);
+      v128_t c = wasm_v128_load(s2 + i), d = wasm_v128_load(s3 + i);
+      v128_t ab0 = wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t ab1 = wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      v128_t cd0 = wasm_i8x16_shuffle(c, d, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t cd1 = wasm_i8x16_shuffle(c, d, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      u8 *o = dst + 4 * i;
+      wasm_v128_store(o, wasm_i16x8_shuffle(ab0, cd0, 0, 8, 1, 9, 2, 10, 3, 11));
+      wasm_v128_store(o + 16, wasm_i16x8_shuffle(ab0, cd0, 4, 12, 5, 13, 6, 14, 7, 15));
+      wasm_v128_store(o + 32, wasm_i16x8_shuffle(ab1, cd1, 0, 8, 1, 9, 2, 10, 3, 11));
+      wasm_v128_store(o + 48, wasm_i16x8_shuffle(ab1, cd1, 4, 12, 5, 13, 6, 14, 7, 15));
+    }
+    for (; i < n; i++) {
+      u8 *o = dst + 4 * i;
+      o[0] = s0[i];
+      o[1] = s1[i];
+      o[2] = s2[i];
+      o[3] = s3[i];
+    }
+  } else if (typesize == 2) {
+    const u8 *s0 = src, *s1 = src + n;
+    for (; i + 16 <= n; i += 16) {
+      v128_t a = wasm_v128_load(s0 + i), b = wasm_v128_load(s1 + i);
+      wasm_v128_store(dst + 2 * i, wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+      wasm_v128_store(dst + 2 * i + 16, wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+    }
+    for (; i < n; i++) {
+      dst[2 * i] = s0[i];
+      dst[2 * i + 1] = s1[i];
+    }
+  } else if (typesize == 8) {
+    const u8 *s[8];
+    for (int j = 0; j < 8; j++) s[j] = src + j * n;
+    for (; i + 16 <= n; i += 16) {
+      v128_t x[8];
+      for (int j = 0; j < 8; j++) x[j] = wasm_v128_load(s[j] + i);
+      /* Interleave bytes, then 16-bit pairs, then 32-bit quads. */
+      v128_t b01l = wasm_i8x16_shuffle(x[0], x[1], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t b01h = wasm_i8x16_shuffle(x[0], x[1], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      v128_t b23l = wasm_i8x16_shuffle(x[2], x[3], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t b23h = wasm_i8x16_shuffle(x[2], x[3], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      v128_t b45l = wasm_i8x16_shuffle(x[4], x[5], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t b45h = wasm_i8x16_shuffle(x[4], x[5], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      v128_t b67l = wasm_i8x16_shuffle(x[6], x[7], 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+      v128_t b67h = wasm_i8x16_shuffle(x[6], x[7], 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+      v128_t w0l = wasm_i16x8_shuffle(b01l, b23l, 0, 8, 1, 9, 2, 10, 3, 11);
+      v128_t w0h = wasm_i16x8_shuffle(b01l, b23l, 4, 12, 5, 13, 6, 14, 7, 15);
+      v128_t w1l = wasm_i16x8_shuffle(b01h, b23h, 0, 8, 1, 9, 2, 10, 3, 11);
+      v128_t w1h = wasm_i16x8_shuffle(b01h, b23h, 4, 12, 5, 13, 6, 14, 7, 15);
+      v128_t w2l = wasm_i16x8_shuffle(b45l, b67l, 0, 8, 1, 9, 2, 10, 3, 11);
+      v128_t w2h = wasm_i16x8_shuffle(b45l, b67l, 4, 12, 5, 13, 6, 14, 7, 15);
+      v128_t w3l = wasm_i16x8_shuffle(b45h, b67h, 0, 8, 1, 9, 2, 10, 3, 11);
+      v128_t w3h = wasm_i16x8_shuffle(b45h, b67h, 4, 12, 5, 13, 6, 14, 7, 15);
+      u8 *o = dst + 8 * i;
+      wasm_v128_store(o, wasm_i32x4_shuffle(w0l, w2l, 0, 4, 1, 5));
+      wasm_v128_store(o + 16, wasm_i32x4_shuffle(w0l, w2l, 2, 6, 3, 7));
+      wasm_v128_store(o + 32, wasm_i32x4_shuffle(w0h, w2h, 0, 4, 1, 5));
+      wasm_v128_store(o + 48, wasm_i32x4_shuffle(w0h, w2h, 2, 6, 3, 7));
+      wasm_v128_store(o + 64, wasm_i32x4_shuffle(w1l, w3l, 0, 4, 1, 5));
+      wasm_v128_store(o + 80, wasm_i32x4_shuffle(w1l, w3l, 2, 6, 3, 7));
+      wasm_v128_store(o + 96, wasm_i32x4_shuffle(w1h, w3h, 0, 4, 1, 5));
+      wasm_v128_store(o + 112, wasm_i32x4_shuffle(w1h, w3h, 2, 6, 3, 7));
+    }
+    for (; i < n; i++)
+      for (int j = 0; j < 8; j++) dst[8 * i + j] = s[j][i];
+  } else {
+    for (int j = 0; j < typesize; j++) {
+      const u8 *s = src + j * n;
+      u8 *o = dst + j;
+      for (int k = 0; k < n; k++) o[k * typesize] = s[k];
+    }
+  }
+  /* Trailing bytes that do not make a whole item are not shuffled. */
+  int done = n * typesize;
+  for (int k = done; k < size; k++) dst[k] = src[k];
+}
