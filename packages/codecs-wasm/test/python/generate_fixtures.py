@@ -151,7 +151,57 @@ def blosc_cases():
         # Smaller than 128 bytes: always stored.
         for name in ("empty", "one-byte", "hello"):
             w.add(f"{name} {cname}", numcodecs.Blosc(cname, 5, 1), name, data[name])
+    zarr_cases(w)
     w.write()
+
+
+def zarr_arrays():
+    """Arrays of every dtype, as zarr-python 2.13 writes them (one chunk each)."""
+    rng = np.random.RandomState(7)
+    n = 600
+    base = np.linspace(-50, 50, n)
+    return {
+        "|b1": base > 3,
+        "|i1": (base).astype("i1"),
+        "|u1": (base + 60).astype("u1"),
+        "<i2": (base * 300).astype("<i2"),
+        "<u2": (base * 300 + 20000).astype("<u2"),
+        "<i4": (base * 1e6).astype("<i4"),
+        "<u4": (base * 1e6 + 1e8).astype("<u4"),
+        "<i8": (base * 1e12).astype("<i8"),
+        "<u8": (base * 1e12 + 1e14).astype("<u8"),
+        ">i4": (base * 1e6).astype(">i4"),
+        "<f2": base.astype("<f2"),
+        "<f4": np.sin(base).astype("<f4"),
+        "<f8": np.sin(base) * rng.normal(1, 0.01, n),
+        "<c8": (base + 1j * base[::-1]).astype("<c8"),
+        "<c16": base + 1j * np.cos(base),
+        "<M8[ns]": (np.datetime64("2020-01-01T00:00:00", "ns") + (base * 1e9).astype("i8")).astype("<M8[ns]"),
+        "<m8[s]": (base * 100).astype("<m8[s]"),
+        "|S5": np.array([f"s{i % 1000}" for i in range(n)], dtype="|S5"),
+        "<U4": np.array([f"u{i % 100}" for i in range(n)], dtype="<U4"),
+        "|V12": np.array([(i, i / 2, -i) for i in range(n)], dtype=[("a", "<i4"), ("b", "<f4"), ("c", "<i4")]),
+    }
+
+
+def zarr_cases(w):
+    import zarr
+
+    for dtype, arr in zarr_arrays().items():
+        compressors = [numcodecs.Blosc("lz4", 5, -1), numcodecs.Blosc("zstd", 3, 2)]
+        if dtype in ("<f4", "<i2", "|S5", "|V12"):
+            compressors += [numcodecs.Blosc("blosclz", 9, 1), numcodecs.Blosc("zlib", 1, 1, 256)]
+        for compressor in compressors:
+            store = {}
+            z = zarr.array(arr, chunks=(len(arr),), compressor=compressor, store=store)
+            assert z.dtype == arr.dtype
+            enc = store["0"]
+            raw = np.ascontiguousarray(arr).tobytes()
+            name = f"zarr-{dtype}"
+            w.inputs[name] = b64(raw)
+            w.cases.append({"name": f"zarr-python {dtype} {compressor.cname} shuffle {compressor.shuffle}",
+                            "config": compressor.get_config(), "input": name, "itemsize": arr.dtype.itemsize,
+                            "encoded": b64(enc)})
 
 
 def zstd_cli(raw, *args):
