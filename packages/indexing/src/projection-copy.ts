@@ -131,7 +131,7 @@ export function coversChunk(projection: AnyChunkProjection, chunkShape: readonly
     if (length === undefined) return false;
     if (typeof sel === "number") return length === 1;
     if (sel instanceof Int32Array) return sel.length >= length && coversAll(sel, length);
-    return Math.abs(sel.step) === 1 && rangeLength(sel) === length;
+    return rangeLength(sel) === length; // as many distinct indices as the dimension has
   });
 }
 
