@@ -34,3 +34,4 @@ export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport,
 export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
+export { parseLocation, openLocation, LocationError, type Location, type LocationOptions } from "./location.js";

@@ -15,3 +15,4 @@ export * from "./fill-value.js";
 export * from "./array-metadata.js";
 export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
+export * from "./byte-source.js";

@@ -1,3 +1,4 @@
+import type { ByteSource } from "@z/meta";
 import { HttpClient } from "./client.js";
 import { HttpStoreError } from "./errors.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
@@ -6,7 +7,7 @@ import { discardBody, isHtml, readBody } from "./response-body.js";
 
 /**
  * One remote file read with HTTP range requests, with the retries, concurrency limit and timeouts
- * of {@link HttpStore}. It has the shape of `@z/store-zip`'s `ByteSource`, so
+ * of {@link HttpStore}. It is a `ByteSource` (the contract in `@z/meta`), so
  * `ZipStore.open(new HttpByteSource(url))` reads a remote zip archive without downloading it.
  *
  * `size()` asks once (HEAD, else a one-byte range request) and remembers. `read` wants a 206 with
@@ -14,7 +15,7 @@ import { discardBody, isHtml, readBody } from "./response-body.js";
  * fetched and sliced) but defeats the purpose. A missing file, HTML, or any mismatch is an
  * {@link HttpStoreError}.
  */
-export class HttpByteSource {
+export class HttpByteSource implements ByteSource {
   /** The file's URL. */
   readonly url: URL;
   readonly #client: HttpClient;
