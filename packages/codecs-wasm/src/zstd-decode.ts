@@ -31,6 +31,15 @@ function highBit(x: number): number {
 // ---------------------------------------------------------------------------------------------
 // Backward bit stream (FSE and Huffman streams are read from their end towards their start)
 
+/** The `n` (1-31) bits at bit `pos` (>= 0) of the stream starting at byte `start`. */
+function bitsAt(d: Uint8Array, start: number, pos: number, n: number): number {
+  const b = start + (pos >>> 3);
+  const sh = pos & 7;
+  const lo = (d[b]! | (d[b + 1]! << 8) | (d[b + 2]! << 16) | (d[b + 3]! << 24)) >>> sh;
+  const v = n + sh > 32 ? lo | (d[b + 4]! << (32 - sh)) : lo;
+  return (v & (0xffffffff >>> (32 - n))) >>> 0;
+}
+
 class BackwardBits {
   data!: Uint8Array;
   start = 0;
@@ -711,20 +720,37 @@ function decodeBlock(
   let ll = bits.read(llTable.log);
   let of = bits.read(ofTable.log);
   let ml = bits.read(mlTable.log);
+  if (bits.bits < 0) fail("sequences bit stream over-read");
+  let pos = bits.bits;
   let { rep1, rep2, rep3 } = state;
   let litPos = litStart;
   const litEnd = litStart + litSize;
   const llSym = llTable.symbol;
   const ofSym = ofTable.symbol;
   const mlSym = mlTable.symbol;
+  const llBits = llTable.bits;
+  const mlBits = mlTable.bits;
+  const ofBits = ofTable.bits;
+  const llBase = llTable.base;
+  const mlBase = mlTable.base;
+  const ofBase = ofTable.base;
   for (let i = 0; i < nbSeq; i++) {
     const ofCode = ofSym[of]!;
     const mlCode = mlSym[ml]!;
     const llCode = llSym[ll]!;
     if (ofCode > 31) fail("invalid offset code");
-    let offset = ofCode === 0 ? 1 : 2 ** ofCode + bits.read(ofCode);
-    const matchLength = ML_BASE[mlCode]! + bits.read(ML_BITS[mlCode]!);
-    const literalLength = LL_BASE[llCode]! + bits.read(LL_BITS[llCode]!);
+    // Extra bits: offset, match length, literal length (each read below the previous).
+    pos -= ofCode;
+    if (pos < 0) fail("sequences bit stream over-read");
+    let offset = ofCode === 0 ? 1 : 2 ** ofCode + bitsAt(src, at, pos, ofCode);
+    let n = ML_BITS[mlCode]!;
+    pos -= n;
+    if (pos < 0) fail("sequences bit stream over-read");
+    const matchLength = ML_BASE[mlCode]! + (n === 0 ? 0 : bitsAt(src, at, pos, n));
+    n = LL_BITS[llCode]!;
+    pos -= n;
+    if (pos < 0) fail("sequences bit stream over-read");
+    const literalLength = LL_BASE[llCode]! + (n === 0 ? 0 : bitsAt(src, at, pos, n));
     if (offset > 3) {
       offset -= 3;
       rep3 = rep2;
@@ -751,11 +777,20 @@ function decodeBlock(
       }
     }
     if (i + 1 < nbSeq) {
-      ll = llTable.base[ll]! + bits.read(llTable.bits[ll]!);
-      ml = mlTable.base[ml]! + bits.read(mlTable.bits[ml]!);
-      of = ofTable.base[of]! + bits.read(ofTable.bits[of]!);
+      // State updates: literal length, match length, offset.
+      n = llBits[ll]!;
+      pos -= n;
+      if (pos < 0) fail("sequences bit stream over-read");
+      ll = llBase[ll]! + (n === 0 ? 0 : bitsAt(src, at, pos, n));
+      n = mlBits[ml]!;
+      pos -= n;
+      if (pos < 0) fail("sequences bit stream over-read");
+      ml = mlBase[ml]! + (n === 0 ? 0 : bitsAt(src, at, pos, n));
+      n = ofBits[of]!;
+      pos -= n;
+      if (pos < 0) fail("sequences bit stream over-read");
+      of = ofBase[of]! + (n === 0 ? 0 : bitsAt(src, at, pos, n));
     }
-    if (bits.bits < 0) fail("sequences bit stream over-read");
     if (literalLength > litEnd - litPos) fail("sequence uses more literals than the block has");
     const needed = op + literalLength + matchLength;
     if (needed > out.length) out = grow(needed);
@@ -779,6 +814,7 @@ function decodeBlock(
       while (op < stop) out[op++] = out[m++]!;
     }
   }
+  bits.bits = pos;
   if (bits.bits !== 0) fail("sequences bit stream does not end where it should");
   state.rep1 = rep1;
   state.rep2 = rep2;
