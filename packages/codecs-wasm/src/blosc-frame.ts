@@ -159,6 +159,7 @@ export interface FrameWorkspace {
   /** The output (`nbytes`) and scratch (`blocksize`) buffers. */
   readonly buffers?: (nbytes: number, blocksize: number) => { out: Uint8Array; tmp: Uint8Array };
   readonly unshuffleBytes?: typeof unshuffleBytes;
+  readonly unshuffleBits?: typeof unshuffleBits;
 }
 
 /**
@@ -216,6 +217,7 @@ export function decodeFrame(
   const dontSplit = (flags & FLAG_DONT_SPLIT) !== 0;
   const tmp = doShuffle || doBitShuffle ? (buffers?.tmp ?? new Uint8Array(blocksize)) : undefined;
   const unshuffle = workspace.unshuffleBytes ?? unshuffleBytes;
+  const bitUnshuffle = workspace.unshuffleBits ?? unshuffleBits;
   // The streams, taken together, cannot hold more bytes than the frame has (no overlaps): this
   // keeps the work linear in the input even for hostile block starts.
   let budget = cbytes - firstStream;
@@ -260,7 +262,7 @@ export function decodeFrame(
     }
     if (shuffled) {
       if (doShuffle) unshuffle(typesize, bsize, tmp, 0, out, block * blocksize);
-      else unshuffleBits(typesize, bsize, tmp, 0, out, block * blocksize);
+      else bitUnshuffle(typesize, bsize, tmp, 0, out, block * blocksize);
     }
   }
   return out;

@@ -15,7 +15,9 @@ import {
   computeBlocksize,
   decodeFrame,
   encodeFrame,
+  FLAG_BITSHUFFLE,
   FLAG_MEMCPYED,
+  FLAG_SHUFFLE,
   HEADER_SIZE,
   MAX_BUFFERSIZE,
   readHeader,
@@ -98,9 +100,13 @@ function decodeBlosc(data: Uint8Array, chunk: ChunkContext): Uint8Array | Promis
   return loadKernels().then((loaded) => decodeWith(loaded, data, chunk));
 }
 
-/** Frames of LZ4 streams gain from the WebAssembly kernels; others are decoded in TypeScript. */
+/**
+ * Compressed frames gain from the WebAssembly kernels (LZ4 streams, byte and bit unshuffle);
+ * stored ones are copied in TypeScript.
+ */
 function worthKernels(data: Uint8Array): boolean {
-  return data.length >= HEADER_SIZE && (data[2]! & FLAG_MEMCPYED) === 0 && data[2]! >>> 5 === CNAME_FORMAT.lz4;
+  if (data.length < HEADER_SIZE || (data[2]! & FLAG_MEMCPYED) !== 0) return false;
+  return data[2]! >>> 5 === CNAME_FORMAT.lz4 || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0;
 }
 
 const align = (n: number) => Math.ceil(n / 16) * 16;
@@ -121,7 +127,7 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
     const outAt = base + align(data.length);
     const out = memory.subarray(outAt, outAt + nbytes);
     const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
-    const { lz4_decode, unshuffle } = kernels.exports;
+    const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
     const decoders = {
       ...streamDecoders,
       lz4(src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) {
@@ -133,6 +139,7 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
     const decoded = decodeFrame(input, decoders, limit, tooLarge, {
       buffers: () => ({ out, tmp }),
       unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+      unshuffleBits: (typesize, size, src, s, dst, d) => bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
     });
     const result = decoded.slice();
     release(kernels);

@@ -10,6 +10,7 @@ interface Exports {
   readonly __heap_base: WebAssembly.Global;
   lz4_decode(src: number, srcLen: number, dst: number, dstLen: number): number;
   unshuffle(typesize: number, size: number, src: number, dst: number): void;
+  bitunshuffle(typesize: number, size: number, src: number, dst: number): void;
 }
 
 /** An instance of the kernels and its linear memory, handed out as regions. */

@@ -187,3 +187,48 @@ void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
   int done = n * typesize;
   for (int k = done; k < size; k++) dst[k] = src[k];
 }
+
+/* Transposes the 8x8 bit matrix in x: bit 8r+c and bit 8c+r trade places. */
+static inline uint64_t transpose8(uint64_t x) {
+  uint64_t t;
+  t = (x ^ (x >> 7)) & 0x00AA00AA00AA00AAull;
+  x ^= t ^ (t << 7);
+  t = (x ^ (x >> 14)) & 0x0000CCCC0000CCCCull;
+  x ^= t ^ (t << 14);
+  t = (x ^ (x >> 28)) & 0x00000000F0F0F0F0ull;
+  x ^= t ^ (t << 28);
+  return x;
+}
+
+/*
+ * Bit unshuffle of one block (see src/shuffle.ts): src holds 8 * typesize rows of n / 8 bytes, row
+ * 8j + b holding bit b of byte j of every item. Blocks whose item count is not a multiple of 8
+ * were not shuffled and are copied.
+ */
+EXPORT("bitunshuffle")
+void bitunshuffle(int typesize, int size, const u8 *src, u8 *dst) {
+  int n = size / typesize;
+  if (n % 8 != 0) {
+    __builtin_memcpy(dst, src, size);
+    return;
+  }
+  int rowBytes = n / 8;
+  for (int j = 0; j < typesize; j++) {
+    const u8 *rows = src + 8 * j * rowBytes;
+    for (int g = 0; g < rowBytes; g++) {
+      const u8 *r = rows + g;
+      uint64_t x = (uint64_t)r[0] | (uint64_t)r[rowBytes] << 8 | (uint64_t)r[2 * rowBytes] << 16 |
+                   (uint64_t)r[3 * rowBytes] << 24 | (uint64_t)r[4 * rowBytes] << 32 |
+                   (uint64_t)r[5 * rowBytes] << 40 | (uint64_t)r[6 * rowBytes] << 48 |
+                   (uint64_t)r[7 * rowBytes] << 56;
+      x = transpose8(x);
+      u8 *o = dst + 8 * g * typesize + j;
+      for (int k = 0; k < 8; k++) {
+        o[k * typesize] = (u8)x;
+        x >>= 8;
+      }
+    }
+  }
+  int done = n * typesize;
+  for (int k = done; k < size; k++) dst[k] = src[k];
+}
