@@ -6,7 +6,13 @@ import { elementJson, readElements } from "./elements.js";
 
 /** `{"dtype": <as in .zarray>, "shape": [...], "values": [` — the text before the values. */
 export function valuesJsonHead(dtype: DataType, shape: readonly number[]): string {
-  return `{"dtype": ${JSON.stringify(dataTypeToJSON(dtype))}, "shape": [${shape.join(", ")}], "values": [`;
+  return `{"dtype": ${compactJson(dataTypeToJSON(dtype))}, "shape": [${shape.join(", ")}], "values": [`;
+}
+
+/** JSON on one line with Python's default separators (`, ` and `: `), for strings and lists of them. */
+export function compactJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(compactJson).join(", ")}]`;
+  return JSON.stringify(value);
 }
 
 export const VALUES_JSON_TAIL = "]}\n";
