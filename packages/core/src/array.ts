@@ -1,4 +1,5 @@
-import { defaultRegistry, type CodecRegistry } from "@z/codecs";
+import type { CodecRegistry } from "@z/codecs";
+import { defaultCodecRegistry } from "./codec-registry.js";
 import {
   BasicIndexer,
   copyStrided,
@@ -116,7 +117,7 @@ export class ZarrArray {
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
   static async open(store: Store, path: string, options: ArrayOpenOptions = {}): Promise<ZarrArray> {
     const key = arrayMetaKey(path);
-    const registry = options.registry ?? defaultRegistry;
+    const registry = options.registry ?? defaultCodecRegistry();
     const bytes = await store.get(key, { signal: options.signal });
     if (bytes === undefined) {
       // Spec v1 had no hierarchies: its one array sits at the root of its store.
@@ -318,7 +319,7 @@ export class ZarrArray {
       fillValue: options.fillValue === undefined ? this.fillValue : normalizeFillValue(options.fillValue, dtype),
       filters: options.filters === undefined ? this.filters : options.filters,
     };
-    const registry = this.#options.registry ?? defaultRegistry;
+    const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
     const readOnly = options.readOnly ?? this.readOnly;
     return new ZarrArray(this.store, this.path, meta, codec, { ...this.#options, readOnly }, this.zarrFormat, true);

@@ -35,3 +35,4 @@ export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
 export { parseLocation, openLocation, LocationError, type Location, type LocationOptions } from "./location.js";
+export { defaultCodecRegistry } from "./codec-registry.js";

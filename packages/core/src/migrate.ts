@@ -1,4 +1,5 @@
-import { defaultRegistry, type CodecRegistry } from "@z/codecs";
+import type { CodecRegistry } from "@z/codecs";
+import { defaultCodecRegistry } from "./codec-registry.js";
 import { encodeArrayMetadata, isWritable, V1_ATTRS_KEY, V1_META_KEY, type Store } from "@z/meta";
 import { readV1Metadata } from "./array.js";
 import { NodeNotFoundError, ReadOnlyError } from "./errors.js";
@@ -13,7 +14,7 @@ export async function migrate1to2(store: Store, options: { registry?: CodecRegis
   if (!isWritable(store)) throw new ReadOnlyError("the store");
   const bytes = await store.get(V1_META_KEY);
   if (bytes === undefined) throw new NodeNotFoundError("array", "", { key: V1_META_KEY });
-  const meta = await readV1Metadata(bytes, options.registry ?? defaultRegistry);
+  const meta = await readV1Metadata(bytes, options.registry ?? defaultCodecRegistry());
   await store.set(arrayMetaKey(""), encodeArrayMetadata(meta));
   const attrs = await store.get(V1_ATTRS_KEY);
   if (attrs !== undefined) await store.set(attrsKey(""), attrs);
