@@ -1,9 +1,10 @@
 // `pnpm test:browser`: the browser-safe packages' tests in real headless Chromium (Debian's, see
 // scripts/ensure-chromium.sh). Which files run here is computed by scripts/browser-tests.mjs: those
-// that need no Node built-in; `pnpm test` still runs every file in Node.
+// that need nothing of Node but what scripts/browser-shims/ stands in for (fixture reads, Buffer);
+// `pnpm test` still runs every file in Node.
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
-import { browserTestPlan } from "./scripts/browser-tests.mjs";
+import { browserTestPlan, shimAliases, shimSetup } from "./scripts/browser-tests.mjs";
 import { workspaceAliases } from "./vitest.shared.ts";
 
 const chromium = playwright({
@@ -28,7 +29,7 @@ export default defineConfig({
     projects: browserTestPlan()
       .filter((pkg) => pkg.browser.length > 0)
       .map((pkg) => ({
-        resolve: { alias: workspaceAliases },
+        resolve: { alias: [...workspaceAliases, ...shimAliases] },
         // Cross-origin isolation, as a page using SharedArrayBuffer (SharedSynchronizer) needs.
         server: {
           headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
@@ -37,6 +38,7 @@ export default defineConfig({
           name: pkg.name,
           root: pkg.dir,
           include: pkg.browser,
+          setupFiles: [shimSetup],
           // Generous limits: two cores and one browser for every project.
           testTimeout: 60_000,
           hookTimeout: 60_000,

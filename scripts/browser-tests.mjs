@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Which test files of the browser-safe packages (scripts/layers.json's "$browser-safe") can run in a
-// browser: those that, through their relative imports, use no Node built-in (`node:fs`, `fs`, …),
-// no Node global (`Buffer`, `process`, `require`, `__dirname`) and no package that is not
-// browser-safe (`@z/store-fs`). The rest keep running in Node only (`pnpm test` runs every file).
+// Which test files of the browser-safe packages (scripts/layers.json's "$browser-safe") run in the
+// browser too: those that, through their relative imports, need no Node built-in beyond what
+// scripts/browser-shims/ provides (`readFileSync` for fixtures, `inflateSync`, the `Buffer` global),
+// no other Node global (`process`, `require`, `__dirname`) and no package that is not browser-safe
+// (`@z/store-fs`). The rest run in Node only; `pnpm test` runs every file in Node regardless.
 // vitest.browser.config.ts builds its projects from this; `node scripts/browser-tests.mjs` prints
-// the plan with the reason each excluded file stays in Node.
+// the plan with the reason each file stays in Node.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
@@ -12,18 +13,43 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const layers = JSON.parse(readFileSync(join(root, "scripts/layers.json"), "utf8"));
+const shims = join(root, "scripts/browser-shims");
 
 /** The packages whose sources must run in a browser, from scripts/layers.json. */
 export const browserSafePackages = layers["$browser-safe"];
 
+/** Node built-ins the browser run stands in for, and the names it provides. */
+const shimmed = {
+  "node:fs": { file: join(shims, "node-fs.ts"), names: ["readFileSync"] },
+  "node:zlib": { file: join(shims, "node-zlib.ts"), names: ["inflateSync"] },
+};
+/** Aliases for the browser run: each shimmed built-in, with and without `node:`. */
+export const shimAliases = Object.entries(shimmed).flatMap(([spec, { file }]) => [
+  { find: new RegExp(`^(node:)?${spec.slice(5)}$`), replacement: file },
+]);
+/** Set-up for every browser test file: the `Buffer` global. */
+export const shimSetup = join(shims, "setup.ts");
+
 const nodeBuiltins = new Set(builtinModules);
-const importPattern = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bexport\s+\*\s+from\s+)["']([^"']+)["']/g;
+const isNodeBuiltin = (spec) => spec.startsWith("node:") || nodeBuiltins.has(spec) || nodeBuiltins.has(spec.split("/")[0]);
+// `import … from "x"` and `export … from "x"` (with their clause), `import "x"`, `import("x")`.
+const staticImport = /\b(?:import|export)\s+((?:\{[^}]*\}|[^;=(){}'"`])*?)\s*\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
+const dynamicImport = /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g;
 const nodeGlobals = [
-  [/\bBuffer\b/, "uses the Node global Buffer"],
   [/\bprocess\s*\./, "uses the Node global process"],
   [/\brequire\s*\(/, "calls require()"],
   [/\b__(?:dirname|filename)\b/, "uses __dirname/__filename"],
 ];
+
+/** Why importing `clause` from the built-in `spec` needs Node, or undefined when a shim covers it. */
+function builtinReason(spec, clause) {
+  const shim = shimmed[spec.startsWith("node:") ? spec : `node:${spec}`];
+  const named = /^\{([^}]*)\}$/.exec(clause?.trim() ?? "");
+  if (!shim || !named) return `imports "${spec}"`;
+  const names = named[1].split(",").map((n) => n.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]).filter(Boolean);
+  const missing = names.filter((name) => !shim.names.includes(name));
+  return missing.length > 0 ? `imports ${missing.join(", ")} from "${spec}"` : undefined;
+}
 
 function* testFiles(dir) {
   if (!existsSync(dir)) return;
@@ -49,9 +75,14 @@ function nodeReason(file, seen = new Set()) {
   const where = relative(root, file);
   // Type-only imports vanish when compiled, so they need nothing at run time.
   const text = readFileSync(file, "utf8").replace(/^\s*(?:import|export)\s+type\b[^;]*;/gm, "");
-  for (const [, spec] of text.matchAll(importPattern)) {
-    if (spec.startsWith("node:") || nodeBuiltins.has(spec) || nodeBuiltins.has(spec.split("/")[0])) {
-      return `${where} imports "${spec}"`;
+  const imports = [
+    ...[...text.matchAll(staticImport)].map(([, clause, from, bare]) => ({ spec: from ?? bare, clause: from ? clause : "" })),
+    ...[...text.matchAll(dynamicImport)].map(([, spec]) => ({ spec, clause: undefined })),
+  ];
+  for (const { spec, clause } of imports) {
+    if (isNodeBuiltin(spec)) {
+      const reason = builtinReason(spec, clause);
+      if (reason) return `${where} ${reason}`;
     }
     const workspace = /^@z\/([a-z0-9-]+)/.exec(spec);
     if (workspace && !browserSafePackages.includes(workspace[1])) {
