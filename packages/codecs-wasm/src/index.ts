@@ -8,6 +8,8 @@
  * import { registerWasmCodecs } from "@z/codecs-wasm";
  * registerWasmCodecs(defaultRegistry);
  * ```
+ *
+ * @packageDocumentation
  */
 import type { CodecFactory, CodecLoader } from "@z/codecs";
 
@@ -27,6 +29,7 @@ export const wasmCodecLoaders: Readonly<Record<"blosc" | "zstd" | "lz4", CodecLo
 
 /** Anything codecs can be registered with (a `CodecRegistry`). */
 export interface CodecRegistryLike {
+  /** Registers (or replaces) codec `id`, built by `loader` when first needed. */
   register(id: string, loader: CodecLoader): unknown;
 }
 
