@@ -74,8 +74,11 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
     });
   }
   const { cname, clevel } = config;
-  const typesize = chunk.itemsize > 255 ? 1 : Math.max(1, chunk.itemsize);
-  const options = { ...config, typesize: chunk.itemsize };
+  // numcodecs hands c-blosc the chunk's NumPy itemsize; an object array reaches the compressor as
+  // the bytes its object codec wrote (itemsize 1).
+  const itemsize = chunk.dtype?.kind === "O" ? 1 : chunk.itemsize;
+  const typesize = itemsize > 255 ? 1 : Math.max(1, itemsize);
+  const options = { ...config, typesize: itemsize };
   let scratch: Uint8Array | undefined;
   const frame = encodeFrame(bytes, options, (blocksize) => (scratch = scratchFor(blocksize)));
   const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize)));

@@ -179,6 +179,10 @@ describe("blosc", () => {
       expect(encoded[3]).toBe(itemsize);
       expect(Buffer.compare((await blosc.create().decode(encoded, contextFor(whole, itemsize))) as Uint8Array, whole)).toBe(0);
     }
+    // Object arrays reach the compressor as their object codec's bytes.
+    const objects = (await blosc.create({ shuffle: -1 }).encode(bytes, { ...contextFor(bytes, 8), dtype: { kind: "O", byteOrder: "|", itemsize: 8 } })) as Uint8Array;
+    expect(objects[3]).toBe(1);
+    expect(objects[2]! & 7).toBe(4);
     // Type sizes above 255 are shuffled as bytes, as c-blosc does.
     const big = (await blosc.create().encode(bytes, contextFor(bytes, 256))) as Uint8Array;
     expect(big[3]).toBe(1);
