@@ -63,8 +63,19 @@ int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen) {
     if (lit) {
       if (lit > (unsigned)(iend - ip)) return LZ4_TRUNCATED;
       if (lit > (unsigned)(oend - op)) return LZ4_OVERFLOW;
-      __builtin_memcpy(op, ip, lit);
-      op += lit;
+      if (lit <= 256 && (unsigned)(iend - ip) >= lit + 16 && (unsigned)(oend - op) >= lit + 16) {
+        u8 *const stop = op + lit;
+        const u8 *s = ip;
+        while (op < stop) {
+          copy16(op, s);
+          op += 16;
+          s += 16;
+        }
+        op = stop;
+      } else {
+        __builtin_memcpy(op, ip, lit);
+        op += lit;
+      }
       ip += lit;
     }
     if (ip == iend) return (int)(op - dst);
@@ -95,6 +106,15 @@ int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen) {
         op = end;
       } else if (offset >= mlen) {
         __builtin_memcpy(op, m, mlen);
+        op = end;
+      } else if (offset >= 8 && oend - end >= 8) {
+        while (op < end) {
+          uint64_t v;
+          __builtin_memcpy(&v, m, 8);
+          __builtin_memcpy(op, &v, 8);
+          op += 8;
+          m += 8;
+        }
         op = end;
       } else {
         while (op < end) *op++ = *m++;
