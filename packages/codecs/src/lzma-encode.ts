@@ -66,6 +66,9 @@ const PRICES = /* @__PURE__ */ (() => {
   return prices;
 })();
 
+/** One bit of probability one half: 16 price units. */
+const PRICE_BITS_SHIFT = 4;
+
 function price(probability: number, bit: number): number {
   return PRICES[(bit === 0 ? probability : 2048 - probability) >>> PRICE_SHIFT]!;
 }
@@ -179,8 +182,11 @@ class RangeEncoder {
 // ---------------------------------------------------------------------------------------------
 // Match finder
 
-/** Hash chains over the whole input: the longest match at a position, within the dictionary. */
-class MatchFinder {
+/**
+ * Hash chains over the whole input: at a position, the matches within the dictionary, each
+ * longer than the one before (`lengths`/`distances`, `count` of them), up to the nice length.
+ */
+class MatchFinder implements Finder {
   private readonly head: Int32Array;
   private readonly head3: Int32Array;
   private readonly chain: Int32Array;
@@ -189,9 +195,10 @@ class MatchFinder {
   /** The next position to insert. */
   private next = 0;
   private lastPos = -1;
-  private lastLength = 0;
-  /** The distance (minus one, as LZMA codes it) of the match `find` returned. */
-  distance = 0;
+  /** The matches `find` found, shortest first; distances minus one, as LZMA codes them. */
+  readonly lengths = new Int32Array(MATCH_MAX + 1);
+  readonly distances = new Int32Array(MATCH_MAX + 1);
+  count = 0;
 
   constructor(
     private readonly data: Uint8Array,
@@ -218,83 +225,388 @@ class MatchFinder {
 
   private hash3(pos: number): number {
     const d = this.data;
-    return (Math.imul(d[pos]! | (d[pos + 1]! << 8) | (d[pos + 2]! << 16), 0x9e3779b1) >>> 16) & 0xffff;
+    return Math.imul(d[pos]! | (d[pos + 1]! << 8) | (d[pos + 2]! << 16), 0x9e3779b1) >>> 16;
   }
 
   /** Inserts every position before `end` not yet inserted. */
   skipTo(end: number): void {
     const last = Math.min(end, this.data.length - 3);
+    const { chain, head, head3, mask } = this;
     for (let pos = this.next; pos < last; pos++) {
       const h = this.hash4(pos);
-      this.chain[pos & this.mask] = this.head[h]!;
-      this.head[h] = pos;
-      this.head3[this.hash3(pos)] = pos;
+      chain[pos & mask] = head[h]!;
+      head[h] = pos;
+      head3[this.hash3(pos)] = pos;
     }
     if (end > this.next) this.next = end;
   }
 
-  /** The longest match at `pos` (0 if none of 3 bytes or more); its distance in `distance`. */
+  /** The length of the longest match at `pos` (0 if none of 3 bytes or more); all of them in `lengths`/`distances`. */
   find(pos: number): number {
-    if (pos === this.lastPos) {
-      return this.lastLength;
-    }
+    if (pos === this.lastPos) return this.count === 0 ? 0 : this.lengths[this.count - 1]!;
     this.skipTo(pos);
     const data = this.data;
-    const n = data.length;
-    const maxLength = Math.min(MATCH_MAX, n - pos);
-    let bestLength = 0;
-    let bestDistance = 0;
+    const { lengths, distances, chain, mask } = this;
+    const maxLength = Math.min(MATCH_MAX, data.length - pos);
+    let count = 0;
+    let best = 0;
     if (maxLength >= 4) {
-      const lowest = pos - this.dictSize;
+      const lowest = Math.max(0, pos - this.dictSize);
+      const limit = Math.min(this.niceLength, maxLength);
       const h3 = this.hash3(pos);
       const near = this.head3[h3]!;
       if (near >= 0 && near >= lowest && pos - near <= 1 << 16) {
         let length = 0;
         while (length < maxLength && data[near + length] === data[pos + length]) length++;
         if (length >= 3) {
-          bestLength = length;
-          bestDistance = pos - near - 1;
+          best = length;
+          lengths[count] = length;
+          distances[count++] = pos - near - 1;
         }
       }
-      const limit = Math.min(this.niceLength, maxLength);
       const h = this.hash4(pos);
       let candidate = this.head[h]!;
       let tries = this.depth;
-      while (bestLength < limit && candidate >= 0 && candidate >= lowest && tries-- > 0) {
-        if (data[candidate + bestLength] === data[pos + bestLength] && data[candidate] === data[pos]) {
+      while (best < limit && candidate >= lowest && tries-- > 0) {
+        if (data[candidate + best] === data[pos + best] && data[candidate] === data[pos]) {
           let length = 1;
           while (length < maxLength && data[candidate + length] === data[pos + length]) length++;
-          if (length > bestLength) {
-            bestLength = length;
-            bestDistance = pos - candidate - 1;
+          if (length > best) {
+            best = length;
+            lengths[count] = length;
+            distances[count++] = pos - candidate - 1;
           }
         }
-        const older = this.chain[candidate & this.mask]!;
+        const older = chain[candidate & mask]!;
         if (older >= candidate) break;
         candidate = older;
       }
-      this.chain[pos & this.mask] = this.head[h]!;
+      chain[pos & mask] = this.head[h]!;
       this.head[h] = pos;
       this.head3[h3] = pos;
       this.next = pos + 1;
     }
     this.lastPos = pos;
-    this.lastLength = bestLength;
-    this.distance = bestDistance;
-    return bestLength;
+    this.count = count;
+    return best;
+  }
+}
+
+/**
+ * Binary trees over the whole input (for optimal parsing): each 4-byte-hash bucket roots a search
+ * tree of earlier positions ordered by the bytes that follow them. Inserting a position walks
+ * down its tree, which visits the candidates sharing the longest prefixes with it (so long
+ * matches are found even behind thousands of short ones, as in runs of zeros), and re-roots the
+ * tree at the new position. Same interface as `MatchFinder`; positions must be asked in order.
+ */
+class TreeFinder implements Finder {
+  private readonly head: Int32Array;
+  private readonly head3: Int32Array;
+  private readonly tree: Int32Array;
+  private readonly mask: number;
+  private readonly hashShift: number;
+  private readonly maxDistance: number;
+  private next = 0;
+  private lastPos = -1;
+  readonly lengths = new Int32Array(MATCH_MAX + 1);
+  readonly distances = new Int32Array(MATCH_MAX + 1);
+  count = 0;
+
+  constructor(
+    private readonly data: Uint8Array,
+    dictSize: number,
+    private readonly depth: number,
+    private readonly niceLength: number,
+  ) {
+    const n = data.length;
+    const hashBits = Math.min(20, Math.max(10, 32 - Math.clz32(Math.max(1, n))));
+    this.head = new Int32Array(1 << hashBits).fill(-1);
+    this.hashShift = 32 - hashBits;
+    this.head3 = new Int32Array(1 << 16).fill(-1);
+    let window = 1;
+    while (window < Math.min(n, dictSize) + 1) window *= 2;
+    this.tree = new Int32Array(2 * window);
+    this.mask = window - 1;
+    this.maxDistance = Math.min(dictSize, window - 1);
+  }
+
+  /**
+   * Inserts the positions before `end` not yet seen. Inside a long match only its first and last
+   * SKIP_EDGE positions go in: the tree stays a search tree over the positions it holds, and runs
+   * (16 MiB of zeros) cost no more than a few comparisons a byte.
+   */
+  skipTo(end: number): void {
+    let pos = this.next;
+    if (end - pos > 2 * SKIP_EDGE) {
+      for (const stop = pos + SKIP_EDGE; pos < stop; pos++) this.insert(pos, false);
+      pos = end - SKIP_EDGE;
+    }
+    for (; pos < end; pos++) this.insert(pos, false);
+    if (end > this.next) this.next = end;
+  }
+
+  find(pos: number): number {
+    if (pos === this.lastPos) return this.count === 0 ? 0 : this.lengths[this.count - 1]!;
+    this.skipTo(pos);
+    this.lastPos = pos;
+    this.next = pos + 1;
+    return this.insert(pos, true);
+  }
+
+  /** Inserts `pos`; with `record`, lists its matches and returns the longest length. */
+  private insert(pos: number, record: boolean): number {
+    const data = this.data;
+    const available = Math.min(MATCH_MAX, data.length - pos);
+    if (record) this.count = 0;
+    if (available < 4) return 0;
+    const { tree, mask, lengths, distances } = this;
+    const limit = Math.min(this.niceLength, available);
+    const word = data[pos]! | (data[pos + 1]! << 8) | (data[pos + 2]! << 16);
+    const h3 = Math.imul(word, 0x9e3779b1) >>> 16;
+    const h = Math.imul(word | (data[pos + 3]! << 24), 0x9e3779b1) >>> this.hashShift;
+    let count = 0;
+    let best = 0;
+    if (record) {
+      // The nearest position starting with the same three bytes, for short matches.
+      const near = this.head3[h3]!;
+      if (near >= 0 && pos - near <= Math.min(this.maxDistance, 1 << 16)) {
+        let length = 0;
+        while (length < available && data[near + length] === data[pos + length]) length++;
+        if (length >= 3) {
+          best = length;
+          lengths[count] = length;
+          distances[count++] = pos - near - 1;
+        }
+      }
+    }
+    this.head3[h3] = pos;
+    let candidate = this.head[h]!;
+    this.head[h] = pos;
+    let smallerSlot = (pos & mask) << 1;
+    let largerSlot = smallerSlot + 1;
+    let smallerLength = 0;
+    let largerLength = 0;
+    let tries = this.depth;
+    for (;;) {
+      if (candidate < 0 || pos - candidate > this.maxDistance || tries-- <= 0) {
+        tree[smallerSlot] = -1;
+        tree[largerSlot] = -1;
+        break;
+      }
+      const slot = (candidate & mask) << 1;
+      let length = Math.min(smallerLength, largerLength);
+      if (data[candidate + length] === data[pos + length]) {
+        while (++length < limit && data[candidate + length] === data[pos + length]);
+        if (record && length > best && (length >= 3 || pos - candidate <= 256)) {
+          best = length;
+          lengths[count] = length;
+          distances[count++] = pos - candidate - 1;
+        }
+        if (length >= limit) {
+          // As long as we look: the new position takes the candidate's place and children.
+          tree[smallerSlot] = tree[slot]!;
+          tree[largerSlot] = tree[slot + 1]!;
+          break;
+        }
+      }
+      if (data[candidate + length]! < data[pos + length]!) {
+        tree[smallerSlot] = candidate;
+        smallerSlot = slot + 1;
+        smallerLength = length;
+        candidate = tree[smallerSlot]!;
+      } else {
+        tree[largerSlot] = candidate;
+        largerSlot = slot;
+        largerLength = length;
+        candidate = tree[largerSlot]!;
+      }
+    }
+    if (!record) return 0;
+    if (count > 0 && best >= limit) {
+      // Stopped at the nice length: take the longest match as far as it goes.
+      const from = pos - distances[count - 1]! - 1;
+      while (best < available && data[from + best] === data[pos + best]) best++;
+      lengths[count - 1] = best;
+    }
+    this.count = count;
+    return best;
+  }
+}
+
+/** A match finder: the matches at each position, asked in increasing order. */
+interface Finder {
+  readonly lengths: Int32Array;
+  readonly distances: Int32Array;
+  readonly count: number;
+  /** The longest match length at `pos` (0 if none); all matches, shortest first, in `lengths`/`distances`. */
+  find(pos: number): number;
+  /** Inserts the positions before `end` not yet seen. */
+  skipTo(end: number): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Price tables, refreshed from the model as it adapts
+
+function treePrice(probs: Uint16Array, base: number, bits: number, symbol: number): number {
+  let total = 0;
+  let m = 1;
+  for (let i = bits - 1; i >= 0; i--) {
+    const bit = (symbol >>> i) & 1;
+    total += price(probs[base + m]!, bit);
+    m = (m << 1) | bit;
+  }
+  return total;
+}
+
+/** The prices of all `2^bits` symbols of a bit tree (`out[symbol]`), each node's prefix priced once. */
+function treePrices(probs: Uint16Array, base: number, bits: number, out: Int32Array): void {
+  // out[m] for tree node m (1 .. 2^(bits+1)-1): the price of the path to it; leaves at 2^bits + symbol.
+  const leaves = 1 << bits;
+  out[1] = 0;
+  for (let m = 2; m < 2 * leaves; m++) out[m] = out[m >>> 1]! + price(probs[base + (m >>> 1)]!, m & 1);
+  out.copyWithin(0, leaves, 2 * leaves);
+}
+
+function reverseTreePrice(probs: Uint16Array, base: number, bits: number, symbol: number): number {
+  let total = 0;
+  let m = 1;
+  for (let i = 0; i < bits; i++) {
+    const bit = (symbol >>> i) & 1;
+    total += price(probs[base + m]!, bit);
+    m = (m << 1) | bit;
+  }
+  return total;
+}
+
+/** The distance slot of a distance (minus one): 0-3 as is, then two slots per power of two. */
+function distanceSlot(distance: number): number {
+  if (distance < 4) return distance;
+  const top = 31 - Math.clz32(distance);
+  return 2 * top + ((distance >>> (top - 1)) & 1);
+}
+
+class PriceTables {
+  /** [coder (0 match, 1 rep)][posState][length - 2]. */
+  readonly lengths: Int32Array;
+  /** [lenState][slot], direct bits included (align bits not). */
+  readonly slots = new Int32Array(4 * 64);
+  /** [lenState][distance] for distances below 128. */
+  readonly shortDistances = new Int32Array(4 * 128);
+  readonly align = new Int32Array(16);
+  private readonly posStates: number;
+  private readonly scratch = new Int32Array(512);
+
+  constructor(private readonly model: Model) {
+    this.posStates = 1 << model.pb;
+    this.lengths = new Int32Array(2 * 16 * (MATCH_MAX - 1));
+  }
+
+  update(): void {
+    const model = this.model;
+    const { probs } = model;
+    const lengths = this.lengths;
+    const row = MATCH_MAX - 1;
+    const scratch = this.scratch;
+    for (let coder = 0; coder < 2; coder++) {
+      const base = coder === 0 ? model.lenCoder : model.repLenCoder;
+      const choice0 = price(probs[base + LEN_CHOICE]!, 0);
+      const choice1 = price(probs[base + LEN_CHOICE]!, 1);
+      const mid = choice1 + price(probs[base + LEN_CHOICE2]!, 0);
+      const high = choice1 + price(probs[base + LEN_CHOICE2]!, 1);
+      const first = coder * 16 * row;
+      treePrices(probs, base + LEN_HIGH, 8, scratch);
+      for (let l = 16; l < row; l++) lengths[first + l] = high + scratch[l - 16]!;
+      for (let posState = 0; posState < this.posStates; posState++) {
+        const at = first + posState * row;
+        treePrices(probs, base + LEN_LOW + (posState << 3), 3, scratch);
+        for (let l = 0; l < 8; l++) lengths[at + l] = choice0 + scratch[l]!;
+        treePrices(probs, base + LEN_MID + (posState << 3), 3, scratch);
+        for (let l = 0; l < 8; l++) lengths[at + 8 + l] = mid + scratch[l]!;
+        if (posState > 0) lengths.copyWithin(at + 16, first + 16, first + row);
+      }
+    }
+    for (let lenState = 0; lenState < 4; lenState++) {
+      treePrices(probs, model.posSlot + (lenState << 6), 6, scratch);
+      for (let slot = 0; slot < 64; slot++) {
+        this.slots[lenState * 64 + slot] = scratch[slot]! + (slot >= 14 ? ((slot >>> 1) - 5) << PRICE_BITS_SHIFT : 0);
+      }
+      for (let distance = 0; distance < 128; distance++) {
+        const slot = distanceSlot(distance);
+        let p = this.slots[lenState * 64 + slot]!;
+        if (slot >= 4) {
+          const directBits = (slot >>> 1) - 1;
+          const base = (2 | (slot & 1)) << directBits;
+          p += reverseTreePrice(probs, model.specPos + base - slot - 1, directBits, distance - base);
+        }
+        this.shortDistances[lenState * 128 + distance] = p;
+      }
+    }
+    for (let i = 0; i < 16; i++) this.align[i] = reverseTreePrice(probs, model.align, 4, i);
+  }
+
+  length(coder: number, posState: number, length: number): number {
+    return this.lengths[(coder * 16 + posState) * (MATCH_MAX - 1) + length - 2]!;
+  }
+
+  distance(distance: number, length: number): number {
+    const lenState = length < 6 ? length - 2 : 3;
+    if (distance < 128) return this.shortDistances[lenState * 128 + distance]!;
+    return this.slots[lenState * 64 + distanceSlot(distance)]! + this.align[distance & 15]!;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Encoder
 
+const LITERAL = 0;
+const SHORT_REP = 1;
+const REP = 2;
+const MATCH = 3;
+/** Positions inserted at each end of a long match the tree finder skips. */
+const SKIP_EDGE = 32;
+/** How far ahead optimal parsing plans, at most. */
+const OPT_WINDOW = 4096;
+const INFINITE_PRICE = 0x3fffffff;
+/** Symbols coded between refreshes of the price tables. */
+const PRICE_UPDATE_INTERVAL = 128;
+
+/** The nodes of the optimal-parsing search: position offset → cheapest way there. */
+class Nodes {
+  readonly cost = new Int32Array(OPT_WINDOW + MATCH_MAX + 2);
+  readonly from = new Int32Array(OPT_WINDOW + MATCH_MAX + 2);
+  readonly kind = new Uint8Array(OPT_WINDOW + MATCH_MAX + 2);
+  readonly value = new Int32Array(OPT_WINDOW + MATCH_MAX + 2);
+  readonly nodeState = new Uint8Array(OPT_WINDOW + MATCH_MAX + 2);
+  readonly nodeReps = new Int32Array(4 * (OPT_WINDOW + MATCH_MAX + 2));
+}
+
+/** The length of the match between `data[pos..]` and `data[from..]`, up to `limit` (0 if `from` < 0). */
+function matchLength(data: Uint8Array, pos: number, from: number, limit: number): number {
+  if (from < 0) return 0;
+  let length = 0;
+  while (length < limit && data[from + length] === data[pos + length]) length++;
+  return length;
+}
+
 class LzmaEncoder {
   readonly model: Model;
   readonly rc: RangeEncoder;
-  private readonly finder: MatchFinder;
+  private readonly finder: Finder;
   private state = 0;
   private readonly reps = new Int32Array(4);
   private readonly repLengths = new Int32Array(4);
+  private readonly pbMask: number;
+  private readonly prices: PriceTables;
+  private sincePriceUpdate = PRICE_UPDATE_INTERVAL;
+  private readonly nodes: Nodes;
+  /** The planned symbols, last first: kind, length, distance (of matches and rep matches). */
+  private readonly plan = {
+    kind: new Uint8Array(OPT_WINDOW + 1),
+    distance: new Int32Array(OPT_WINDOW + 1),
+    length: new Int32Array(OPT_WINDOW + 1),
+  };
+  /** The next planned symbol to code (an index into `plan`), -1 when none is left. */
+  private planNext = -1;
 
   constructor(
     private readonly data: Uint8Array,
@@ -303,7 +615,14 @@ class LzmaEncoder {
   ) {
     this.model = new Model(options);
     this.rc = new RangeEncoder(outputSize);
-    this.finder = new MatchFinder(data, options.dictSize, searchDepth(options), options.niceLength);
+    const depth = searchDepth(options);
+    this.finder =
+      options.mode === "normal"
+        ? new TreeFinder(data, options.dictSize, depth, options.niceLength)
+        : new MatchFinder(data, options.dictSize, depth, options.niceLength);
+    this.pbMask = (1 << options.pb) - 1;
+    this.prices = new PriceTables(this.model);
+    this.nodes = options.mode === "normal" ? new Nodes() : (undefined as unknown as Nodes);
   }
 
   /** Resets state and probabilities (an LZMA2 state reset). */
@@ -311,6 +630,7 @@ class LzmaEncoder {
     this.model.reset();
     this.state = 0;
     this.reps.fill(0);
+    this.sincePriceUpdate = PRICE_UPDATE_INTERVAL;
   }
 
   /**
@@ -318,8 +638,15 @@ class LzmaEncoder {
    * the input consumed reaches `maxUnpacked` (LZMA2 chunk limits). Returns where it stopped.
    */
   encode(pos: number, end: number, maxPacked: number, maxUnpacked: number): number {
+    return this.options.mode === "normal"
+      ? this.encodeOptimal(pos, end, maxPacked, maxUnpacked)
+      : this.encodeFast(pos, end, maxPacked, maxUnpacked);
+  }
+
+  /** Lazy parsing (liblzma's fast mode, presets 0-3). */
+  private encodeFast(pos: number, end: number, maxPacked: number, maxUnpacked: number): number {
     const data = this.data;
-    const { niceLength, mode } = this.options;
+    const { niceLength } = this.options;
     const reps = this.reps;
     const repLengths = this.repLengths;
     const finder = this.finder;
@@ -354,7 +681,7 @@ class LzmaEncoder {
         continue;
       }
       let length = finder.find(pos);
-      let distance = finder.distance;
+      let distance = length === 0 ? 0 : finder.distances[finder.count - 1]!;
       if (length >= niceLength) {
         pos = this.match(pos, distance, length);
         continue;
@@ -376,7 +703,7 @@ class LzmaEncoder {
         continue;
       }
       // Lazy evaluation: a better match one byte on makes this byte a literal.
-      if (this.betterAhead(pos + 1, length, distance, end) || (mode === "normal" && this.betterAhead2(pos + 2, length, end))) {
+      if (this.betterAhead(pos + 1, length, distance, end)) {
         this.literalOrShortRep(pos);
         pos++;
         continue;
@@ -399,23 +726,272 @@ class LzmaEncoder {
       if (repLength >= length) return true;
     }
     const nextLength = this.finder.find(next);
-    const nextDistance = this.finder.distance;
+    const nextDistance = nextLength === 0 ? 0 : this.finder.distances[this.finder.count - 1]!;
     if (nextLength > length + 1) return true;
     if (nextLength === length + 1 && nextDistance >>> 7 <= distance) return true;
     if (nextLength === length && nextDistance < distance >>> 7) return true;
     return false;
   }
 
-  /** Normal mode: whether a match two bytes on is much longer (`find` results stay cached for position next-1). */
-  private betterAhead2(next: number, length: number, end: number): boolean {
-    if (next >= end || length >= this.options.niceLength) return false;
+  // -- Optimal parsing ------------------------------------------------------------------------
+
+  /**
+   * Optimal parsing (liblzma's normal mode, presets 4-9): plans the cheapest way, by the model's
+   * current prices, to code the next stretch of input, then codes it. Returns where it stopped.
+   */
+  private encodeOptimal(pos: number, end: number, maxPacked: number, maxUnpacked: number): number {
+    const rc = this.rc;
+    const stopAt = Math.min(end, pos + maxUnpacked);
+    const plan = this.plan;
     const data = this.data;
-    const available = Math.min(MATCH_MAX, end - next);
-    const from = next - this.reps[0]! - 1;
-    if (from < 0) return false;
-    let repLength = 0;
-    while (repLength < available && data[from + repLength] === data[next + repLength]) repLength++;
-    return repLength >= length + 2;
+    const reps = this.reps;
+    while (pos < stopAt && rc.pending() < maxPacked) {
+      if (this.planNext < 0) {
+        if (this.sincePriceUpdate >= PRICE_UPDATE_INTERVAL) {
+          this.prices.update();
+          this.sincePriceUpdate = 0;
+        }
+        // The plan is stored last symbol first; what an LZMA2 chunk has no room for is coded in
+        // the next chunk.
+        this.planNext = this.optimum(pos, end) - 1;
+      }
+      const k = this.planNext--;
+      const kind = plan.kind[k]!;
+      const length = plan.length[k]!;
+      const distance = plan.distance[k]!;
+      if (kind === LITERAL) {
+        this.literal(pos);
+        pos++;
+      } else if (kind === SHORT_REP) {
+        // After an LZMA2 state reset (a stored chunk) rep0 may have changed: then a literal.
+        if (data[pos - reps[0]! - 1] === data[pos] && pos - reps[0]! - 1 >= 0) this.shortRep(pos);
+        else this.literal(pos);
+        pos++;
+      } else {
+        let index = kind === REP ? reps.indexOf(distance) : -1;
+        pos = index >= 0 ? this.repMatch(pos, index, length) : this.match(pos, distance, length);
+      }
+      this.sincePriceUpdate++;
+    }
+    return pos;
+  }
+
+  /** Stores a plan of one symbol. */
+  private single(kind: number, distance: number, length: number): number {
+    this.plan.kind[0] = kind;
+    this.plan.distance[0] = distance;
+    this.plan.length[0] = length;
+    return 1;
+  }
+
+  /** The price of coding a literal at `pos` in `state` with `rep0` (isMatch bit included). */
+  private literalPriceAt(pos: number, state: number, rep0: number, posState: number): number {
+    const { probs, isMatch } = this.model;
+    const base = this.literalBase(pos);
+    const byte = this.data[pos]!;
+    let total = price(probs[isMatch + (state << 4) + posState]!, 0);
+    let m = 1;
+    let matchByte = state >= 7 ? this.data[pos - rep0 - 1]! : -1;
+    for (let i = 7; i >= 0; i--) {
+      const bit = (byte >>> i) & 1;
+      if (matchByte >= 0) {
+        const matchBit = (matchByte >>> i) & 1;
+        total += price(probs[base + ((1 + matchBit) << 8) + m]!, bit);
+        if (matchBit !== bit) matchByte = -1;
+      } else {
+        total += price(probs[base + m]!, bit);
+      }
+      m = (m << 1) | bit;
+    }
+    return total;
+  }
+
+  /**
+   * Plans symbols from `pos`: a shortest-path search over the next positions (up to OPT_WINDOW),
+   * where each node is reached by a literal, a short rep, a rep match or a match from an earlier
+   * node, at the price the model gives it from that node's state and repeat distances. Returns the
+   * number of symbols planned (in `plan`, last first).
+   */
+  private optimum(pos: number, end: number): number {
+    const data = this.data;
+    const finder = this.finder;
+    const { niceLength } = this.options;
+    const { probs, isMatch, isRep, isRepG0, isRep0Long } = this.model;
+    const available = Math.min(MATCH_MAX, end - pos);
+    const reps = this.reps;
+    if (available < 2) return this.single(LITERAL, 0, 1);
+
+    let bestRep = 0;
+    let bestRepLength = 0;
+    for (let i = 0; i < 4; i++) {
+      const length = matchLength(data, pos, pos - reps[i]! - 1, available);
+      if (length > bestRepLength) {
+        bestRepLength = length;
+        bestRep = i;
+      }
+    }
+    if (bestRepLength >= niceLength) return this.single(REP, reps[bestRep]!, bestRepLength);
+    const mainLength = finder.find(pos);
+    if (mainLength >= niceLength) return this.single(MATCH, finder.distances[finder.count - 1]!, mainLength);
+    const posState0 = pos & this.pbMask;
+    if (mainLength < 2 && bestRepLength < 2) {
+      const from = pos - reps[0]! - 1;
+      if (from >= 0 && data[from] === data[pos]) {
+        const state = this.state;
+        const shortRep =
+          price(probs[isMatch + (state << 4) + posState0]!, 1) +
+          price(probs[isRep + state]!, 1) +
+          price(probs[isRepG0 + state]!, 0) +
+          price(probs[isRep0Long + (state << 4) + posState0]!, 0);
+        if (shortRep < this.literalPriceAt(pos, state, reps[0]!, posState0)) return this.single(SHORT_REP, 0, 1);
+      }
+      return this.single(LITERAL, 0, 1);
+    }
+
+    const nodes = this.nodes;
+    const { cost, from, kind, value, nodeState, nodeReps } = nodes;
+    cost[0] = 0;
+    nodeState[0] = this.state;
+    nodeReps.set(reps, 0);
+    let lengthEnd = 1;
+    cost[1] = INFINITE_PRICE;
+    let cur = 0;
+    for (;;) {
+      // Node `cur` is final: all cheaper ways to it were tried. Work out its state and reps.
+      if (cur > 0) {
+        const previous = from[cur]!;
+        const k = kind[cur]!;
+        const state = nodeState[previous]!;
+        const r = previous * 4;
+        const o = cur * 4;
+        if (k === LITERAL) {
+          nodeState[cur] = state < 4 ? 0 : state < 10 ? state - 3 : state - 6;
+          nodeReps.copyWithin(o, r, r + 4);
+        } else if (k === SHORT_REP) {
+          nodeState[cur] = state < 7 ? 9 : 11;
+          nodeReps.copyWithin(o, r, r + 4);
+        } else if (k === REP) {
+          nodeState[cur] = state < 7 ? 8 : 11;
+          const index = value[cur]!;
+          nodeReps[o] = nodeReps[r + index]!;
+          for (let i = 1, j = 0; i < 4; i++, j++) {
+            if (j === index) j++;
+            nodeReps[o + i] = nodeReps[r + j]!;
+          }
+        } else {
+          nodeState[cur] = state < 7 ? 7 : 10;
+          nodeReps[o] = value[cur]!;
+          nodeReps[o + 1] = nodeReps[r]!;
+          nodeReps[o + 2] = nodeReps[r + 1]!;
+          nodeReps[o + 3] = nodeReps[r + 2]!;
+        }
+        if (cur >= lengthEnd || cur >= OPT_WINDOW) break;
+        // A long match here ends the plan: it is coded next, on its own.
+        if (finder.find(pos + cur) >= niceLength) break;
+        const room = Math.min(MATCH_MAX, end - pos - cur);
+        let longRep = false;
+        for (let i = 0; i < 4 && !longRep; i++) {
+          longRep = matchLength(data, pos + cur, pos + cur - nodeReps[cur * 4 + i]! - 1, room) >= niceLength;
+        }
+        if (longRep) break;
+      }
+      const at = pos + cur;
+      const state = nodeState[cur]!;
+      const o = cur * 4;
+      const rep0 = nodeReps[o]!;
+      const posState = at & this.pbMask;
+      const base = cost[cur]!;
+      const room = Math.min(MATCH_MAX, end - at);
+
+      // Literal, or short rep, to the next position.
+      let next = cur + 1;
+      if (next > lengthEnd) {
+        lengthEnd = next;
+        cost[next] = INFINITE_PRICE;
+      }
+      const literal = base + this.literalPriceAt(at, state, rep0, posState);
+      if (literal < cost[next]!) {
+        cost[next] = literal;
+        from[next] = cur;
+        kind[next] = LITERAL;
+      }
+      const matchBit = base + price(probs[isMatch + (state << 4) + posState]!, 1);
+      const repBit = matchBit + price(probs[isRep + state]!, 1);
+      if (at - rep0 - 1 >= 0 && data[at - rep0 - 1] === data[at]) {
+        const shortRep = repBit + price(probs[isRepG0 + state]!, 0) + price(probs[isRep0Long + (state << 4) + posState]!, 0);
+        if (shortRep < cost[next]!) {
+          cost[next] = shortRep;
+          from[next] = cur;
+          kind[next] = SHORT_REP;
+        }
+      }
+      if (room < 2) {
+        cur++;
+        continue;
+      }
+
+      // Rep matches, every length.
+      const prices = this.prices;
+      for (let index = 0; index < 4; index++) {
+        const length = matchLength(data, at, at - nodeReps[o + index]! - 1, room);
+        if (length < 2) continue;
+        const head = repBit + this.repIndexPrice(index, state, posState);
+        while (lengthEnd < cur + length) cost[++lengthEnd] = INFINITE_PRICE;
+        for (let l = 2; l <= length; l++) {
+          const total = head + prices.length(1, posState, l);
+          const target = cur + l;
+          if (total < cost[target]!) {
+            cost[target] = total;
+            from[target] = cur;
+            kind[target] = REP;
+            value[target] = index;
+          }
+        }
+      }
+
+      // Matches: each length at the nearest distance that reaches it.
+      const longest = finder.find(at);
+      if (longest >= 2) {
+        const head = matchBit + price(probs[isRep + state]!, 0);
+        while (lengthEnd < cur + longest) cost[++lengthEnd] = INFINITE_PRICE;
+        let l = 2;
+        for (let m = 0; m < finder.count; m++) {
+          const length = finder.lengths[m]!;
+          const distance = finder.distances[m]!;
+          for (; l <= length; l++) {
+            const total = head + prices.length(0, posState, l) + prices.distance(distance, l);
+            const target = cur + l;
+            if (total < cost[target]!) {
+              cost[target] = total;
+              from[target] = cur;
+              kind[target] = MATCH;
+              value[target] = distance;
+            }
+          }
+        }
+      }
+      cur++;
+    }
+
+    // Walk back from the last final node.
+    const plan = this.plan;
+    let count = 0;
+    for (let node = cur; node > 0; node = from[node]!) {
+      const k = kind[node]!;
+      plan.kind[count] = k;
+      plan.distance[count] = k === REP ? nodeReps[from[node]! * 4 + value[node]!]! : value[node]!;
+      plan.length[count] = node - from[node]!;
+      count++;
+    }
+    return count;
+  }
+
+  private repIndexPrice(index: number, state: number, posState: number): number {
+    const { probs, isRepG0, isRepG1, isRepG2, isRep0Long } = this.model;
+    if (index === 0) return price(probs[isRepG0 + state]!, 0) + price(probs[isRep0Long + (state << 4) + posState]!, 1);
+    const g0 = price(probs[isRepG0 + state]!, 1);
+    if (index === 1) return g0 + price(probs[isRepG1 + state]!, 0);
+    return g0 + price(probs[isRepG1 + state]!, 1) + price(probs[isRepG2 + state]!, index - 2);
   }
 
   // -- Symbols ---------------------------------------------------------------------------------
@@ -592,13 +1168,7 @@ class LzmaEncoder {
     const probs = model.probs;
     const rc = this.rc;
     const lenState = length < 6 ? length - 2 : 3;
-    let slot: number;
-    if (distance < 4) {
-      slot = distance;
-    } else {
-      const top = 31 - Math.clz32(distance);
-      slot = 2 * top + ((distance >>> (top - 1)) & 1);
-    }
+    const slot = distanceSlot(distance);
     rc.tree(probs, model.posSlot + (lenState << 6), 6, slot);
     if (slot < 4) return;
     const directBits = (slot >>> 1) - 1;
