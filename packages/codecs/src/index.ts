@@ -43,3 +43,23 @@ export {
   LZMA_PRESET_EXTREME,
   type LzmaFilterSpec,
 } from "./lzma.js";
+export { delta, deltaConfig } from "./delta.js";
+export { fixedscaleoffset, fixedScaleOffsetConfig } from "./fixedscaleoffset.js";
+export { quantize, quantizeConfig, quantizeScale } from "./quantize.js";
+export { packbits, packbitsConfig } from "./packbits.js";
+export { categorize, categorizeConfig } from "./categorize.js";
+export { astype, astypeConfig } from "./astype.js";
+export { shuffle, shuffleConfig } from "./shuffle.js";
+export { bitround, bitroundConfig } from "./bitround.js";
+export { crc32, crc32Config } from "./crc32.js";
+export { adler32, adler32Config } from "./adler32.js";
+export { fletcher32, fletcher32Config } from "./fletcher32.js";
+export { jenkinsLookup3, jenkinsLookup3Config } from "./jenkins-lookup3.js";
+export type { ChecksumLocation } from "./checksum32.js";
+export type { PyNumber } from "./numeric-fields.js";
+export { vlenUtf8, vlenUtf8Config } from "./vlen-utf8.js";
+export { vlenBytes, vlenBytesConfig } from "./vlen-bytes.js";
+export { vlenArray, vlenArrayConfig } from "./vlen-array.js";
+export { json2, json2Config } from "./json2.js";
+export { msgpack2, msgpack2Config, MsgpackExt } from "./msgpack2.js";
+export { base64, base64Config } from "./base64.js";
