@@ -35,7 +35,7 @@ export class IntArrayDimIndexer implements OrthogonalDimIndexer {
     const n = values.length;
     const keys = new Float64Array(n);
     for (let i = 0; i < n; i++) keys[i] = Math.floor(values[i]! / chunkLength);
-    const groups = groupByKey(keys);
+    const groups = groupByKey(keys, Math.ceil(length / chunkLength));
     const local = new Int32Array(n);
     const { order } = groups;
     for (let p = 0; p < n; p++) {

@@ -10,8 +10,12 @@ export interface Groups {
   readonly order: Int32Array | null;
 }
 
-/** Groups items by `keys` (non-negative integers below 2**53) with a stable sort. */
-export function groupByKey(keys: Float64Array): Groups {
+/**
+ * Groups items by `keys` (non-negative integers below `bound`, at most 2**53) with a stable
+ * sort: a counting sort when `bound` is small next to the number of items, else a sort of the
+ * distinct keys and a counting sort by their rank.
+ */
+export function groupByKey(keys: Float64Array, bound = Number.MAX_SAFE_INTEGER): Groups {
   const n = keys.length;
   let sorted = true;
   for (let i = 1; i < n; i++) {
@@ -35,6 +39,7 @@ export function groupByKey(keys: Float64Array): Groups {
     starts[count] = n;
     return { keys: groupKeys, starts, order: null };
   }
+  if (bound <= 4 * n + 1024) return countingSort(keys, bound);
   // The distinct keys, ascending (a typed array sorts numerically), then a counting sort by rank.
   const all = Float64Array.from(keys).sort();
   let count = 0;
@@ -58,6 +63,30 @@ export function groupByKey(keys: Float64Array): Groups {
   const next = starts.slice(0, count);
   const order = new Int32Array(n);
   for (let i = 0; i < n; i++) order[next[rank[i]!]!++] = i;
+  return { keys: groupKeys, starts, order };
+}
+
+function countingSort(keys: Float64Array, bound: number): Groups {
+  const n = keys.length;
+  const counts = new Int32Array(bound + 1);
+  for (let i = 0; i < n; i++) counts[keys[i]! + 1]!++;
+  let count = 0;
+  for (let key = 1; key <= bound; key++) if (counts[key] !== 0) count++;
+  const groupKeys = new Float64Array(count);
+  const starts = new Int32Array(count + 1);
+  // counts[key] becomes where key's items start
+  for (let key = 0, g = 0, at = 0; key < bound; key++) {
+    const c = counts[key + 1]!;
+    counts[key] = at;
+    if (c !== 0) {
+      groupKeys[g] = key;
+      starts[g++] = at;
+    }
+    at += c;
+  }
+  starts[count] = n;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[counts[keys[i]!]!++] = i;
   return { keys: groupKeys, starts, order };
 }
 

@@ -36,15 +36,13 @@ export interface SelectionArray {
  */
 export type IndexArray = NestedList | IntegerTypedArray | SelectionArray;
 
-/** An index array read into numbers: integers (any value, not yet checked against a dimension) or 0/1 for booleans. */
-export interface ReadArray {
-  readonly kind: "int" | "bool";
-  readonly shape: number[];
-  /** Integer values, or 1/0 for true/false, in C order. */
-  readonly values: Float64Array;
-  /** True for a JS list (Python's list), false for an array. */
-  readonly list: boolean;
-}
+/**
+ * An index array read into numbers, in C order: integers (any value, not yet checked against a
+ * dimension), or booleans as bytes (non-zero for true).
+ */
+export type ReadArray =
+  | { readonly kind: "int"; readonly shape: number[]; readonly values: Float64Array; readonly list: boolean }
+  | { readonly kind: "bool"; readonly shape: number[]; readonly values: Uint8Array; readonly list: boolean };
 
 const INTEGER_TYPED = [
   Int8Array,
@@ -145,7 +143,8 @@ export function readIndexArray(item: unknown, dim: number | undefined): ReadArra
     };
     walk(item, 0);
     // An empty list is an empty integer index list (numpy's `a[[]]`).
-    return { kind: kind ?? "int", shape, values, list: true };
+    if (kind === "bool") return { kind, shape, values: Uint8Array.from(values), list: true };
+    return { kind: "int", shape, values, list: true };
   }
   if (ArrayBuffer.isView(item) && !(item instanceof DataView)) {
     if (!isIntegerTypedArray(item)) fail("arrays used as indices must be of integer (or boolean) type");
@@ -163,20 +162,31 @@ export function readIndexArray(item: unknown, dim: number | undefined): ReadArra
   const size = shape.reduce((p, n) => p * n, 1);
   const strides = item.strides ?? cStrides(shape);
   if (strides.length !== shape.length) fail("an array needs one stride per dimension");
-  const values = new Float64Array(size);
   const data = item.data;
+  const c = cStrides(shape);
+  const contiguous = size === 0 || shape.every((n, d) => n === 1 || strides[d] === c[d]);
+  if (contiguous && data.length < size) fail("an array's data must hold every element of its shape");
+  // Fast paths for C-contiguous typed data.
+  if (contiguous && kind === "bool" && (data instanceof Uint8Array || data instanceof Int8Array)) {
+    return { kind, shape, values: new Uint8Array(data.buffer, data.byteOffset, size), list: false };
+  }
+  if (contiguous && kind === "int" && isIntegerTypedArray(data) && !(data instanceof BigInt64Array || data instanceof BigUint64Array)) {
+    return { kind, shape, values: Float64Array.from((data as IntegerTypedArray as Int32Array).subarray(0, size)), list: false };
+  }
+  const bools = kind === "bool" ? new Uint8Array(size) : undefined;
+  const ints = kind === "int" ? new Float64Array(size) : undefined;
   const index = new Array<number>(shape.length).fill(0);
   let offset = 0;
   for (let i = 0; i < size; i++) {
     const x = data[offset];
     if (x === undefined) fail("an array's data must hold every element its shape and strides reach");
-    if (kind === "bool") {
-      if (typeof x === "boolean") values[i] = x ? 1 : 0;
-      else if (x === 0 || x === 1 || x === 0n || x === 1n) values[i] = Number(x);
+    if (bools !== undefined) {
+      if (typeof x === "boolean") bools[i] = x ? 1 : 0;
+      else if (x === 0 || x === 1 || x === 0n || x === 1n) bools[i] = Number(x);
       else fail("Boolean arrays must hold booleans (or 0 and 1)");
     } else {
       if (!isInteger(x)) fail("arrays used as indices must be of integer (or boolean) type");
-      values[i] = toNumber(x as number | bigint, dim);
+      ints![i] = toNumber(x as number | bigint, dim);
     }
     for (let d = shape.length - 1; d >= 0; d--) {
       offset += strides[d]!;
@@ -185,7 +195,7 @@ export function readIndexArray(item: unknown, dim: number | undefined): ReadArra
       index[d] = 0;
     }
   }
-  return { kind, shape, values, list: false };
+  return bools !== undefined ? { kind: "bool", shape, values: bools, list: false } : { kind: "int", shape, values: ints!, list: false };
 }
 
 function toNumber(x: number | bigint | boolean, dim: number | undefined): number {

@@ -24,7 +24,7 @@ class Points {
   readonly #grid: number[];
 
   /** `coords[d][i]`: point `i`'s index in dimension `d`, already wrapped and checked. */
-  constructor(coords: readonly Float64Array[], count: number, shape: readonly number[], chunks: readonly number[]) {
+  constructor(coords: readonly (Float64Array | Int32Array)[], count: number, shape: readonly number[], chunks: readonly number[]) {
     if (count > MAX_POINTS) throw new SelectionError(`a selection of ${count} points is too large (at most ${MAX_POINTS})`);
     const ndim = shape.length;
     this.#grid = shape.map((n, d) => Math.ceil(n / chunks[d]!));
@@ -37,7 +37,7 @@ class Points {
       const coord = coords[d]!;
       for (let i = 0; i < count; i++) keys[i]! += Math.floor(coord[i]! / c) * stride;
     }
-    const groups = groupByKey(keys);
+    const groups = groupByKey(keys, this.#grid.reduce((p, n) => p * n, 1));
     const { order } = groups;
     this.#locals = coords.map((coord, d) => {
       const c = chunks[d]!;
@@ -104,14 +104,14 @@ export class CoordinateIndexer implements Iterable<PointChunkProjection> {
       );
     };
     if (items.length !== ndim || ndim === 0) invalid(`got ${items.length} items`);
-    const arrays = items.map((item, dim) => {
+    const arrays = items.map((item, dim): { shape: number[]; values: Float64Array } => {
       if (typeof item === "number") {
         if (!Number.isInteger(item)) invalid(`got ${describe(item)} in dimension ${dim}`);
         return { shape: [1], values: Float64Array.of(item + 0) };
       }
       const array = readIndexArray(item, dim);
-      if (array === undefined || array.kind !== "int") invalid(`got ${describe(item)} in dimension ${dim}`);
-      return array!;
+      if (array === undefined || array.kind !== "int") return invalid(`got ${describe(item)} in dimension ${dim}`);
+      return array;
     });
     arrays.forEach((a, dim) => wrapAndCheck(a.values, shape[dim]!, dim));
     const outShape = broadcastShapes(arrays.map((a) => a.shape));
@@ -162,18 +162,24 @@ export class MaskIndexer implements Iterable<PointChunkProjection> {
     const { values } = mask;
     let count = 0;
     for (let i = 0; i < values.length; i++) if (values[i] !== 0) count++;
-    // np.nonzero: the coordinates of the true elements, in C order.
+    // np.nonzero: the coordinates of the true elements, in C order, row by row (a row: the last dimension).
     const ndim = shape.length;
-    const coords = shape.map(() => new Float64Array(count));
-    const index = new Array<number>(ndim).fill(0);
-    for (let i = 0, at = 0; i < values.length; i++) {
-      if (values[i] !== 0) {
-        for (let d = 0; d < ndim; d++) coords[d]![at] = index[d]!;
+    const coords = shape.map(() => new Int32Array(count));
+    const last = ndim === 0 ? 1 : shape[ndim - 1]!;
+    const rows = last === 0 ? 0 : values.length / last;
+    const outer = new Array<number>(Math.max(ndim - 1, 0)).fill(0);
+    const lastCoords = ndim === 0 ? undefined : coords[ndim - 1]!;
+    for (let r = 0, at = 0; r < rows; r++) {
+      const base = r * last;
+      for (let j = 0; j < last; j++) {
+        if (values[base + j] === 0) continue;
+        for (let d = 0; d < outer.length; d++) coords[d]![at] = outer[d]!;
+        if (lastCoords !== undefined) lastCoords[at] = j;
         at++;
       }
-      for (let d = ndim - 1; d >= 0; d--) {
-        if (++index[d]! < shape[d]!) break;
-        index[d] = 0;
+      for (let d = outer.length - 1; d >= 0; d--) {
+        if (++outer[d]! < shape[d]!) break;
+        outer[d] = 0;
       }
     }
     this.shape = [count];
