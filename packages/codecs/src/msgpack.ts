@@ -49,7 +49,8 @@ class Writer {
   }
 
   byte(b: number): void {
-    this.buffer[this.reserve(1)] = b;
+    const at = this.reserve(1);
+    this.buffer[at] = b;
   }
   u8(tag: number, v: number): void {
     const at = this.reserve(2);
@@ -83,7 +84,8 @@ class Writer {
     this.view.setFloat64(at + 1, v);
   }
   bytes(data: Uint8Array): void {
-    this.buffer.set(data, this.reserve(data.length));
+    const at = this.reserve(data.length);
+    this.buffer.set(data, at);
   }
   result(): Uint8Array {
     return this.buffer.slice(0, this.length);

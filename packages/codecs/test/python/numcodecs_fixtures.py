@@ -406,6 +406,8 @@ def tag(v):
         if len(v) > 1000 and v == v[:1] * len(v):
             return {"bytes": {"repeat": v[0], "count": len(v)}}
         return {"bytes": b64(v)}
+    if isinstance(v, msgpack.ExtType):  # a namedtuple: before tuples
+        return {"ext": v.code, "data": b64(v.data)}
     if isinstance(v, (list, tuple)):
         if len(v) > 1000 and all(x is v[0] for x in v):
             return {"repeat": tag(v[0]), "count": len(v)}
@@ -414,8 +416,6 @@ def tag(v):
         return {"dict": [[tag(k), tag(x)] for k, x in v.items()]}
     if isinstance(v, np.ndarray):
         return {"ndarray": v.dtype.str, "data": b64(v.tobytes())}
-    if isinstance(v, msgpack.ExtType):
-        return {"ext": v.code, "data": b64(v.data)}
     raise TypeError(type(v))
 
 
