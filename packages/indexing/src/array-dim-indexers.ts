@@ -14,8 +14,11 @@ import type { OrthogonalDimProjection } from "./projection.js";
  * output, else a list of output positions.
  */
 export class IntArrayDimIndexer implements OrthogonalDimIndexer {
+  /** How many items are selected along the dimension. */
   readonly nitems: number;
+  /** How many chunks along the dimension hold selected items. */
   readonly nchunks: number;
+  /** Always false: arrays keep their dimension. */
   readonly dropsAxis = false;
   readonly #groups: Groups;
   /** Each item's index in its chunk, in group order. */
@@ -48,6 +51,7 @@ export class IntArrayDimIndexer implements OrthogonalDimIndexer {
     this.#local = local;
   }
 
+  /** One projection per chunk holding selected items, in ascending order. */
   *[Symbol.iterator](): Iterator<OrthogonalDimProjection> {
     const { keys, starts, order } = this.#groups;
     for (let g = 0; g < keys.length; g++) {
@@ -68,8 +72,11 @@ export class IntArrayDimIndexer implements OrthogonalDimIndexer {
  * ascending order.
  */
 export class BoolArrayDimIndexer implements OrthogonalDimIndexer {
+  /** How many items are selected along the dimension. */
   readonly nitems: number;
+  /** How many chunks along the dimension hold selected items. */
   readonly nchunks: number;
+  /** Always false: arrays keep their dimension. */
   readonly dropsAxis = false;
   readonly #indices: IntArrayDimIndexer;
 
@@ -90,6 +97,7 @@ export class BoolArrayDimIndexer implements OrthogonalDimIndexer {
     this.nchunks = this.#indices.nchunks;
   }
 
+  /** One projection per chunk holding selected items, in ascending order. */
   [Symbol.iterator](): Iterator<OrthogonalDimProjection> {
     return this.#indices[Symbol.iterator]();
   }

@@ -36,6 +36,7 @@ export class BasicIndexer implements Iterable<ChunkProjection> {
     this.nchunks = this.dimIndexers.reduce((n, d) => n * d.nchunks, 1);
   }
 
+  /** The projections: one per chunk the selection touches, in C order of chunk coordinates. */
   [Symbol.iterator](): Iterator<ChunkProjection> {
     if (this.nchunks === 0) return [][Symbol.iterator]();
     const perDim = (this.#projections ??= this.dimIndexers.map((d) => [...d]));

@@ -15,8 +15,11 @@ import { SliceDimIndexer } from "./slice-dim-indexer.js";
  * three blocks). Projections are basic ones (ranges).
  */
 export class BlockIndexer implements Iterable<ChunkProjection> {
+  /** The output's shape: for each dimension, the elements of the blocks selected (integers keep their dimension). */
   readonly shape: readonly number[];
+  /** One slice indexer per dimension, over the elements of the blocks selected. */
   readonly dimIndexers: readonly SliceDimIndexer[];
+  /** How many projections iteration yields (the blocks selected). */
   readonly nchunks: number;
   #projections: (readonly OrthogonalDimProjection[])[] | undefined;
 
@@ -69,6 +72,7 @@ export class BlockIndexer implements Iterable<ChunkProjection> {
     this.nchunks = this.dimIndexers.reduce((n, d) => n * d.nchunks, 1);
   }
 
+  /** The projections: one per chunk the selection touches, in C order of chunk coordinates. */
   [Symbol.iterator](): Iterator<ChunkProjection> {
     if (this.nchunks === 0) return [][Symbol.iterator]();
     const perDim = (this.#projections ??= this.dimIndexers.map((d) => [...d]));

@@ -21,7 +21,10 @@ export interface DimIndexer extends Iterable<ChunkDimProjection> {
  * ascending order, each at most once.
  */
 export interface OrthogonalDimIndexer extends Iterable<OrthogonalDimProjection> {
+  /** How many items are selected along the dimension. */
   readonly nitems: number;
+  /** How many projections iteration yields (chunks touched), without iterating. */
   readonly nchunks: number;
+  /** True when the dimension does not appear in the output (an integer index). */
   readonly dropsAxis: boolean;
 }

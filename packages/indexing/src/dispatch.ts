@@ -16,10 +16,10 @@ export type SelectionItem = BasicSelectionItem | IndexArray;
  * one per leading dimension), a single item, or `undefined` for everything. A list is always the
  * list of items, never an index list: Python's `z[[0, 2]]` is `[[0, 2]]` here.
  */
-export type Selection = SelectionItem | readonly SelectionItem[] | undefined;
+export type AnySelection = SelectionItem | readonly SelectionItem[] | undefined;
 
 /** A selection that may also name fields of a structured dtype: any string but `ELLIPSIS` is a field name. */
-export type FieldSelection = Selection | string | readonly (SelectionItem | string)[];
+export type FieldSelection = AnySelection | string | readonly (SelectionItem | string)[];
 
 /** The kinds of selection, each with its indexer: what `Array.__getitem__` dispatches to. */
 export type SelectionKind = "basic" | "orthogonal" | "coordinate" | "mask";
@@ -128,7 +128,7 @@ export function vindexKind(selection: FieldSelection, shape: readonly number[]):
  */
 export function createIndexer(
   kind: SelectionKind | "block",
-  selection: Selection,
+  selection: AnySelection,
   shape: readonly number[],
   chunks: readonly number[],
 ): Indexer {

@@ -23,9 +23,13 @@ export type NestedList = readonly (number | bigint | boolean | NestedList)[];
  * booleans; integers when the kind is `"i"`/`"u"` or the data are integer numbers or bigints.
  */
 export interface SelectionArray {
+  /** The elements: JS numbers, bigints or booleans, or a typed array. */
   readonly data: ArrayLike<number | bigint | boolean>;
+  /** The array's shape (`[]` for one element). */
   readonly shape: readonly number[];
+  /** Elements per step in each dimension (default: C order). */
   readonly strides?: readonly number[];
+  /** A numpy-like dtype kind: `"b"` Boolean, `"i"`/`"u"` integer; any other kind is refused. */
   readonly dtype?: { readonly kind: string };
 }
 

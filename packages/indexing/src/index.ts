@@ -76,7 +76,7 @@ export {
   selectionKind,
   vindexKind,
   type FieldSelection,
-  type Selection,
+  type AnySelection,
   type SelectionItem,
   type SelectionKind,
 } from "./dispatch.js";

@@ -29,10 +29,13 @@ export type OrthogonalSelection = OrthogonalSelectionItem | readonly OrthogonalS
  * indexer is made.
  */
 export class OrthogonalIndexer implements Iterable<OrthogonalChunkProjection> {
+  /** The output's shape: one length per dimension not dropped by an integer, the number of items selected in it. */
   readonly shape: readonly number[];
   /** The array dimensions that integer indices drop from the output, ascending. */
   readonly dropAxes: readonly number[];
+  /** One indexer per array dimension. */
   readonly dimIndexers: readonly OrthogonalDimIndexer[];
+  /** How many projections iteration yields: the product of the chunks each dimension touches. */
   readonly nchunks: number;
   #projections: (readonly OrthogonalDimProjection[])[] | undefined;
 
@@ -45,6 +48,7 @@ export class OrthogonalIndexer implements Iterable<OrthogonalChunkProjection> {
     this.nchunks = this.dimIndexers.reduce((n, d) => n * d.nchunks, 1);
   }
 
+  /** The projections: one per chunk the selection touches, in C order of chunk coordinates. */
   [Symbol.iterator](): Iterator<OrthogonalChunkProjection> {
     if (this.nchunks === 0) return [][Symbol.iterator]();
     const perDim = (this.#projections ??= this.dimIndexers.map((d) => [...d]));

@@ -88,7 +88,9 @@ class Points {
  * the indexer is made.
  */
 export class CoordinateIndexer implements Iterable<PointChunkProjection> {
+  /** The output's shape: the coordinate arrays' broadcast shape, or `[1]` for integers alone. */
   readonly shape: readonly number[];
+  /** How many projections iteration yields: the chunks holding at least one point. */
   readonly nchunks: number;
   /** How many points are selected (the product of `shape`). */
   readonly npoints: number;
@@ -123,6 +125,7 @@ export class CoordinateIndexer implements Iterable<PointChunkProjection> {
     this.nchunks = this.#points.nchunks;
   }
 
+  /** The projections: one per chunk holding points, in C order of chunk coordinates. */
   [Symbol.iterator](): Iterator<PointChunkProjection> {
     return this.#points.projections();
   }
@@ -134,8 +137,11 @@ export class CoordinateIndexer implements Iterable<PointChunkProjection> {
  * many elements (`shape` is `[count]`).
  */
 export class MaskIndexer implements Iterable<PointChunkProjection> {
+  /** The output's shape: `[count]`, the number of true elements. */
   readonly shape: readonly number[];
+  /** How many projections iteration yields: the chunks holding at least one true element. */
   readonly nchunks: number;
+  /** How many elements are selected. */
   readonly npoints: number;
   readonly #points: Points;
 
@@ -188,6 +194,7 @@ export class MaskIndexer implements Iterable<PointChunkProjection> {
     this.nchunks = this.#points.nchunks;
   }
 
+  /** The projections: one per chunk holding true elements, in C order of chunk coordinates. */
   [Symbol.iterator](): Iterator<PointChunkProjection> {
     return this.#points.projections();
   }

@@ -64,7 +64,9 @@ export type OutDimSelection = DimRange | Int32Array;
  * dimension `j` comes from item `i` of the `j`-th chunk dimension that is not an integer.
  */
 export interface OrthogonalChunkProjection {
+  /** Tells these from the other projections. */
   readonly kind: "orthogonal";
+  /** The chunk's coordinates in the chunk grid. */
   readonly chunkCoords: readonly number[];
   /** One entry per array dimension. */
   readonly chunkSelection: readonly OrthogonalDimSelection[];
@@ -80,7 +82,9 @@ export interface OrthogonalChunkProjection {
  * so when two points are the same element the later one is written last (numpy's last write wins).
  */
 export interface PointChunkProjection {
+  /** Tells these from the other projections. */
   readonly kind: "points";
+  /** The chunk's coordinates in the chunk grid. */
   readonly chunkCoords: readonly number[];
   /** How many points fall in the chunk. */
   readonly count: number;
@@ -99,13 +103,17 @@ export type AnyChunkProjection = ChunkProjection | OrthogonalChunkProjection | P
  * chunk touched, each chunk at most once), in C order of chunk coordinates.
  */
 export interface Indexer extends Iterable<AnyChunkProjection> {
+  /** The output's shape. */
   readonly shape: readonly number[];
+  /** How many projections iteration yields. */
   readonly nchunks: number;
 }
 
 /** A mapping from one chunk to the output along one dimension of an orthogonal selection. */
 export interface OrthogonalDimProjection {
+  /** The chunk's index along the dimension. */
   readonly chunkIndex: number;
+  /** What to take from the chunk along the dimension. */
   readonly chunkSelection: OrthogonalDimSelection;
   /** `null` when the dimension is dropped (an integer). */
   readonly outSelection: OutDimSelection | null;

@@ -27,7 +27,7 @@ import {
   type AnyChunkProjection,
   type DimRange,
   type PointChunkProjection,
-  type Selection,
+  type AnySelection,
   type StridedView,
 } from "@z/indexing";
 
@@ -53,7 +53,7 @@ const expand = (p: AnyChunkProjection) =>
     : [p.chunkCoords, p.chunkSelection.map(list), p.outSelection.map(list)];
 
 /** Reads a selection of `a = arange(size)` in one chunk holding the whole array. */
-function readWhole(selection: Selection, shape: number[], kind: "orthogonal" | "coordinate" | "mask"): { shape: readonly number[]; values: number[] } {
+function readWhole(selection: AnySelection, shape: number[], kind: "orthogonal" | "coordinate" | "mask"): { shape: readonly number[]; values: number[] } {
   const indexer = createIndexer(kind, selection, shape, shape.map((n) => Math.max(n, 1)));
   const size = shape.reduce((p, n) => p * n, 1);
   const chunk: StridedView = { data: Float64Array.from({ length: size }, (_, i) => i), offset: 0, shape, strides: stridesFor(shape, "C") };
@@ -143,10 +143,10 @@ describe("index arrays in every form", () => {
       // every other element of a longer array
       [{ data: [1, 9, 0, 9], shape: [2], strides: [2] }, { data: [2, 9, 1], shape: [2], strides: [2] }],
     ] as const) {
-      expect(readWhole([rows, cols] as Selection, shape, "coordinate")).toEqual(expected);
+      expect(readWhole([rows, cols] as AnySelection, shape, "coordinate")).toEqual(expected);
     }
     // a transposed 2-d index array: [[0, 2], [1, 0]] stored in F order
-    expect(readWhole([{ data: [0, 1, 2, 0], shape: [2, 2], strides: [1, 2] }, 3] as Selection, shape, "coordinate")).toEqual({
+    expect(readWhole([{ data: [0, 1, 2, 0], shape: [2, 2], strides: [1, 2] }, 3] as AnySelection, shape, "coordinate")).toEqual({
       shape: [2, 2],
       values: [3, 11, 7, 3],
     });
@@ -157,14 +157,14 @@ describe("index arrays in every form", () => {
     expect(readWhole([[[true, false, false, false], [false, true, false, false], [false, false, false, true]]], shape, "mask")).toEqual(expected);
     const bytes = Uint8Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1);
     expect(readWhole([{ data: bytes, shape, strides: [4, 1], dtype: { kind: "b" } }], shape, "mask")).toEqual(expected);
-    expect(readWhole({ data: [...bytes].map(Boolean), shape } as Selection, shape, "mask")).toEqual(expected);
+    expect(readWhole({ data: [...bytes].map(Boolean), shape } as AnySelection, shape, "mask")).toEqual(expected);
     // F-order mask data
     const f = Uint8Array.of(1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1);
     expect(readWhole([{ data: f, shape, strides: [1, 3], dtype: { kind: "b" } }], shape, "mask")).toEqual(expected);
   });
 
   it("a list of integers and booleans is an integer list (numpy's asarray); an empty list selects nothing", () => {
-    expect(readWhole([[1, true], null] as Selection, shape, "orthogonal")).toEqual({ shape: [2, 4], values: [4, 5, 6, 7, 4, 5, 6, 7] });
+    expect(readWhole([[1, true], null] as AnySelection, shape, "orthogonal")).toEqual({ shape: [2, 4], values: [4, 5, 6, 7, 4, 5, 6, 7] });
     expect(readWhole([[], [1]], shape, "orthogonal")).toEqual({ shape: [0, 1], values: [] });
     expect([...new OrthogonalIndexer([[], [1]], shape, [2, 2])]).toEqual([]);
     expect(new CoordinateIndexer([[], []], shape, [2, 2]).nchunks).toBe(0);

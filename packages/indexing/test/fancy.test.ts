@@ -24,7 +24,7 @@ import {
   type Indexer,
   type MaskSelection,
   type OrthogonalSelection,
-  type Selection,
+  type AnySelection,
   type StridedView,
 } from "@z/indexing";
 import { ChunkedArray, KINDS, PADDING, flatOffset, indices, plain, product, valuesOf, type Kind, type Value } from "./chunked.js";
@@ -32,7 +32,7 @@ import { FIXTURE, decodeDispatch, decodeSelection, type FancyCase, type FancyKin
 
 const ORDERS = ["C", "F"] as const;
 
-function indexerFor(kind: FancyKind, selection: Selection, shape: number[], chunks: number[], viaCreate: boolean): Indexer {
+function indexerFor(kind: FancyKind, selection: AnySelection, shape: number[], chunks: number[], viaCreate: boolean): Indexer {
   if (viaCreate) return createIndexer(kind, selection, shape, chunks);
   switch (kind) {
     case "basic":
@@ -114,7 +114,7 @@ describe(`selections as numpy ${FIXTURE.numpy} and zarr-python ${FIXTURE.zarr} (
     describe(`${kind} (${cases.length} cases)`, () => {
       cases.forEach((c, n) => {
         it(formatCase(c), () => {
-          const selection = decodeSelection(c.sel, n) as Selection;
+          const selection = decodeSelection(c.sel, n) as AnySelection;
           const indexer = indexerFor(kind, selection, c.shape, c.chunks, n % 3 === 0);
           expect(indexer.shape).toEqual(c.outShape);
 
@@ -148,7 +148,7 @@ describe(`selections as numpy ${FIXTURE.numpy} and zarr-python ${FIXTURE.zarr} (
 
       it("coversChunk is true exactly when filling the projection sets every element of the chunk", () => {
         for (const [n, c] of cases.entries()) {
-          const indexer = indexerFor(kind, decodeSelection(c.sel, n) as Selection, c.shape, c.chunks, false);
+          const indexer = indexerFor(kind, decodeSelection(c.sel, n) as AnySelection, c.shape, c.chunks, false);
           for (const p of indexer) {
             for (const order of ORDERS) {
               const data = new Float64Array(product(c.chunks));
@@ -167,7 +167,7 @@ describe("selections zarr-python refuses are refused before any chunk is read", 
     it(`${c.kind} ${formatCase(c)}: ${c.error === "bounds" ? "BoundsError" : "SelectionError"}`, () => {
       let error: unknown;
       try {
-        indexerFor(c.kind, decodeSelection(c.sel, n) as Selection, c.shape, c.chunks, n % 2 === 0);
+        indexerFor(c.kind, decodeSelection(c.sel, n) as AnySelection, c.shape, c.chunks, n % 2 === 0);
       } catch (e) {
         error = e;
       }
@@ -179,7 +179,7 @@ describe("selections zarr-python refuses are refused before any chunk is read", 
 describe("selectionKind dispatches as zarr-python's Array.__getitem__ (2.14+)", () => {
   for (const c of FIXTURE.dispatch) {
     it(`shape [${c.shape}] ${JSON.stringify(c.sel)} → ${c.kind}`, () => {
-      const selection = decodeDispatch(c.sel) as Selection;
+      const selection = decodeDispatch(c.sel) as AnySelection;
       if (c.kind === "error") {
         expect(() => selectionKind(selection, c.shape)).toThrow(SelectionError);
       } else {

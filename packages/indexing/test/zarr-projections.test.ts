@@ -17,13 +17,13 @@ import {
   type Indexer,
   type MaskSelection,
   type OrthogonalSelection,
-  type Selection,
+  type AnySelection,
 } from "@z/indexing";
 
 interface ZarrCase {
   shape: number[];
   chunks: number[];
-  selection: Selection;
+  selection: AnySelection;
   outShape: number[];
   projections: unknown[];
 }
