@@ -1,5 +1,6 @@
 import { decodedTooLarge, defineCodec, integer, maxDecodedSize, requireBytes, type ChunkContext } from "@z/codecs";
 import { corruptData } from "./errors.js";
+import { kernelsUnavailable, loadKernels, readyKernels, release, reserve } from "./kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
 
 /**
@@ -17,7 +18,11 @@ export const lz4 = defineCodec({
   config: lz4Config,
   create: ({ acceleration }) => ({
     encode: (data, chunk) => encodeLz4(requireBytes(data, "lz4", chunk), acceleration),
-    decode: (data, chunk) => decodeLz4(requireBytes(data, "lz4", chunk), chunk),
+    decode: (data, chunk) => {
+      const bytes = requireBytes(data, "lz4", chunk);
+      if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk);
+      return loadKernels().then(() => decodeLz4(bytes, chunk));
+    },
   }),
 });
 
@@ -35,8 +40,23 @@ function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const size = (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0;
   const limit = maxDecodedSize(chunk);
   if (size > limit) throw decodedTooLarge("lz4", chunk, limit);
-  const out = new Uint8Array(size);
-  const end = lz4DecodeBlock(data, 4, data.length, out, 0, size);
+  const kernels = readyKernels();
+  let out: Uint8Array;
+  let end: number;
+  if (kernels !== undefined && size >= 4096) {
+    // Decode in the WebAssembly kernels' memory: input at the heap base, output after it.
+    const inputSize = Math.ceil(data.length / 16) * 16;
+    const memory = reserve(kernels, inputSize + size);
+    const base = kernels.heapBase;
+    memory.set(data, base);
+    const result = kernels.exports.lz4_decode(base + 4, data.length - 4, base + inputSize, size);
+    end = result;
+    out = result === size ? memory.slice(base + inputSize, base + inputSize + size) : new Uint8Array(0);
+    release(kernels);
+  } else {
+    out = new Uint8Array(size);
+    end = lz4DecodeBlock(data, 4, data.length, out, 0, size);
+  }
   if (end < 0) throw corruptData("lz4", chunk, lz4Problem(end));
   if (end !== size) {
     throw corruptData("lz4", chunk, `the header says ${size} bytes but the data decodes to ${end} (truncated?)`);

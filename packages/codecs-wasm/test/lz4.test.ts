@@ -3,6 +3,7 @@ import { CodecError } from "@z/codecs";
 import { checkCodec, contextFor, pseudoRandomBytes } from "@z/codecs/testing";
 import { lz4 } from "../src/lz4.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4hcEncodeBlock } from "../src/lz4-block.js";
+import { loadKernels, setKernelsEnabled } from "../src/kernels.js";
 import { numcodecsFixtures } from "./fixtures.js";
 
 checkCodec(
@@ -35,6 +36,29 @@ describe("lz4", () => {
     encoded[0] = 65;
     expect(() => codec.decode(encoded, { ...context, elements: 65 })).toThrow(CodecError);
     expect(() => codec.decode(encoded, { ...context, elements: 65 })).toThrow(/lz4.*checks\/0\.0/);
+  });
+
+  it("decodes numcodecs' fixtures and large corrupt data with and without the WebAssembly kernels", async () => {
+    expect(await loadKernels()).toBeDefined();
+    const big = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251 ^ (i >>> 10));
+    const context = contextFor(big);
+    const encoded = lz4.create().encode(big, context) as Uint8Array;
+    for (const enabled of [true, false]) {
+      setKernelsEnabled(enabled);
+      try {
+        for (const fixture of numcodecsFixtures("lz4")) {
+          const decoded = (await lz4.create().decode(fixture.encoded, contextFor(fixture.decoded as Uint8Array))) as Uint8Array;
+          expect(Buffer.compare(decoded, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+        }
+        expect(Buffer.compare((await lz4.create().decode(encoded, context)) as Uint8Array, big)).toBe(0);
+        await expect(async () => lz4.create().decode(encoded.subarray(0, encoded.length - 3), context)).rejects.toThrow(CodecError);
+        const bad = encoded.slice();
+        new DataView(bad.buffer).setUint32(0, big.length - 1, true);
+        await expect(async () => lz4.create().decode(bad, context)).rejects.toThrow(/more bytes than expected.*|lz4/);
+      } finally {
+        setKernelsEnabled(true);
+      }
+    }
   });
 
   it("refuses offsets before the start of the output", () => {
