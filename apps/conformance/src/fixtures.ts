@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { slice, type Slice } from "@z/core";
-import { parseJson, type CodecConfig, type JsonValue } from "@z/meta";
+import { JsonFloat, parseJson, type CodecConfig, type JsonValue } from "@z/meta";
 
 /** A case spec (`cases/*.json`), as the generator documents it. */
 export interface CaseSpec {
@@ -61,7 +61,14 @@ export function listCases(dir: string): string[] {
     .sort();
 }
 
-const readJson = (path: string): JsonValue => parseJson(readFileSync(path), path);
+/** Floats stay `JsonFloat`s, so codec configs reach our codecs as zarr-python wrote them (`10.0`). */
+const readJson = (path: string): JsonValue => parseJson(readFileSync(path), path, { keepFloats: true });
+
+/** `value` with every `JsonFloat` back to a plain number, for fill values. */
+export function plainNumbers(value: JsonValue): JsonValue {
+  if (value instanceof JsonFloat) return value.value;
+  return Array.isArray(value) ? (value as readonly JsonValue[]).map(plainNumbers) : value;
+}
 
 export function loadFixture(dir: string): Fixture {
   const bytes = (file: string): Uint8Array => new Uint8Array(readFileSync(join(dir, file)));

@@ -1,4 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
+import { defaultCodecRegistry } from "./codec-registry.js";
 import {
   dataTypeFromUser,
   encodeArrayMetadata,
@@ -63,13 +64,26 @@ export async function create(options: CreateOptions): Promise<ZarrArray> {
   if (!isWritable(store)) throw new ReadOnlyError("the store");
   const path = normalizeStoragePath(options.path);
   const dimensionSeparator = options.dimensionSeparator ?? storeSeparator(store);
-  const meta = arrayMetadataFor({ ...options, dimensionSeparator });
+  const meta = await withCodecDefaults(arrayMetadataFor({ ...options, dimensionSeparator }), options.registry ?? defaultCodecRegistry(), arrayMetaKey(path));
   await prepareNewNode(store, path, options.overwrite ?? false, options.signal);
   await store.set(arrayMetaKey(path), encodeArrayMetadata(meta), { signal: options.signal });
   if (options.attributes !== undefined) {
     await store.set(attrsKey(path), encodeAttributes(options.attributes), { signal: options.signal });
   }
   return ZarrArray.open(store, path, options);
+}
+
+/**
+ * Codec configs as the codecs themselves write them (defaults filled, floats as floats), as
+ * zarr-python writes `codec.get_config()`; a bad config fails here, before anything is stored.
+ */
+async function withCodecDefaults(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ArrayMetadata> {
+  const normalize = async (config: CodecConfig): Promise<CodecConfig> => (await registry.create(config, { key })).toJSON();
+  return {
+    ...meta,
+    compressor: meta.compressor === null ? null : await normalize(meta.compressor),
+    filters: meta.filters === null ? null : await Promise.all(meta.filters.map(normalize)),
+  };
 }
 
 /** The metadata zarr-python's `init_array` would write for the same arguments. */

@@ -4,7 +4,7 @@ import type { DataType } from "./dtype-model.js";
 import { MetadataError, ZarrError } from "./errors.js";
 import { decodeFillValue, encodeFillValue } from "./fill-value.js";
 import { encodeJson, stringifyJson } from "./json.js";
-import type { CodecConfig, JsonObject, JsonValue } from "./json-value.js";
+import { JsonFloat, type CodecConfig, type JsonObject, type JsonValue } from "./json-value.js";
 import {
   checkZarrFormat,
   fieldError,
@@ -24,18 +24,25 @@ const CODECS = 'a list of codec configurations (objects with a string "id")';
  * field and what was expected. Keys the spec does not know are ignored.
  */
 export function parseArrayMetadata(input: MetadataInput, key = ".zarray"): ArrayMetadata {
-  const doc = readMetadataObject(input, key);
+  // Floats stay floats, so codec configs (`"scale": 10.0`) are written back as zarr-python wrote them.
+  const doc = readMetadataObject(input, key, { keepFloats: true });
   checkZarrFormat(doc, key);
   const { shape, chunks } = readShapeAndChunks(doc, key);
   const dtype = readDataType(doc, key);
   const compressor = readCompressor(doc, key);
-  const fillValue = decodeFillValue(requireField(doc, "fill_value", key), dtype, key);
+  const fillValue = decodeFillValue(plainNumbers(requireField(doc, "fill_value", key)), dtype, key);
   const order = readOrder(doc, key);
   const filters = readFilters(doc, key, dtype);
   const dimensionSeparator = readDimensionSeparator(doc, key);
 
   const meta: ArrayMetadata = { zarrFormat: 2, shape, chunks, dtype, compressor, fillValue, order, filters };
   return dimensionSeparator === undefined ? meta : { ...meta, dimensionSeparator };
+}
+
+/** `value` with every `JsonFloat` turned back into a plain number (fill values are numbers). */
+function plainNumbers(value: JsonValue): JsonValue {
+  if (value instanceof JsonFloat) return value.value;
+  return Array.isArray(value) ? (value as readonly JsonValue[]).map(plainNumbers) : value;
 }
 
 /**

@@ -11,8 +11,8 @@ export function isJsonObject(value: JsonValue | undefined): value is JsonObject 
 }
 
 /** The JSON object a metadata document holds; anything else is a `MetadataError` naming `key`. */
-export function readMetadataObject(input: MetadataInput, key: string): JsonObject {
-  const doc = typeof input === "string" || input instanceof Uint8Array ? parseJson(input, key) : input;
+export function readMetadataObject(input: MetadataInput, key: string, options: { keepFloats?: boolean } = {}): JsonObject {
+  const doc = typeof input === "string" || input instanceof Uint8Array ? parseJson(input, key, options) : input;
   if (!isJsonObject(doc)) throw new MetadataError(`"${key}" must hold a JSON object, found ${describeJson(doc)}`, { key });
   return doc;
 }
