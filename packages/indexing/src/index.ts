@@ -30,7 +30,10 @@
  *    `fillProjection(chunkView, p, element, k)`; then store the chunk.
  *
  * `chunkView` is the whole decoded chunk (shape `chunks`, strides `stridesFor(chunks, order)`),
- * `k` the values per element (`valuesPerElement(dtype)`). Basic projections (the only kind
+ * `k` the values per element (`valuesPerElement(dtype)`). Projections of one indexer never
+ * share a chunk, so they may be processed concurrently; their `Int32Array`s may be views of one
+ * buffer, to be read, not written. Field names (strings other than `ELLIPSIS`) are not
+ * selection items: the indexers refuse them, so take them off with `popFields` first. Basic projections (the only kind
  * `BasicIndexer` and `BlockIndexer` yield) may still be copied as before, with `copyStrided` on
  * two `selectionView`s; `copyProjection` does exactly that for them.
  *
