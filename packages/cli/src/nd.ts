@@ -52,3 +52,31 @@ export function reorder(bytes: Uint8Array, shape: readonly number[], itemsize: n
   }
   return out;
 }
+
+/** Copies `block` (C order over `blockShape`) into `target` (C order over `shape`) at `offset`. */
+export function copyBlock(block: Uint8Array, blockShape: readonly number[], target: Uint8Array, shape: readonly number[], offset: readonly number[], itemsize: number): void {
+  const ndim = shape.length;
+  if (ndim === 0) {
+    target.set(block.subarray(0, itemsize));
+    return;
+  }
+  if (blockShape.includes(0)) return;
+  const strides = new Array<number>(ndim);
+  let s = itemsize;
+  for (let d = ndim - 1; d >= 0; d--) {
+    strides[d] = s;
+    s *= shape[d]!;
+  }
+  const row = blockShape[ndim - 1]! * itemsize;
+  const index = new Array<number>(ndim - 1).fill(0);
+  const rows = product(blockShape.slice(0, -1));
+  for (let r = 0; r < rows; r++) {
+    let at = offset[ndim - 1]! * itemsize;
+    for (let d = 0; d < ndim - 1; d++) at += (offset[d]! + index[d]!) * strides[d]!;
+    target.set(block.subarray(r * row, (r + 1) * row), at);
+    for (let d = ndim - 2; d >= 0; d--) {
+      if (++index[d]! < blockShape[d]!) break;
+      index[d] = 0;
+    }
+  }
+}

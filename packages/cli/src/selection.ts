@@ -86,13 +86,16 @@ export function selectionShape(dims: readonly ResolvedDim[]): number[] {
   return dims.flatMap((d) => (d.kind === "range" ? [d.length] : []));
 }
 
-/** A resolved selection as items for `ZarrArray.get`, with output dimension `outDim` cut to `[from, to)`. */
-export function toSelectionItems(dims: readonly ResolvedDim[], cut?: { outDim: number; from: number; to: number }): BasicSelectionItem[] {
+/**
+ * A resolved selection as items for `ZarrArray.get`, with some output dimensions cut to
+ * `[from, to)` (`cuts[outDim]`; the others whole).
+ */
+export function toSelectionItems(dims: readonly ResolvedDim[], cuts: readonly ((readonly [number, number]) | undefined)[] = []): BasicSelectionItem[] {
   let out = -1;
   return dims.map((d) => {
     if (d.kind === "index") return d.index;
     out++;
-    const [from, to] = cut !== undefined && cut.outDim === out ? [cut.from, cut.to] : [0, d.length];
+    const [from, to] = cuts[out] ?? [0, d.length];
     return slice(d.start + from * d.step, d.start + to * d.step, d.step);
   });
 }

@@ -103,6 +103,18 @@ describe("bad selections and data errors", () => {
     expect(err).toMatch(/^zarr get: corrupt zlib data in chunk grp\/a\/1\.1.*\[ZARR_/);
   });
 
+  it("a summarized repr reads only the chunks it shows", async () => {
+    const { fixtureCopy } = await import("./helpers.js");
+    const store = await fixtureCopy();
+    await writeFile(join(store, "big/1.1"), "garbage"); // rows 10-19, columns 10-19: not shown
+    const shown = await run(["get", store, "--path", "big"]);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toBe((await run(["get", STORE, "--path", "big"])).out);
+    const all = await run(["get", store, "--path", "big", "--json"]);
+    expect(all.code).toBe(1);
+    expect(all.err).toMatch(/big\/1\.1/);
+  });
+
   it("an array whose codec this build lacks names the codec and the key", async () => {
     const { code, err } = await run(["get", join(FIXTURES, "store-blosc")]);
     if (code === 0) return; // a build with blosc

@@ -56,7 +56,7 @@ describe("selection text", () => {
     expect(selectionShape(resolveSelection(parseSelection("8:2"), [10]))).toEqual([0]);
     expect(selectionShape(resolveSelection(parseSelection("-100:"), [10]))).toEqual([10]);
     expect(selectionShape(resolveSelection([], []))).toEqual([]);
-    const items = toSelectionItems(resolveSelection(parseSelection("1:10:3,2"), [10, 4]), { outDim: 0, from: 1, to: 3 });
+    const items = toSelectionItems(resolveSelection(parseSelection("1:10:3,2"), [10, 4]), [[1, 3]]);
     expect(items).toEqual([slice(4, 10, 3), 2]);
   });
 });

@@ -47,9 +47,23 @@ For a group, one line "DIGEST  PATH" for each array below it.
 /** zarr-python's `Array.digest`: chunks in `itertools.product` order, then `.zarray`, then `.zattrs`. */
 export async function arrayDigest(store: Store, node: Extract<NodeInfo, { kind: "array" }>, hash: string, bar?: Progress, signal?: AbortSignal): Promise<string> {
   const h = createHash(hash);
-  for (const coords of gridCoords(chunkGrid(node.meta))) {
+  // reads run ahead (up to 8), hashing stays in grid order
+  const window: Promise<Uint8Array | undefined>[] = [];
+  const coords = gridCoords(chunkGrid(node.meta));
+  const fill = (): void => {
+    while (window.length < 8) {
+      const next = coords.next();
+      if (next.done) return;
+      const pending = store.get(chunkKeyOf(node.path, node.meta, store, next.value), { signal });
+      pending.catch(() => undefined); // awaited below, in order
+      window.push(pending);
+    }
+  };
+  fill();
+  while (window.length > 0) {
     signal?.throwIfAborted();
-    const value = await store.get(chunkKeyOf(node.path, node.meta, store, coords), { signal });
+    const value = await window.shift()!;
+    fill();
     if (value !== undefined) h.update(value);
     bar?.tick();
   }

@@ -61,8 +61,9 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
       await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape));
       let first = true;
       for (const slab of shape.includes(0) ? [] : slabs) {
-        const cut = slab === undefined ? undefined : { outDim, from: slab[0], to: slab[1] };
-        const result = await array.get(toSelectionItems(dims, cut), { progress: bar.callback(), signal: io.signal });
+        const cuts: ([number, number] | undefined)[] = [];
+        if (slab !== undefined) cuts[outDim] = slab;
+        const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
         let bytes = typedToBytes(result.data, dtype);
         if (format === "npy") {
           if (fortran) bytes = reorder(bytes, result.shape, itemsize, "C");

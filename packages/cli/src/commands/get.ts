@@ -1,10 +1,10 @@
 import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
 import { valuesJson } from "../json-values.js";
-import { typedToBytes } from "../nd.js";
+import { copyBlock, product, typedToBytes } from "../nd.js";
 import { openArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
-import { arrayRepr } from "../repr/array-repr.js";
+import { keptArrayRepr, summaryRuns } from "../repr/array-repr.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems } from "../selection.js";
 
 export const get: Command = {
@@ -25,14 +25,31 @@ exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts
     const dims = resolveSelection(items, array.shape);
     const shape = selectionShape(dims);
     const bar = progressBar(io, "reading");
-    let bytes: Uint8Array;
+    const json = args.flags.has("json");
+    // numpy's summarized repr shows only the edges of a large array: read just those
+    const runs = json ? undefined : summaryRuns(shape);
+    const blocks = runs === undefined ? [[]] : cartesian(runs);
+    const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
+    const itemsize = array.dtype.itemsize;
+    let bytes: Uint8Array = new Uint8Array(product(keptShape) * itemsize);
     try {
-      const result = await array.get(toSelectionItems(dims), { progress: bar.callback(), signal: io.signal });
-      bytes = typedToBytes(result.data, array.dtype);
+      for (const cuts of blocks) {
+        const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+        const block = typedToBytes(result.data, array.dtype);
+        if (runs === undefined) bytes = block;
+        else copyBlock(block, result.shape, bytes, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
+      }
     } finally {
       bar.finish();
     }
-    io.out(args.flags.has("json") ? valuesJson(bytes, array.dtype, shape) : arrayRepr(bytes, shape, array.dtype) + "\n");
+    io.out(json ? valuesJson(bytes, array.dtype, shape) : keptArrayRepr(bytes, shape, array.dtype) + "\n");
     return 0;
   },
 };
+
+/** Every combination of one run per dimension. */
+function cartesian(runs: readonly (readonly [number, number])[][]): [number, number][][] {
+  let out: [number, number][][] = [[]];
+  for (const dim of runs) out = out.flatMap((prefix) => dim.map((run) => [...prefix, [run[0], run[1]] as [number, number]]));
+  return out;
+}

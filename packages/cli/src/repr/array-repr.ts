@@ -22,6 +22,46 @@ type Formatter = (value: ElementValue) => string;
 
 /** `repr()` of an array whose elements are `bytes` (C order, the dtype's byte order). */
 export function arrayRepr(bytes: Uint8Array, shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
+  const runs = summaryRuns(shape, options);
+  const kept = runs === undefined ? bytes : gatherRuns(bytes, shape, runs, dtype.itemsize);
+  return keptArrayRepr(kept, shape, dtype, options);
+}
+
+/**
+ * The parts of each dimension a summarized repr shows (numpy's `_leading_trailing`): `[from, to)`
+ * runs, two for dimensions longer than twice `edgeitems`; `undefined` when nothing is left out.
+ */
+export function summaryRuns(shape: readonly number[], options: ReprOptions = {}): [number, number][][] | undefined {
+  const threshold = options.threshold ?? 1000;
+  const edge = options.edgeitems ?? 3;
+  if (shape.reduce((a, b) => a * b, 1) <= threshold) return undefined;
+  return shape.map((n) => (n > 2 * edge ? [[0, edge], [n - edge, n]] : [[0, n]]));
+}
+
+/** The elements of `bytes` (C order over `shape`) inside the runs, in C order over the runs' shape. */
+function gatherRuns(bytes: Uint8Array, shape: readonly number[], runs: readonly (readonly [number, number])[][], itemsize: number): Uint8Array {
+  const kept = runs.map((r) => r.flatMap(([from, to]) => [...range(from, to)]));
+  const cStrides = strides(shape);
+  const out = new Uint8Array(kept.reduce((n, k) => n * k.length, 1) * itemsize);
+  let o = 0;
+  const walk = (d: number, base: number): void => {
+    if (d === shape.length) {
+      out.set(bytes.subarray(base * itemsize, (base + 1) * itemsize), o);
+      o += itemsize;
+      return;
+    }
+    for (const i of kept[d]!) walk(d + 1, base + i * cStrides[d]!);
+  };
+  walk(0, 0);
+  return out;
+}
+
+/**
+ * `repr()` of an array given only the elements a summarized repr shows: for arrays over the
+ * threshold, `kept` holds the elements inside `summaryRuns(shape)` (C order over their shape);
+ * otherwise all of them. Lets callers read just the corners of a large array.
+ */
+export function keptArrayRepr(kept: Uint8Array, shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
   const threshold = options.threshold ?? 1000;
   const edge = options.edgeitems ?? 3;
   const linewidth = options.linewidth ?? 75;
@@ -31,7 +71,7 @@ export function arrayRepr(bytes: Uint8Array, shape: readonly number[], dtype: Da
   const suffix = skipDtype ? ")" : ",";
   let body: string;
   if (size > 0 || (shape.length === 1 && shape[0] === 0)) {
-    body = size === 0 ? "[]" : array2string(bytes, shape, dtype, { threshold, edge, linewidth: linewidth - suffix.length, separator: ", ", prefix });
+    body = size === 0 ? "[]" : array2string(kept, shape, dtype, { threshold, edge, linewidth: linewidth - suffix.length, separator: ", ", prefix });
   } else {
     body = `[], shape=${pyTupleRepr(shape)}`;
   }
@@ -65,25 +105,12 @@ interface Layout {
   prefix: string;
 }
 
-function array2string(bytes: Uint8Array, shape: readonly number[], dtype: DataType, o: Layout): string {
-  const size = shape.reduce((a, b) => a * b, 1);
-  const summarize = size > o.threshold;
-  // the kept indices of each dimension (numpy's `_leading_trailing`)
-  const kept = shape.map((n) => (summarize && n > 2 * o.edge ? [...range(0, o.edge), ...range(n - o.edge, n)] : [...range(0, n)]));
-  const keptShape = kept.map((k) => k.length);
-  const cStrides = strides(shape);
-  const indices: number[] = [];
-  const walk = (d: number, base: number): void => {
-    if (d === shape.length) {
-      indices.push(base);
-      return;
-    }
-    for (const i of kept[d]!) walk(d + 1, base + i * cStrides[d]!);
-  };
-  walk(0, 0);
-  const values = readElements(bytes, dtype, indices);
+function array2string(kept: Uint8Array, shape: readonly number[], dtype: DataType, o: Layout): string {
+  const runs = summaryRuns(shape, { threshold: o.threshold, edgeitems: o.edge });
+  const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
+  const values = readElements(kept, dtype);
   const format = formatterFor(dtype, values, shape.length === 0);
-  return formatArray(values, keptShape, shape, format, o, summarize);
+  return formatArray(values, keptShape, shape, format, o, runs !== undefined);
 }
 
 function* range(start: number, stop: number): Generator<number> {

@@ -1,0 +1,54 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseDataType } from "@z/meta";
+import { encodeNpy, readNpy } from "../src/npy/index.js";
+import { FIXTURES, run, tempDir } from "./helpers.js";
+
+const PYTHON = "/usr/bin/python3";
+const hasPython = spawnSync(PYTHON, ["-c", "import numpy, zarr"]).status === 0;
+
+// The committed fixtures make the other tests independent of Python; this one asks numpy and
+// zarr-python themselves about what we write, when they are installed.
+describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
+  it("reads our .npy files and our stores", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "npy"));
+    const pairs: Record<string, string> = {};
+    for (const name of readdirSync(join(FIXTURES, "npy")).filter((f) => f.endsWith(".npy"))) {
+      const original = join(FIXTURES, "npy", name);
+      const { header, data } = readNpy(new Uint8Array(readFileSync(original)), name);
+      await writeFile(join(dir, "npy", name), encodeNpy(header, data));
+      pairs[name.slice(0, -4)] = original;
+    }
+    // a header over 64 KiB, which needs format 2.0
+    const fields = Array.from({ length: 3000 }, (_, i) => [`field_number_${i}`, "<i4"]);
+    const data = new Uint8Array(12000);
+    new DataView(data.buffer).setInt32(2999 * 4, 2999, true);
+    await writeFile(join(dir, "npy", "many-fields.npy"), encodeNpy({ dtype: parseDataType(fields), shape: [1], fortranOrder: false }, data));
+    await writeFile(join(dir, "npy.json"), JSON.stringify({ pairs }));
+
+    const store = join(dir, "store.zarr");
+    const ok = async (args: string[]): Promise<void> => {
+      const result = await run(args);
+      expect(result.code, `${args.join(" ")}: ${result.err}`).toBe(0);
+    };
+    await ok(["import", join(FIXTURES, "npy", "F-2d.npy"), store, "--path", "x/imported", "--chunks", "2,3", "--fill-value", "-1", "--compressor", '{"id": "zlib", "level": 1}', "--attrs", '{"units": "m"}']);
+    await ok(["resize", store, "--path", "x/imported", "--shape", "3,3"]);
+    await ok(["attrs", "set", store, "--path", "x/imported", "scale", "2.0"]);
+    await ok(["create", store, "--path", "created", "--shape", "4", "--dtype", "<M8[s]", "--fill-value", '"NaT"', "--compressor", "null"]);
+    const json = join(dir, "s.json");
+    await writeFile(json, '{"dtype": [["a", "<i2"], ["b", ">f4", [2]]], "shape": [2], "values": [{"a": 1, "b": [0, 0.5]}, {"a": -1, "b": [1.5, 2.5]}]}');
+    await ok(["import", json, store, "--path", "structured", "--compressor", '{"id": "gzip", "level": 5}']);
+    await writeFile(json, '{"values": [1, 2.5, "NaN"]}');
+    await ok(["import", json, store, "--path", "fromjson", "--compressor", "null"]);
+    await ok(["attrs", "set", store, "made_by", '"zarr cli"']);
+    await ok(["consolidate", store]);
+    await ok(["validate", store]);
+
+    const out = execFileSync(PYTHON, [join(import.meta.dirname, "python", "check_ours.py"), dir], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual([]);
+  }, 30_000);
+});
