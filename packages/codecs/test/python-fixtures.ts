@@ -13,6 +13,7 @@ import {
   valuesPerElement,
   type CodecConfig,
   type DataType,
+  type JsonValue,
 } from "@z/meta";
 import type { ChunkContext, Codec, CodecData } from "@z/codecs";
 import { MsgpackExt } from "@z/codecs";
@@ -44,6 +45,7 @@ export const filterFixtures = load<{
   cases: FilterCase[];
   quantizeScales: [number, string][];
   resultTypes: [string, { int?: string; float?: string }, string | null][];
+  configs: { arguments: Record<string, JsonValue>; config: CodecConfig }[];
 }>("numcodecs-filters.json");
 
 export function filterCases(id: string): FilterCase[] {

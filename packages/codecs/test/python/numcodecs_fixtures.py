@@ -569,6 +569,25 @@ for t in ["|b1"] + [typed("<", t) for t in INT_TYPES + FLOAT_TYPES]:
         result_types.append([t, {"int": str(s)} if isinstance(s, int) else {"float": repr(s)}, rt])
 
 
+# get_config() of codecs built from constructor arguments, as a .zarray records them.
+config_cases = []
+for cls, kwargs in [
+    (numcodecs.Delta, {"dtype": "int16"}), (numcodecs.Delta, {"dtype": ">f8", "astype": "float32"}),
+    (numcodecs.FixedScaleOffset, {"offset": 1000, "scale": 10, "dtype": "f8", "astype": "u1"}),
+    (numcodecs.FixedScaleOffset, {"offset": 1000.0, "scale": 0.5, "dtype": "<f4"}),
+    (numcodecs.Quantize, {"digits": 3, "dtype": "float64"}), (numcodecs.Quantize, {"digits": 1, "dtype": "f4", "astype": "f2"}),
+    (numcodecs.PackBits, {}), (numcodecs.Categorize, {"labels": ["a", "ñ"], "dtype": object}),
+    (numcodecs.Categorize, {"labels": ["a"], "dtype": "U3", "astype": "u2"}),
+    (numcodecs.AsType, {"encode_dtype": "f4", "decode_dtype": "f8"}), (numcodecs.Shuffle, {}), (numcodecs.Shuffle, {"elementsize": 8}),
+    (numcodecs.BitRound, {"keepbits": 7}), (numcodecs.CRC32, {}), (numcodecs.Adler32, {}),
+    (numcodecs.VLenUTF8, {}), (numcodecs.VLenBytes, {}), (numcodecs.VLenArray, {"dtype": "int32"}), (numcodecs.VLenArray, {"dtype": ">u8"}),
+    (numcodecs.JSON, {}), (numcodecs.JSON, {"indent": 2}), (numcodecs.JSON, {"indent": 2, "separators": [",", ":"], "encoding": "latin-1"}),
+    (numcodecs.MsgPack, {}), (numcodecs.MsgPack, {"use_single_float": True, "use_bin_type": False, "raw": True}), (numcodecs.Base64, {}),
+]:
+    config = cls(**kwargs).get_config()
+    config_cases.append({"arguments": {k: (v if v is not object else "object") for k, v in kwargs.items()}, "config": config})
+
+
 def dump(name, payload):
     path = os.path.join(OUT, name)
     with open(path, "w") as f:
@@ -578,7 +597,7 @@ def dump(name, payload):
 
 
 dump("numcodecs-filters.json", {"numcodecs": numcodecs.__version__, "numpy": np.__version__, "cases": filters,
-                                "quantizeScales": quantize_scales, "resultTypes": result_types})
+                                "quantizeScales": quantize_scales, "resultTypes": result_types, "configs": config_cases})
 dump("numcodecs-checksums.json", {"numcodecs": numcodecs.__version__,
                                   "inputs": {k: b64(v) for k, v in checksum_inputs.items()}, "cases": checksums})
 dump("numcodecs-objects.json", {"numcodecs": numcodecs.__version__, "msgpack": ".".join(map(str, msgpack.version)),
