@@ -10,7 +10,8 @@ import { workspaceAliases } from "./vitest.shared.ts";
 const chromium = playwright({
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    // Offline and quiet: without the networking flags Chromium tries to reach the internet.
+    // Offline and quiet: without the networking flags Chromium tries to reach the internet. Each run
+    // gets a fresh temporary profile (playwright.launch, not a persistent context).
     args: [
       "--headless",
       "--no-sandbox",
@@ -20,6 +21,8 @@ const chromium = playwright({
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      // Containers often have a small /dev/shm, where Chromium would run out of shared memory.
+      "--disable-dev-shm-usage",
     ],
   },
 });
