@@ -24,9 +24,10 @@ const shimmed = {
   "node:zlib": { file: join(shims, "node-zlib.ts"), names: ["inflateSync"] },
 };
 /** Aliases for the browser run: each shimmed built-in, with and without `node:`. */
-export const shimAliases = Object.entries(shimmed).flatMap(([spec, { file }]) => [
-  { find: new RegExp(`^(node:)?${spec.slice(5)}$`), replacement: file },
-]);
+export const shimAliases = Object.entries(shimmed).map(([spec, { file }]) => ({
+  find: new RegExp(`^(node:)?${spec.slice("node:".length)}$`),
+  replacement: file,
+}));
 /** Set-up for every browser test file: the `Buffer` global. */
 export const shimSetup = join(shims, "setup.ts");
 
