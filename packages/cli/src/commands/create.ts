@@ -11,7 +11,8 @@ export const createCommand: Command = {
   summary: "create an empty array (and its parent groups)",
   usage: "zarr create STORE --shape 100,200 [--dtype D] [--path P] [--chunks 10,10] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--overwrite]",
   details: `  --shape 100,200            the array's shape ("" or () for a 0-d array)
-${ARRAY_FLAGS_HELP.replace(/--dtype D {19}/, "--dtype D (default <f8)  ")}
+${ARRAY_FLAGS_HELP.replace("or a structured descr as JSON", "or a structured descr as JSON (default <f8)")}
+
 Nothing but metadata is written: every element reads as the fill value.`,
   flags: { ...ARRAY_FLAGS, shape: "string" },
   async run(args, io) {
