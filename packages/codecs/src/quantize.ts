@@ -47,9 +47,11 @@ export const quantize = withDerivedDefaults(
     create: (config) => {
       const decoded = typeOf(config.dtype);
       const encoded = typeOf(config.astype ?? config.dtype);
-      const scale: PyScalar = { float: true, value: quantizeScale(config.digits) };
+      // numcodecs accepts any digits and fails when encoding (10.0 ** 400 overflows): so do we.
+      let scale: PyScalar | undefined;
       return {
         encode(data: CodecData, chunk: ChunkContext) {
+          scale ??= { float: true, value: quantizeScale(config.digits) };
           const values = readArray(requireBytes(data, "quantize", chunk), decoded);
           const rounded = scalarOp(around(scalarOp(values, "multiply", scale, true)), "divide", scale);
           return writeArray(cast(rounded, encoded));

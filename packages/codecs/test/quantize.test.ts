@@ -30,6 +30,13 @@ describe("quantize", () => {
     }
   });
 
+  it("accepts any digits, and fails to encode where numcodecs does", () => {
+    const codec = quantize.create({ digits: 400, dtype: "<f8" });
+    const context = { dtype: { kind: "f", byteOrder: "<", itemsize: 8 } as const, itemsize: 8, elements: 1, key: "q/0" };
+    expect(() => codec.encode(new Uint8Array(8), context)).toThrow(/quantize.*q\/0/);
+    expect(codec.decode(new Uint8Array(8), context)).toEqual(new Uint8Array(8));
+  });
+
   it("only takes float dtypes", () => {
     expect(() => quantize.create({ digits: 2, dtype: "<i4" })).toThrow(CodecConfigError);
     expect(() => quantize.create({ digits: 2, dtype: "<f8", astype: "<i2" })).toThrow(/astype/);
