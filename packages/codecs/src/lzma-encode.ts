@@ -1,12 +1,15 @@
 /*
- * LZMA and LZMA2 encoding (not exported from the package).
+ * LZMA and LZMA2 encoding (not exported from the package). The range coder and model are the
+ * decoder's mirror image; what differs by preset is how symbols are chosen:
  *
- * Matches come from hash chains over 4-byte prefixes (plus a table of the last position of each
- * 3-byte prefix, for short matches), searched to a preset depth and stopped at the "nice" length.
- * Parsing is lazy: at each position the encoder weighs the repeat distances (rep0-rep3, which
- * are cheap to code), the longest new match and the match found one byte later, and codes a
- * literal, a short rep, a rep match or a match. Literal-versus-short-rep choices use the coder's
- * own probability prices. The range coder and model are the decoder's mirror image.
+ * - fast mode (liblzma presets 0-3): hash chains over 4-byte prefixes (plus the last position of
+ *   each 3-byte prefix, for short matches), searched to the preset's depth and stopped at the
+ *   "nice" length; lazy parsing weighs the repeat distances (rep0-rep3, cheap to code), the
+ *   longest new match and the match one byte later, and codes a literal, short rep, rep match or
+ *   match;
+ * - normal mode (presets 4-9, the default 6): binary-tree match finding, and optimal parsing: the
+ *   cheapest sequence of symbols over the next stretch of input, by prices (in 1/16 bits) that
+ *   the adaptive model currently gives each symbol, found as a shortest path.
  */
 import { LEN_CHOICE, LEN_CHOICE2, LEN_HIGH, LEN_LOW, LEN_MID, Model, type LzmaProperties } from "./lzma-model.js";
 
@@ -324,7 +327,7 @@ class TreeFinder implements Finder {
     this.hashShift = 32 - hashBits;
     this.head3 = new Int32Array(1 << 16).fill(-1);
     let window = 1;
-    while (window < Math.min(n, dictSize) + 1) window *= 2;
+    while (window < Math.min(n, dictSize)) window *= 2;
     this.tree = new Int32Array(2 * window);
     this.mask = window - 1;
     this.maxDistance = Math.min(dictSize, window - 1);
@@ -598,7 +601,7 @@ class LzmaEncoder {
   private readonly pbMask: number;
   private readonly prices: PriceTables;
   private sincePriceUpdate = PRICE_UPDATE_INTERVAL;
-  private readonly nodes: Nodes;
+  private nodes: Nodes | undefined;
   /** The planned symbols, last first: kind, length, distance (of matches and rep matches). */
   private readonly plan = {
     kind: new Uint8Array(OPT_WINDOW + 1),
@@ -622,7 +625,6 @@ class LzmaEncoder {
         : new MatchFinder(data, options.dictSize, depth, options.niceLength);
     this.pbMask = (1 << options.pb) - 1;
     this.prices = new PriceTables(this.model);
-    this.nodes = options.mode === "normal" ? new Nodes() : (undefined as unknown as Nodes);
   }
 
   /** Resets state and probabilities (an LZMA2 state reset). */
@@ -848,7 +850,7 @@ class LzmaEncoder {
       return this.single(LITERAL, 0, 1);
     }
 
-    const nodes = this.nodes;
+    const nodes = (this.nodes ??= new Nodes());
     const { cost, from, kind, value, nodeState, nodeReps } = nodes;
     cost[0] = 0;
     nodeState[0] = this.state;

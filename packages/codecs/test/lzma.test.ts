@@ -40,6 +40,38 @@ describe("lzma: our encodings, decoded by Python", () => {
     it(`Python decoded ${fixture.name} to its input`, () => {
       expect(fixture.python).toEqual(inputs[fixture.input!]);
     });
+    it(`${fixture.name} is about as small as Python's`, () => {
+      expect(fixture.encoded.length).toBeLessThanOrEqual(Math.ceil(fixture.python_size! * 1.05) + 16);
+    });
+  }
+});
+
+describe("lzma: LZMA2 chunks", () => {
+  // 64 KiB of compressed data per LZMA chunk at most: a mix of random and repetitive stretches
+  // makes several chunks, stored (uncompressed) ones among them, then LZMA chunks with a state reset.
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < 3; i++) {
+    parts.push(new TextEncoder().encode(`part ${i} `.repeat(5000)), pseudoRandomBytes(150000, i + 1));
+  }
+  const data = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (data.set(p, at), at + p.length), 0);
+
+  for (const preset of [1, 6]) {
+    it(`preset ${preset}: splits into stored and LZMA chunks that decode back`, async () => {
+      const codec = lzma.create({ format: 3, filters: [{ id: 33, preset }] });
+      const encoded = (await codec.encode(data, byteChunk(data.length))) as Uint8Array;
+      const controls: number[] = [];
+      for (let pos = 0; encoded[pos] !== 0; ) {
+        const control = encoded[pos]!;
+        controls.push(control);
+        if (control < 0x80) pos += 3 + ((encoded[pos + 1]! << 8) | encoded[pos + 2]!) + 1;
+        else pos += (control >= 0xc0 ? 6 : 5) + ((encoded[pos + 3]! << 8) | encoded[pos + 4]!) + 1;
+      }
+      expect(controls.filter((c) => c === 0x01 || c === 0x02).length).toBeGreaterThan(0);
+      expect(controls.filter((c) => c >= 0x80).length).toBeGreaterThan(1);
+      expect(controls.some((c) => (c & 0xe0) === 0xa0)).toBe(true);
+      expect(sameBytes(await codec.decode(encoded, byteChunk(data.length)), data)).toBe(true);
+    });
   }
 });
 
