@@ -2,13 +2,29 @@ import type { CodecRegistry } from "@z/codecs";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import {
   BasicIndexer,
+  BlockIndexer,
+  CoordinateIndexer,
+  copyProjection,
   copyStrided,
+  coversChunk,
+  createIndexer,
+  fillProjection,
   fillStrided,
+  MaskIndexer,
+  OrthogonalIndexer,
+  popFields,
+  selectionKind,
   selectionView,
   stridesFor,
+  vindexKind,
+  type AnyChunkProjection,
   type BasicSelection,
   type ChunkProjection,
-  type DimSelection,
+  type CoordinateSelection,
+  type FieldSelection as FieldSelectionInput,
+  type Indexer,
+  type MaskSelection,
+  type OrthogonalSelection,
   type StridedView,
 } from "@z/indexing";
 import {
@@ -43,7 +59,7 @@ import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
-import { ArgumentError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
 import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
@@ -199,23 +215,69 @@ export class ZarrArray {
 
   // --- reading --------------------------------------------------------------------------------
 
-  /** Reads a selection (everything when omitted); integer indices drop their dimension. */
-  async get(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.getBasicSelection(selection, options);
+  /**
+   * Reads a selection, choosing its kind as zarr-python's `__getitem__` does: integers, slices
+   * (any step, negative too), `null` and `"..."` select basically; index arrays and masks
+   * orthogonally or by coordinates. Strings name fields of a structured array.
+   */
+  async get(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray> {
+    const { fields, selection: items } = popFields(selection);
+    const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
+    return this.#read(indexer, { ...options, fields: options.fields ?? fields });
   }
 
   async getBasicSelection(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    return this.#read(new BasicIndexer(selection, this.shape, this.chunks), options);
+  }
+
+  /** Index arrays, masks, integers and slices, each along its own dimension (numpy's `np.ix_`). */
+  async getOrthogonalSelection(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    return this.#read(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
+  }
+
+  /** The points whose coordinates the (broadcast) index arrays give. */
+  async getCoordinateSelection(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    return this.#read(new CoordinateIndexer(selection, this.shape, this.chunks), options);
+  }
+
+  /** The elements where a boolean mask of the array's shape is true, in C order. */
+  async getMaskSelection(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    return this.#read(new MaskIndexer(selection, this.shape, this.chunks), options);
+  }
+
+  /** Whole chunks, selected by integers and slices over the chunk grid. */
+  async getBlockSelection(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
+    return this.#read(new BlockIndexer(selection, this.shape, this.chunks), options);
+  }
+
+  /** zarr-python's `oindex`: orthogonal selections. */
+  get oindex(): SelectionAccessor<OrthogonalSelection> {
+    return { get: (s, o) => this.getOrthogonalSelection(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
+  }
+
+  /** zarr-python's `vindex`: coordinate or mask selections. */
+  get vindex(): SelectionAccessor<CoordinateSelection | MaskSelection> {
+    const indexer = (s: CoordinateSelection | MaskSelection): Indexer => createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
+    return { get: async (s, o = {}) => this.#read(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
+  }
+
+  /** zarr-python's `blocks`: block selections. */
+  get blocks(): SelectionAccessor<BasicSelection> {
+    return { get: (s, o) => this.getBlockSelection(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
+  }
+
+  /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
+  async #read(indexer: Indexer, options: SelectionOptions): Promise<NdArray> {
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
-    const indexer = new BasicIndexer(selection, this.shape, this.chunks);
     const k = valuesPerElement(this.dtype);
     const out = filledTyped(this.#pattern, product(indexer.shape), this.dtype);
     const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
     await forEachConcurrent(
       indexer,
-      async (p: ChunkProjection) => {
+      async (p: AnyChunkProjection) => {
         const chunk = await this.#readChunk(p.chunkCoords, options.signal);
         if (chunk === undefined) return; // the output starts as the fill value
-        copyStrided(selectionView(outView, p.outSelection), selectionView(chunk, p.chunkSelection), k);
+        copyProjection(outView, chunk, p, "read", k);
       },
       options,
       indexer.nchunks,
@@ -243,9 +305,14 @@ export class ZarrArray {
 
   // --- writing --------------------------------------------------------------------------------
 
-  /** Writes `value` (a scalar, a typed array, or an N-d array broadcast to the selection) into a selection. */
-  async set(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
-    return this.setBasicSelection(selection, value, options);
+  /**
+   * Writes `value` (a scalar, a typed array, or an N-d array broadcast to the selection) into a
+   * selection chosen as `get` chooses it.
+   */
+  async set(selection: FieldSelectionInput, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    const { fields, selection: items } = popFields(selection);
+    const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
+    return this.#write(indexer, value, { ...options, fields: options.fields ?? fields });
   }
 
   /**
@@ -254,20 +321,44 @@ export class ZarrArray {
    * the packed struct of them.
    */
   async setBasicSelection(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    return this.#write(new BasicIndexer(selection, this.shape, this.chunks), value, options);
+  }
+
+  async setOrthogonalSelection(selection: OrthogonalSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    return this.#write(new OrthogonalIndexer(selection, this.shape, this.chunks), value, options);
+  }
+
+  /** Writes points; where coordinates repeat, the last value wins (as numpy). */
+  async setCoordinateSelection(selection: CoordinateSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    return this.#write(new CoordinateIndexer(selection, this.shape, this.chunks), value, options);
+  }
+
+  async setMaskSelection(selection: MaskSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    return this.#write(new MaskIndexer(selection, this.shape, this.chunks), value, options);
+  }
+
+  async setBlockSelection(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+    return this.#write(new BlockIndexer(selection, this.shape, this.chunks), value, options);
+  }
+
+  /** Checks everything (value shape, fields, store) before the first chunk is written. */
+  async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
-    const indexer = new BasicIndexer(selection, this.shape, this.chunks);
+    if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
+      throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
+    }
     const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
     await forEachConcurrent(
       indexer,
-      (p: ChunkProjection) => this.#writeChunk(store, p, source, fields, options.signal),
+      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, options.signal),
       options,
       indexer.nchunks,
     );
   }
 
-  async #writeChunk(store: WritableStore, p: ChunkProjection, source: WriteSource, fields: FieldSelection | undefined, signal?: AbortSignal): Promise<void> {
+  async #writeChunk(store: WritableStore, p: AnyChunkProjection, source: WriteSource, fields: FieldSelection | undefined, signal?: AbortSignal): Promise<void> {
     const key = this.chunkKey(p.chunkCoords);
     await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, signal), signal);
   }
@@ -275,7 +366,7 @@ export class ZarrArray {
   async #updateChunk(
     store: WritableStore,
     key: string,
-    p: ChunkProjection,
+    p: AnyChunkProjection,
     source: WriteSource,
     fields: FieldSelection | undefined,
     signal?: AbortSignal,
@@ -283,15 +374,14 @@ export class ZarrArray {
     const k = valuesPerElement(this.dtype);
     const elements = product(this.chunks);
     // A field write keeps the element's other fields, so the chunk is always read first.
-    const whole = fields === undefined && coversWholeChunk(p.chunkSelection, this.chunks);
+    const whole = fields === undefined && coversChunk(p, this.chunks);
     // Only read what will survive: a chunk overwritten whole is never fetched.
     const chunk =
       (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
       this.#chunkView(whole ? new (typedArrayConstructor(this.dtype))(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
-    const target = selectionView(chunk, p.chunkSelection);
-    if (fields !== undefined) this.#writeFields(target, p, source, fields);
-    else if (source.kind === "scalar") fillStrided(target, source.element, k);
-    else copyStrided(target, selectionView(source.view, p.outSelection), k);
+    if (fields !== undefined) this.#writeFields(selectionView(chunk, (p as ChunkProjection).chunkSelection), p as ChunkProjection, source, fields);
+    else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
+    else copyProjection(source.view, chunk, p, "write", k);
     if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
       await store.delete(key, { signal });
       return;
@@ -485,6 +575,12 @@ export interface SelectionOptions extends RunOptions {
   fields?: string | readonly string[];
 }
 
+/** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */
+export interface SelectionAccessor<S> {
+  get(selection: S, options?: SelectionOptions): Promise<NdArray>;
+  set(selection: S, value: unknown, options?: SelectionOptions): Promise<void>;
+}
+
 export interface ViewOptions {
   dtype?: string | DataType;
   shape?: number | readonly number[];
@@ -502,11 +598,6 @@ export function storeSeparator(store: Store): "." | "/" | undefined {
   return separator === "." || separator === "/" ? separator : undefined;
 }
 
-function coversWholeChunk(selection: readonly DimSelection[], chunks: readonly number[]): boolean {
-  return selection.every((s, i) =>
-    typeof s === "number" ? chunks[i] === 1 : s.start === 0 && s.stop === chunks[i] && s.step === 1,
-  );
-}
 
 function* gridCoords(grid: readonly number[]): Generator<number[]> {
   if (grid.some((n) => n === 0)) return;
