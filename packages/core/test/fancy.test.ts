@@ -18,7 +18,7 @@ describe("fancy selections on arrays (expected values from zarr-python and numpy
   it("vindex with a mask: elements where it is true, in C order", async () => {
     const mask = new Uint8Array(48);
     for (const i of [1 * 8 + 2, 5 * 8 + 7, 0]) mask[i] = 1;
-    const r = await (await example()).vindex.get({ data: mask, shape: [6, 8], dtype: { kind: "b", byteOrder: "|", itemsize: 1 } });
+    const r = await (await example()).vindex.get({ data: mask, shape: [6, 8], dtype: { kind: "b" } });
     expect(values(r)).toEqual([0, 10, 47]);
   });
 
