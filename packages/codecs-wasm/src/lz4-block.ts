@@ -211,7 +211,9 @@ export function lz4EncodeBlock(
   let op = dstStart;
   let anchor = srcStart;
   if (n >= MF_LIMIT + 1) {
-    const hashLog = n < 65536 + 11 ? 13 : 12;
+    // As LZ4: inputs up to 64 KiB hash 4 bytes into 2^13 slots; larger ones hash 5 bytes.
+    const small = n < 65536 + 11;
+    const hashLog = small ? 13 : 14;
     const shift = 32 - hashLog;
     if (fastTable.length < 1 << hashLog) fastTable = new Int32Array(1 << hashLog);
     const table = fastTable;
@@ -220,16 +222,18 @@ export function lz4EncodeBlock(
     const matchLimit = srcEnd - LAST_LITERALS;
     const accel = Math.max(1, Math.min(acceleration | 0, 65537));
     let ip = srcStart;
-    table[Math.imul(read32(src, ip), 2654435761) >>> shift] = ip;
+    const hashAt = (i: number, seq: number): number =>
+      small ? Math.imul(seq, 2654435761) >>> shift : (Math.imul(seq, 2654435761) ^ Math.imul(src[i + 4]!, 0x85ebca77)) >>> shift;
+    table[hashAt(ip, read32(src, ip))] = ip;
     ip++;
     search: for (;;) {
       let searches = accel << SKIP_TRIGGER;
-      let step = accel;
+      let step = 1;
       let match: number;
       for (;;) {
         if (ip > mfLimit) break search;
         const seq = read32(src, ip);
-        const h = Math.imul(seq, 2654435761) >>> shift;
+        const h = hashAt(ip, seq);
         match = table[h]!;
         table[h] = ip;
         if (match >= 0 && ip - match <= MAX_DISTANCE && read32(src, match) === seq) break;
@@ -247,10 +251,10 @@ export function lz4EncodeBlock(
         ip += length;
         anchor = ip;
         if (ip > mfLimit) break search;
-        table[Math.imul(read32(src, ip - 2), 2654435761) >>> shift] = ip - 2;
+        table[hashAt(ip - 2, read32(src, ip - 2))] = ip - 2;
         // Try for an immediate match at the new position.
         const seq = read32(src, ip);
-        const h = Math.imul(seq, 2654435761) >>> shift;
+        const h = hashAt(ip, seq);
         match = table[h]!;
         table[h] = ip;
         if (match >= 0 && ip - match <= MAX_DISTANCE && read32(src, match) === seq) continue;
