@@ -172,10 +172,13 @@ async function profile(context) {
   mkdirSync(dir, { recursive: true });
   const summaries = {};
   for (const c of cases) {
-    if (c.kind === "write" || c.kind === "http") continue;
     const args = ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", `z-${c.id}.cpuprofile`, RUNNERS.z[1], "--case", c.id, "--data", context.data];
+    const out = c.kind === "write" ? join(context.data, `out-profile-${c.id}`) : undefined;
+    if (out) args.push("--out", out);
+    if (c.kind === "http") args.push("--url", context.url);
     log(`profile: z ${c.id} …`);
     const result = await run(process.execPath, args);
+    if (out) rmSync(out, { recursive: true, force: true });
     if (result.code !== 0) {
       log(`profile: z ${c.id} failed: ${result.stdout}${result.stderr}`);
       continue;
@@ -192,7 +195,27 @@ async function profile(context) {
   return { dir, summaries };
 }
 
+/** The header and tables of a run (fresh, or saved in a results file). */
+function render(results) {
+  const { options: o, machine: info, versions, data: manifest, loadAverage: loads, runs } = results;
+  const shownCases = CASES.filter((c) => o.cases.includes(c.id));
+  const shownFloors = o.floors ? FLOORS : [];
+  const summary = summarize(runs, { cases: shownCases.map((c) => c.id), impls: [...o.impls, ...shownFloors] });
+  const header = [
+    `z bench ${results.date}  ${o.quick ? "QUICK " : ""}${o.rounds} round(s), median wall time (open + read/write; process start excluded)`,
+    `machine: ${info.cores} cores (${info.cpuModel}), ${Math.round(info.totalMemBytes / 2 ** 30)} GiB, Node ${info.node}; Python ${versions.python}, zarr ${versions.zarr}, numcodecs ${versions.numcodecs}, numpy ${versions.numpy}; zarrita ${versions.zarrita}`,
+    `data: ${manifest.n}x${manifest.n} float32 in ${manifest.chunk}x${manifest.chunk} chunks, ${manifest.windows} windows of ${manifest.windowSize}x${manifest.windowSize}, R7 ${manifest.r7n}x${manifest.r7n} int16 in ${manifest.r7Chunk}x${manifest.r7Chunk}${results.dataDir ? `; in ${results.dataDir}` : ""}`,
+    `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
+  ].join("\n");
+  const tables = formatTables(summary, shownCases, { impls: o.impls, floors: shownFloors, baseline: BASELINE });
+  return { text: `${header}\n\n${tables}`, summary, tables };
+}
+
 async function main() {
+  if (options.report) {
+    console.log(render(JSON.parse(readFileSync(options.report, "utf8"))).text);
+    return;
+  }
   const started = new Date();
   const check = await run(PYTHON, ["-c", "import zarr, numcodecs"]);
   if (check.code !== 0) throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
@@ -231,33 +254,19 @@ async function main() {
     cleanup();
   }
 
-  const impls = options.impls;
-  const summary = summarize(runs, { cases: cases.map((c) => c.id), impls: [...impls, ...floors] });
-  const problems = checksumProblems(runs, manifest.expected);
-  const errors = runs.filter((r) => r.status === "error");
   const info = machine();
   const versions = { ...manifest.versions, zarrita: zarritaVersion() };
-  const header = [
-    `z bench ${started.toISOString()}  ${options.quick ? "QUICK " : ""}${options.rounds} round(s), median wall time (open + read/write; process start excluded)`,
-    `machine: ${info.cores} cores (${info.cpuModel}), ${Math.round(info.totalMemBytes / 2 ** 30)} GiB, Node ${info.node}; Python ${versions.python}, zarr ${versions.zarr}, numcodecs ${versions.numcodecs}, numpy ${versions.numpy}; zarrita ${versions.zarrita}`,
-    `data: ${manifest.n}x${manifest.n} float32 in ${manifest.chunk}x${manifest.chunk} chunks, ${manifest.windows} windows of ${manifest.windowSize}x${manifest.windowSize}, R7 ${manifest.r7n}x${manifest.r7n} int16 in ${manifest.r7Chunk}x${manifest.r7Chunk}; in ${dir}`,
-    `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
-  ].join("\n");
-  const tables = formatTables(summary, cases, { impls, floors, baseline: BASELINE });
-  console.log(`\n${header}\n\n${tables}`);
+  const { sizes, ...shownOptions } = options;
+  const results = { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, dataDir: dir, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs };
+  const { text, summary, tables } = render(results);
+  const problems = checksumProblems(runs, manifest.expected);
+  const errors = runs.filter((r) => r.status === "error");
+  console.log(`\n${text}`);
 
   const resultsDir = join(app, "bench-results");
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${stamp(started)}${options.quick ? "-quick" : ""}.json`);
-  const { sizes, ...shownOptions } = options;
-  writeFileSync(
-    file,
-    `${JSON.stringify(
-      { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs, summary, problems, profile: profiled, table: tables },
-      null,
-      1,
-    )}\n`,
-  );
+  writeFileSync(file, `${JSON.stringify({ ...results, summary, problems, profile: profiled, table: tables }, null, 1)}\n`);
   console.log(`\nresults: ${file}`);
 
   if (problems.length > 0) {

@@ -11,11 +11,12 @@ export const SIZES = {
 };
 
 const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6] [--impls z,zarrita,zarr-python] [--rounds N]
-                  [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]`;
+                  [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]
+       pnpm bench --report bench-results/FILE.json    (prints a saved run's tables again)`;
 
 /**
  * @typedef {{ quick: boolean, cases: string[], impls: string[], rounds: number, floors: boolean, build: boolean,
- *   data: string | undefined, keepData: boolean, timeoutSeconds: number, profile: boolean,
+ *   data: string | undefined, keepData: boolean, timeoutSeconds: number, profile: boolean, report: string | undefined,
  *   sizes: { n: number, windows: number, r7n: number, rounds: number } }} Options
  */
 
@@ -37,6 +38,7 @@ export function parseArgs(argv) {
     keepData: false,
     timeoutSeconds: 1800,
     profile: false,
+    report: undefined,
     sizes: SIZES.full,
   };
   const list = (value, known, what) => {
@@ -85,6 +87,10 @@ export function parseArgs(argv) {
         break;
       case "--keep-data":
         options.keepData = true;
+        break;
+      case "--report":
+        options.report = value();
+        if (!options.report) throw new Error(`--report needs a results file\n${USAGE}`);
         break;
       case "--profile":
         options.profile = true;
@@ -166,14 +172,18 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
       if (detail !== undefined) entry.detail = detail;
       if (impl !== baseline) {
         const ratios = [];
+        const cpuRatios = [];
         for (const run of ok) {
           const base = runs.find((r) => r.case === id && r.impl === baseline && r.round === run.round && r.status === "ok");
-          if (base) ratios.push(run.seconds / base.seconds);
+          if (!base) continue;
+          ratios.push(run.seconds / base.seconds);
+          if (run.cpuSeconds !== undefined && base.cpuSeconds > 0) cpuRatios.push(run.cpuSeconds / base.cpuSeconds);
         }
         if (ratios.length > 0) {
           entry.ratios = ratios;
           entry.medianRatio = median(ratios);
         }
+        if (cpuRatios.length > 0) entry.medianCpuRatio = median(cpuRatios);
       }
       byImpl[impl] = entry;
     }
@@ -230,13 +240,19 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
       ...floors.map((f) => cell(s[f], time)),
     ];
   });
-  const rssHeader = ["case", ...impls.map((i) => `${i} peak RSS`), ...impls.map((i) => `${i} CPU`)];
+  const rssHeader = [
+    "case",
+    ...impls.map((i) => `${i} peak RSS`),
+    ...impls.map((i) => `${i} CPU`),
+    ...(showRatios ? others.map((i) => `${i} / ${baseline} CPU`) : []),
+  ];
   const rssRows = cases.map((c) => {
     const s = summary[c.id] ?? {};
     return [
       c.id,
       ...impls.map((i) => cell(s[i], (e) => formatMiB(e.medianPeakRssBytes))),
       ...impls.map((i) => cell(s[i], (e) => formatSeconds(e.medianCpuSeconds))),
+      ...(showRatios ? others.map((i) => cell(s[i], (e) => formatRatio(e.medianCpuRatio))) : []),
     ];
   });
   const notes = [];

@@ -59,6 +59,7 @@ describe("parseArgs", () => {
     expect(() => parseArgs(["--cases", "R9"])).toThrow(/unknown case/);
     expect(() => parseArgs(["--fast"])).toThrow(/unknown option/);
     expect(() => parseArgs(["--rounds", "0"])).toThrow(/positive integer/);
+    expect(() => parseArgs(["--report"])).toThrow(/needs a results file/);
   });
 });
 
@@ -101,6 +102,7 @@ describe("summarize and formatTables", () => {
     expect(summary.R1!.z!.ratios).toEqual([2, 3]);
     expect(summary.R1!.z!.medianRatio).toBe(2.5);
     expect(summary.R1!.z!.medianPeakRssBytes).toBe(110 * 2 ** 20);
+    expect(summary.R1!.z!.medianCpuRatio).toBe(2.5);
     expect(summary.R1!["zarr-python"]!.medianRatio).toBeUndefined();
     expect(summary.R6!.z!.windowsPerSecond).toBe(500);
     expect(summary.R6!.z!.medianRatio).toBeUndefined();
@@ -112,6 +114,7 @@ describe("summarize and formatTables", () => {
     expect(text).toContain("2.50× (2.00 3.00)");
     expect(text).toContain("4.00 s (500 win/s)");
     expect(text).toContain("110 MiB");
+    expect(text).toMatch(/\| R1 +\| 110 MiB +\| 50 MiB +\| 2.50 s +\| 1.00 s +\| 2.50× +\|/);
     expect(text).toMatch(/\| R6 .*\| unsupported/);
     expect(text).toContain("- R6 zarr-python unsupported: no codec");
   });
