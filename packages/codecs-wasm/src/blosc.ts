@@ -123,30 +123,38 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
     if (nbytes > limit) throw tooLarge();
     if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge);
     // Lay out input, output and scratch in the kernels' memory and decode there.
-    const memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize));
-    const base = kernels.heapBase;
-    const input = memory.subarray(base, base + data.length);
-    input.set(data);
-    const outAt = base + align(data.length);
-    const out = memory.subarray(outAt, outAt + nbytes);
-    const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
-    const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
-    const decoders = {
-      ...streamDecoders,
-      lz4(src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) {
-        const r = lz4_decode(src.byteOffset + start, end - start, dst.byteOffset + d, n);
-        if (r < 0) throw new MalformedInput(lz4Problem(r));
-        if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
-      },
-    };
-    const decoded = decodeFrame(input, decoders, limit, tooLarge, {
-      buffers: () => ({ out, tmp }),
-      unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
-      unshuffleBits: (typesize, size, src, s, dst, d) => bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
-    });
-    const result = decoded.slice();
-    release(kernels);
-    return result;
+    let memory: Uint8Array;
+    try {
+      memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize));
+    } catch {
+      // The memory cannot grow that far (a 32-bit address space): decode in TypeScript.
+      return decodeFrame(data, streamDecoders, limit, tooLarge);
+    }
+    try {
+      const base = kernels.heapBase;
+      const input = memory.subarray(base, base + data.length);
+      input.set(data);
+      const outAt = base + align(data.length);
+      const out = memory.subarray(outAt, outAt + nbytes);
+      const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
+      const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
+      const decoders = {
+        ...streamDecoders,
+        lz4(src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) {
+          const r = lz4_decode(src.byteOffset + start, end - start, dst.byteOffset + d, n);
+          if (r < 0) throw new MalformedInput(lz4Problem(r));
+          if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
+        },
+      };
+      const decoded = decodeFrame(input, decoders, limit, tooLarge, {
+        buffers: () => ({ out, tmp }),
+        unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+        unshuffleBits: (typesize, size, src, s, dst, d) => bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+      });
+      return decoded.slice();
+    } finally {
+      release(kernels);
+    }
   } catch (error) {
     if (error instanceof MalformedInput) throw corruptData("blosc", chunk, error.message, error);
     throw error;
