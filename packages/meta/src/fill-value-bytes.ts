@@ -124,10 +124,19 @@ function writeInteger(view: DataView, dtype: SimpleDataType, value: unknown, lit
   }
 }
 
+/**
+ * NaN is written as the positive quiet NaN numpy's `np.nan` is: JS engines leave a NaN's sign and
+ * payload unspecified (Chromium and Node differ), and a JSON "NaN" carries neither anyway.
+ */
 function writeFloat(view: DataView, offset: number, size: number, x: number, little: boolean): void {
   if (size === 2) view.setUint16(offset, float16Bits(x), little);
-  else if (size === 4) view.setFloat32(offset, x, little);
-  else view.setFloat64(offset, x, little);
+  else if (size === 4) {
+    if (Number.isNaN(x)) view.setUint32(offset, 0x7fc00000, little);
+    else view.setFloat32(offset, x, little);
+  } else if (Number.isNaN(x)) {
+    view.setUint32(offset + (little ? 4 : 0), 0x7ff80000, little);
+    view.setUint32(offset + (little ? 0 : 4), 0, little);
+  } else view.setFloat64(offset, x, little);
 }
 
 /** UTF-32 code points, cut to `length` characters and zero-padded. */
