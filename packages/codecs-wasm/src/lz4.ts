@@ -43,7 +43,8 @@ function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const kernels = readyKernels();
   let out: Uint8Array;
   let end: number;
-  if (kernels !== undefined && size >= 4096) {
+  // The kernels pay off on compressible data; mostly-literal blocks are as fast in TypeScript.
+  if (kernels !== undefined && size >= 4096 && data.length < 0.9 * size) {
     // Decode in the WebAssembly kernels' memory: input at the heap base, output after it.
     const inputSize = Math.ceil(data.length / 16) * 16;
     const memory = reserve(kernels, inputSize + size);
