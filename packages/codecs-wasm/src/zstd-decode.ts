@@ -524,7 +524,9 @@ export function zstdDecode(src: Uint8Array, limit: number, options: ZstdDecodeOp
           op += size;
         } else {
           if (size > blockLimit) fail("compressed block larger than the maximum block size");
+          const before = op;
           op = decodeBlock(src, at, at + size, state, () => out, grow, op, frameStart, blockLimit);
+          if (op - before > blockLimit) fail("block decodes to more than the maximum block size");
         }
         at += size;
       }
