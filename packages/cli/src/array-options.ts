@@ -1,7 +1,7 @@
 // The array options `create` and `import` share, read from flags in the forms `.zarray` uses, so
 // what is given is what gets written.
 
-import { create, DEFAULT_COMPRESSOR, MemoryStore, type CreateOptions } from "@z/core";
+import { create, MemoryStore, type CreateOptions } from "@z/core";
 import {
   dataTypeFromUser,
   decodeFillValue,
@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type JsonValue,
 } from "@z/meta";
-import { parseIntegerList, stringFlag, trueFalseFlag, UsageError, type FlagKind, type Io, type ParsedArgs } from "./command.js";
+import { parseIntegerList, stringFlag, trueFalseFlag, UsageError, type FlagKind, type ParsedArgs } from "./command.js";
 
 export const ARRAY_FLAGS: Readonly<Record<string, FlagKind>> = {
   path: "string",
@@ -33,7 +33,7 @@ export const ARRAY_FLAGS_HELP = `  --path P                   where the array go
   --chunks 10,10             chunk shape (-1 or null: the whole dimension); default: guessed as zarr-python does
   --dtype D                  <f8, int32, |S10, <M8[ns], or a structured descr as JSON
   --compressor JSON          compressor config as in .zarray, e.g. '{"id": "zlib", "level": 1}', or null;
-                             default zarr-python's blosc/lz4 when this build has blosc, else zlib level 1
+                             default zarr-python's: blosc with lz4, level 5, byte shuffle
   --filters JSON             list of filter configs as in .zarray, or null
   --order C|F                memory layout of chunks (default C)
   --fill-value JSON          fill value as .zarray writes it, e.g. 0, 1.5, "NaN", true, null (default 0)
@@ -79,14 +79,8 @@ export function dtypeFlag(args: ParsedArgs): DataType | undefined {
   }
 }
 
-export interface ArrayFlags {
-  readonly options: Partial<CreateOptions>;
-  /** Whether `--compressor` was given. */
-  readonly compressorGiven: boolean;
-}
-
 /** The creation options the flags give, for an array of `dtype` and `ndim` dimensions. */
-export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): ArrayFlags {
+export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Partial<CreateOptions> {
   const options: Partial<CreateOptions> & Record<string, unknown> = { dtype };
   const chunks = stringFlag(args, "chunks");
   if (chunks !== undefined) {
@@ -129,31 +123,14 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Arr
   const writeEmpty = trueFalseFlag(args, "write-empty-chunks");
   if (writeEmpty !== undefined) options.writeEmptyChunks = writeEmpty;
   if (args.flags.has("overwrite")) options.overwrite = true;
-  return { options, compressorGiven: compressor !== undefined };
+  return options;
 }
 
-/** The fallback when zarr-python's default compressor (blosc) is not in this build. */
-export const FALLBACK_COMPRESSOR: CodecConfig = { id: "zlib", level: 1 };
-
 /**
- * Checks, before anything is written, that the codecs exist and accept their configs (by making
- * a throwaway array in memory). Without `--compressor`, picks zarr-python's default when this build
- * can use it, else the fallback (saying so on stderr).
+ * Checks, before anything is written, that the codecs exist and accept their configs (by making a
+ * throwaway array in memory). Without `--compressor`, arrays get zarr-python's default (blosc/lz4).
  */
-export async function settleCodecs(flags: ArrayFlags, io: Io): Promise<Partial<CreateOptions>> {
-  const probe = (options: Partial<CreateOptions>): Promise<unknown> =>
-    create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
-  let options = flags.options;
-  if (!flags.compressorGiven) {
-    try {
-      await probe({ ...options, compressor: DEFAULT_COMPRESSOR, filters: null });
-      options = { ...options, compressor: DEFAULT_COMPRESSOR };
-    } catch (error) {
-      if (!(error instanceof ZarrError)) throw error;
-      io.err(`note: zarr-python's default compressor (blosc) is not available in this build; using ${JSON.stringify(FALLBACK_COMPRESSOR)} (choose one with --compressor)\n`);
-      options = { ...options, compressor: FALLBACK_COMPRESSOR };
-    }
-  }
-  await probe(options);
+export async function settleCodecs(options: Partial<CreateOptions>): Promise<Partial<CreateOptions>> {
+  await create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
   return options;
 }

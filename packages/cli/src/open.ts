@@ -3,13 +3,14 @@ import type { Store } from "@z/meta";
 import { CommandError } from "./command.js";
 import { dtypeText } from "./dtype-text.js";
 import { requireNode } from "./hierarchy.js";
-import { openStore, type OpenedStore } from "./store-arg.js";
+import { withStore } from "./store-arg.js";
 
-/** Opens the array a STORE argument and `--path` name, for reading or writing its data. */
-export async function openArrayArg(location: string, path: string | undefined, options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal }): Promise<{ array: ZarrArray; opened: OpenedStore }> {
-  const opened = await openStore(location, { mode: "read", path });
-  const array = await openArrayAt(opened.store, opened.path, options);
-  return { array, opened };
+/**
+ * Runs `fn` on the array a STORE argument and `--path` name, opened for reading or writing its
+ * data; the store is closed afterwards.
+ */
+export function withArrayArg<T>(location: string, path: string | undefined, options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal }, fn: (array: ZarrArray) => Promise<T>): Promise<T> {
+  return withStore(location, { mode: options.readOnly ? "read" : "update", path }, async (opened) => fn(await openArrayAt(opened.store, opened.path, options)));
 }
 
 export async function openArrayAt(store: Store, path: string, options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal }): Promise<ZarrArray> {

@@ -1,17 +1,19 @@
-import { stat } from "node:fs/promises";
+import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { joinPath, normalizeStoragePath, ZarrError, type Store } from "@z/meta";
-import { DirectoryStore } from "@z/store-fs";
+import { LocationError, openLocation, parseLocation, type Location } from "@z/core";
+import { fileByteSource, nodeLocations } from "@z/core/node";
+import { isListable, joinPath, ZarrError, type Store } from "@z/meta";
 import { CommandError, UsageError } from "./command.js";
 
-// Every STORE argument goes through this file, so new kinds of store (zip files, HTTP) slot in here.
+// Every STORE argument goes through this file. Parsing and opening are @z/core's (`parseLocation`,
+// `openLocation`); this adds the CLI's checks (a missing store, a file where a directory should be)
+// and closes what it opened, so zip files get their central directory.
 
-/** What a STORE argument names: a kind of store, where it is, and a path inside it. */
-export type StoreLocation =
-  | { readonly kind: "directory"; readonly root: string; readonly path: string }
-  | { readonly kind: "zip"; readonly file: string; readonly path: string }
-  | { readonly kind: "http"; readonly url: string; readonly path: string };
+/**
+ * What a STORE argument names (core's `Location`, local paths made absolute): a directory, a zip
+ * file (local or `http(s)://`), or an HTTP store, and the node path inside it.
+ */
+export type StoreLocation = Location;
 
 /** A store opened from a STORE argument, with the node path it (and `--path`) point at. */
 export interface OpenedStore {
@@ -19,64 +21,38 @@ export interface OpenedStore {
   /** The node path: the argument's own path (`|zarr2:sub/path`) joined with `--path`. */
   readonly path: string;
   readonly location: StoreLocation;
+  /** Closes the store: a zip file written to gets its central directory here. */
   close(): Promise<void>;
 }
 
-const TENSORSTORE_ZARR = /^zarr2?:/;
-
 /**
- * Reads a STORE argument:
- * - a directory path (`data.zarr`, `/abs/data.zarr`);
- * - a `file://` URL (`file:///abs/data.zarr`);
- * - a TensorStore-style URL pipeline, `file:///abs/data.zarr|zarr2:sub/path` (also `zarr:`), whose
- *   `zarr2:` part names a node inside the store;
- * - `*.zip` paths and `http(s)://` URLs are recognised, and refused until their stores exist.
+ * Reads a STORE argument (no I/O):
+ * - a directory path (`data.zarr`, `/abs/data.zarr`) or a `.zip` file;
+ * - a `file://` or `http(s)://` URL (a URL ending in `.zip` is a zip file read with range requests);
+ * - a TensorStore-style URL pipeline, `file:///abs/data.zarr|zarr2:sub/path` (also `zarr:`), or
+ *   `https://host/x.zip|zip:inner|zarr2:a`, whose `zarr2:` part names a node inside the store.
+ * Bad arguments are `UsageError`s.
  */
 export function parseStoreArg(text: string): StoreLocation {
   if (text === "") throw new UsageError("STORE must not be empty");
-  const [base, ...adapters] = text.split("|");
-  let path = "";
-  let zip: string | undefined;
-  for (const adapter of adapters) {
-    if (TENSORSTORE_ZARR.test(adapter)) path = joinPath(path, decodePath(adapter.slice(adapter.indexOf(":") + 1), text));
-    else if (adapter.startsWith("zarr3:")) throw new UsageError(`${text}: Zarr v3 is not supported (this reads and writes Zarr v2)`);
-    else if (adapter.startsWith("zip:")) zip = decodePath(adapter.slice(4), text);
-    else throw new UsageError(`${text}: unknown URL part ${JSON.stringify(adapter)} (expected zarr2:PATH)`);
-  }
-  let location: StoreLocation;
-  if (/^https?:\/\//i.test(base!)) {
-    location = { kind: "http", url: base!, path };
-  } else if (/^file:/i.test(base!)) {
-    let file: string;
-    try {
-      file = fileURLToPath(base!);
-    } catch (cause) {
-      throw new UsageError(`${text}: not a valid file URL (${cause instanceof Error ? cause.message : String(cause)})`);
-    }
-    location = zip !== undefined || /\.zip$/i.test(file) ? { kind: "zip", file, path: joinPath(zip, path) } : { kind: "directory", root: file, path };
-  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base!)) {
-    throw new UsageError(`${text}: unsupported URL scheme (expected a directory, file://, or http(s)://)`);
-  } else {
-    const file = resolve(base!);
-    location = zip !== undefined || /\.zip$/i.test(file) ? { kind: "zip", file, path: joinPath(zip, path) } : { kind: "directory", root: file, path };
-  }
-  return location;
-}
-
-function decodePath(text: string, arg: string): string {
+  let location: Location;
   try {
-    return normalizeStoragePath(decodeURIComponent(text));
-  } catch (cause) {
-    if (cause instanceof ZarrError) throw new UsageError(`${arg}: ${cause.message}`);
-    throw new UsageError(`${arg}: bad percent-encoding in ${JSON.stringify(text)}`);
+    location = parseLocation(text);
+  } catch (error) {
+    if (error instanceof LocationError) throw new UsageError(error.message);
+    if (error instanceof TypeError) throw new UsageError(`${text}: not a valid URL`); // new URL()
+    throw error;
   }
+  if (location.kind === "directory") return { ...location, path: resolve(location.path) };
+  if (location.kind === "zip" && !location.remote) return { ...location, file: resolve(location.file) };
+  return location;
 }
 
 /** How a location is named in messages. */
 export function describeLocation(location: StoreLocation): string {
   switch (location.kind) {
     case "directory":
-      return location.root;
+      return location.path;
     case "zip":
       return location.file;
     case "http":
@@ -85,8 +61,11 @@ export function describeLocation(location: StoreLocation): string {
 }
 
 export interface OpenStoreOptions {
-  /** `read`: the store must exist; `write`: it is created when missing (a directory on first write). */
-  readonly mode: "read" | "write";
+  /**
+   * `read`: the store must exist; `update`: it must exist and is opened for writing too; `write`:
+   * it is created when missing (a directory on first write, a zip file at once).
+   */
+  readonly mode: "read" | "update" | "write";
   /** The `--path` flag, joined to the argument's own path. */
   readonly path?: string;
 }
@@ -96,21 +75,88 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
   const location = parseStoreArg(text);
   let path: string;
   try {
-    path = joinPath(location.path, options.path);
+    path = joinPath(location.node, options.path);
   } catch (cause) {
     throw new UsageError(`--path: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
+  const write = options.mode !== "read";
+  const create = options.mode === "write";
+  let created: string | undefined; // a zip file this call creates: removed again when nothing was written to it
   switch (location.kind) {
     case "directory": {
-      const info = await stat(location.root).catch(() => undefined);
-      if (info === undefined && options.mode === "read") throw new CommandError(`no such store: ${text}`, { key: location.root });
-      if (info !== undefined && !info.isDirectory()) throw new CommandError(`${text} is not a directory store`, { key: location.root });
-      const store = new DirectoryStore(location.root);
-      return { store, path, location, close: async () => undefined };
+      const info = await stat(location.path).catch(() => undefined);
+      if (info === undefined && !create) throw new CommandError(`no such store: ${text}`, { key: location.path });
+      if (info !== undefined && !info.isDirectory()) throw new CommandError(`${text} is not a directory store`, { key: location.path });
+      break;
     }
-    case "zip":
-      throw new UsageError(`${text}: zip stores are not supported yet`);
+    case "zip": {
+      if (location.remote) {
+        if (write) throw new UsageError(`${text}: zip files over HTTP are read-only`);
+        break;
+      }
+      const info = await stat(location.file).catch(() => undefined);
+      if (info === undefined && !create) throw new CommandError(`no such store: ${text}`, { key: location.file });
+      if (info !== undefined && !info.isFile()) throw new CommandError(`${text} is not a zip file`, { key: location.file });
+      if (info === undefined) created = location.file;
+      break;
+    }
     case "http":
-      throw new UsageError(`${text}: HTTP stores are not supported yet`);
+      if (write) throw new UsageError(`${text}: HTTP stores are read-only`);
+      break;
   }
+  // ZipStore.close() leaves its byte source open (it belongs to the caller): the files opened here
+  // are closed with the store.
+  const files: { close(): Promise<void> }[] = [];
+  let store: Store;
+  try {
+    ({ store } = await openLocation(text, {
+      directory: (dir) => nodeLocations.directory!(resolve(dir)),
+      file: async (file, writable) => {
+        const source = await fileByteSource(resolve(file), { writable });
+        files.push(source);
+        return source;
+      },
+      writable: write,
+    }));
+  } catch (error) {
+    await Promise.all(files.map((f) => f.close()));
+    if (created !== undefined) await removeIfEmpty(created);
+    if (error instanceof LocationError) throw new UsageError(error.message);
+    if (error instanceof ZarrError && location.kind === "zip") throw new CommandError(`${text} is not a readable zip file: ${error.message}`, { key: describeLocation(location), cause: error });
+    throw error;
+  }
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    // a new zip file nothing was written to is removed again rather than left as an empty archive
+    const unused = created !== undefined && isListable(store) && (await store.list().catch(() => [""])).length === 0;
+    try {
+      // a ZipStore (from @z/store-zip, through core): close() writes the central directory
+      if (location.kind === "zip") await (store as Store & { close(): Promise<void> }).close();
+    } finally {
+      await Promise.all(files.map((f) => f.close()));
+      if (unused) await unlink(created!).catch(() => undefined);
+    }
+  };
+  return { store, path, location, close };
+}
+
+/** Runs `fn` on the store a STORE argument names, closing it afterwards (also on failure). */
+export async function withStore<T>(text: string, options: OpenStoreOptions, fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
+  const opened = await openStore(text, options);
+  let result: T;
+  try {
+    result = await fn(opened);
+  } catch (error) {
+    await opened.close().catch(() => undefined); // the first error is the one to report
+    throw error;
+  }
+  await opened.close();
+  return result;
+}
+
+async function removeIfEmpty(file: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (info !== undefined && info.size === 0) await unlink(file).catch(() => undefined);
 }

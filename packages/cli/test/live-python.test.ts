@@ -51,4 +51,23 @@ describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
     const out = execFileSync(PYTHON, [join(import.meta.dirname, "python", "check_ours.py"), dir], { encoding: "utf8" });
     expect(JSON.parse(out)).toEqual([]);
   }, 30_000);
+
+  it("reads the zip files we write", async () => {
+    const zip = join(await tempDir(), "out.zip");
+    expect((await run(["copy", join(FIXTURES, "store"), zip])).code).toBe(0);
+    expect((await run(["import", join(FIXTURES, "store-npy", "grp-a.npy"), zip, "--path", "imported", "--chunks", "3,5"])).code).toBe(0);
+    const script = `
+import json, sys, numpy as np, zarr
+source = zarr.open_group(sys.argv[2], mode="r")
+with zarr.ZipStore(sys.argv[1], mode="r") as store:
+    g = zarr.open_group(store, mode="r")
+    paths = []
+    g.visitvalues(lambda v: paths.append(v.path) if isinstance(v, zarr.Array) else None)
+    bad = [p for p in paths if p != "imported" and g[p].hexdigest() != source[p].hexdigest()]
+    same = bool(np.array_equal(g["imported"][:], source["grp/a"][:])) and g["imported"].compressor.cname == "lz4"
+    print(json.dumps({"arrays": len(paths), "bad": bad, "same": same}))
+`;
+    const out = execFileSync(PYTHON, ["-c", script, zip, join(FIXTURES, "store")], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({ arrays: 13, bad: [], same: true });
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, STORE } from "./helpers.js";
 
@@ -44,6 +44,12 @@ describe("the zarr command", () => {
     const bad = await zarr(["get", STORE, "--path", "grp/a", "1:2:3:4"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("reads a zip file through a TensorStore URL", async () => {
+    const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json"), "utf8")) as { gets: { path: string; selection: string; repr: string }[] };
+    const g = expected.gets.find((x) => x.path === "u" && x.selection === "")!;
+    expect(await zarr(["get", `${pathToFileURL(join(FIXTURES, "store.zip")).href}|zarr2:u`])).toEqual({ code: 0, stdout: g.repr + "\n", stderr: "" });
   });
 
   it("runs the demo", async () => {

@@ -10,21 +10,23 @@ import { halfToNumber, numberToHalf } from "../src/float16.js";
 
 describe("STORE arguments", () => {
   it("reads paths, file URLs and TensorStore-style URLs", () => {
-    expect(parseStoreArg("data.zarr")).toEqual({ kind: "directory", root: join(process.cwd(), "data.zarr"), path: "" });
-    expect(parseStoreArg("file:///tmp/my%20data.zarr")).toEqual({ kind: "directory", root: "/tmp/my data.zarr", path: "" });
-    expect(parseStoreArg("file:///tmp/d.zarr|zarr2:a/b%20c/")).toEqual({ kind: "directory", root: "/tmp/d.zarr", path: "a/b c" });
-    expect(parseStoreArg("file:///tmp/d.zarr/|zarr:x")).toEqual({ kind: "directory", root: "/tmp/d.zarr/", path: "x" });
-    expect(parseStoreArg(`${pathToFileURL("/tmp/a.zip").href}|zip:inner|zarr2:g`)).toEqual({ kind: "zip", file: "/tmp/a.zip", path: "inner/g" });
-    expect(parseStoreArg("/tmp/a.zip")).toEqual({ kind: "zip", file: "/tmp/a.zip", path: "" });
-    expect(parseStoreArg("https://h/x.zarr|zarr2:y")).toEqual({ kind: "http", url: "https://h/x.zarr", path: "y" });
+    expect(parseStoreArg("data.zarr")).toEqual({ kind: "directory", path: join(process.cwd(), "data.zarr"), node: "" });
+    expect(parseStoreArg("file:///tmp/my%20data.zarr")).toEqual({ kind: "directory", path: "/tmp/my data.zarr", node: "" });
+    expect(parseStoreArg("file:///tmp/d.zarr|zarr2:a/b%20c/")).toEqual({ kind: "directory", path: "/tmp/d.zarr", node: "a/b c" });
+    expect(parseStoreArg("file:///tmp/d.zarr/|zarr:x")).toEqual({ kind: "directory", path: "/tmp/d.zarr", node: "x" });
+    expect(parseStoreArg(`${pathToFileURL("/tmp/a.zip").href}|zip:inner|zarr2:g`)).toEqual({ kind: "zip", file: "/tmp/a.zip", remote: false, node: "inner/g" });
+    expect(parseStoreArg("a.zip")).toEqual({ kind: "zip", file: join(process.cwd(), "a.zip"), remote: false, node: "" });
+    expect(parseStoreArg("https://h/x.zarr|zarr2:y")).toEqual({ kind: "http", url: "https://h/x.zarr", node: "y" });
+    expect(parseStoreArg("https://h/x.zip|zip:in|zarr2:y")).toEqual({ kind: "zip", file: "https://h/x.zip", remote: true, node: "in/y" });
   });
 
   it.each([
     ["", /must not be empty/],
     ["file:///d|zarr2:a/../b", /"\." or "\.\." segment/],
-    ["file:///d|tiff:", /unknown URL part "tiff:"/],
-    ["file:///d|zarr2:%zz", /bad percent-encoding/],
-    ["file://host/d", /not a valid file URL/],
+    ["file:///d|tiff:", /unknown part "tiff:"/],
+    ["file:///d|zarr2:%zz", /bad path "%zz"/],
+    ["file://host/d", /file URLs on other hosts are not supported/],
+    ["http://[x/d", /not a valid URL/],
     ["gs://b/d", /unsupported URL scheme/],
   ])("refuses %j", (text, message) => {
     expect(() => parseStoreArg(text)).toThrow(message);

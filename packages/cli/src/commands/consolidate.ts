@@ -3,7 +3,7 @@ import { isListable, isWritable, keyPrefix } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
 import { requireNode } from "../hierarchy.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 
 export const consolidate: Command = {
   name: "consolidate",
@@ -16,12 +16,13 @@ metadata changes: \`zarr validate\` reports a stale .zmetadata.
   flags: { path: "string" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    if (!isWritable(store) || !isListable(store)) throw new UsageError(`${location} must be writable and listable`);
-    await requireNode(store, path);
-    await consolidateMetadata(store, { path });
-    const documents = (await store.list(keyPrefix(path))).filter((k) => /(^|\/)\.z(array|group|attrs)$/.test(k)).length;
-    io.err(`wrote ${keyPrefix(path)}${CONSOLIDATED_KEY} with ${documents} metadata documents\n`);
-    return 0;
+    return withStore(location!, { mode: "update", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      if (!isWritable(store) || !isListable(store)) throw new UsageError(`${location} must be writable and listable`);
+      await requireNode(store, path);
+      await consolidateMetadata(store, { path });
+      const documents = (await store.list(keyPrefix(path))).filter((k) => /(^|\/)\.z(array|group|attrs)$/.test(k)).length;
+      io.err(`wrote ${keyPrefix(path)}${CONSOLIDATED_KEY} with ${documents} metadata documents\n`);
+      return 0;
+    });
   },
 };

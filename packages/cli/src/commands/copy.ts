@@ -1,11 +1,11 @@
+import { copyStore, type CopyReport } from "@z/core";
 import { encodeGroupMetadata, isListable, isWritable, joinPath, keyPrefix, type Store, type WritableStore } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
-import { forEachLimit } from "../pool.js";
 import { progressBar } from "../progress.js";
-import { describeLocation, openStore } from "../store-arg.js";
+import { describeLocation, withStore } from "../store-arg.js";
 
 export const copy: Command = {
   name: "copy",
@@ -20,50 +20,43 @@ created in DST.
   flags: { path: "string", "dest-path": "string", overwrite: "boolean" },
   async run(args, io) {
     const [srcArg, dstArg] = positionals(args, 2, 2, "SRC DST");
-    const src = await openStore(srcArg!, { mode: "read", path: stringFlag(args, "path") });
-    const dst = await openStore(dstArg!, { mode: "write" });
-    const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
-    if (!isListable(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
-    if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
-    if (src.location.kind === dst.location.kind && describeLocation(src.location) === describeLocation(dst.location)) {
-      const [a, b] = [src.path, destPath];
-      if (a === "" || b === "" || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)) {
-        throw new UsageError("source and destination overlap in the same store");
-      }
-    }
-    await requireNode(src.store, src.path);
-    const sourcePrefix = keyPrefix(src.path);
-    const targetPrefix = keyPrefix(destPath);
-    const keys = (await src.store.list(sourcePrefix)).sort();
-    const store = dst.store;
+    return withStore(srcArg!, { mode: "read", path: stringFlag(args, "path") }, (src) =>
+      withStore(dstArg!, { mode: "write" }, async (dst) => {
+        const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
+        if (!isListable(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
+        if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
+        if (src.location.kind === dst.location.kind && describeLocation(src.location) === describeLocation(dst.location)) {
+          const [a, b] = [src.path, destPath];
+          if (a === "" || b === "" || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)) {
+            throw new UsageError("source and destination overlap in the same store");
+          }
+        }
+        await requireNode(src.store, src.path);
+        const store = dst.store;
+        if (await readNode(store, destPath)) {
+          if (!args.flags.has("overwrite")) throw new CommandError(`${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`, { key: arrayKey(destPath) });
+          await removeSubtree(store, destPath);
+        }
+        await requireParentGroups(store, destPath);
 
-    if (await readNode(store, destPath)) {
-      if (!args.flags.has("overwrite")) throw new CommandError(`${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`, { key: arrayKey(destPath) });
-      await removeSubtree(store, destPath);
-    }
-    await requireParentGroups(store, destPath);
-
-    const bar = progressBar(io, "copying");
-    bar.setTotal(keys.length);
-    let bytes = 0;
-    try {
-      await forEachLimit(
-        keys,
-        8,
-        async (key) => {
-          const value = await src.store.get(key, { signal: io.signal });
-          if (value === undefined) return; // removed meanwhile
-          await store.set(targetPrefix + key.slice(sourcePrefix.length), value, { signal: io.signal });
-          bytes += value.length;
-          bar.tick();
-        },
-        io.signal,
-      );
-    } finally {
-      bar.finish();
-    }
-    io.err(`copied ${keys.length} keys (${bytes} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`);
-    return 0;
+        const bar = progressBar(io, "copying");
+        let report: CopyReport;
+        try {
+          report = await copyStore(src.store, store, {
+            sourcePath: src.path,
+            destPath,
+            ifExists: "replace",
+            concurrency: 8,
+            signal: io.signal,
+            progress: bar.callback(),
+          });
+        } finally {
+          bar.finish();
+        }
+        io.err(`copied ${report.copied} keys (${report.bytesCopied} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`);
+        return 0;
+      }),
+    );
   },
 };
 

@@ -3,7 +3,7 @@ import { dataTypeToJSON, parseDataType } from "@z/meta";
 import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, settleCodecs } from "../array-options.js";
 import type { Command } from "../command.js";
 import { parseIntegerList, positionals, stringFlag, UsageError } from "../command.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 import { createArray } from "./import.js";
 
 export const createCommand: Command = {
@@ -21,10 +21,11 @@ Nothing but metadata is written: every element reads as the fill value.`,
     if (shapeText === undefined) throw new UsageError("--shape is required");
     const shape = parseIntegerList(shapeText, "--shape");
     const dtype = dtypeFlag(args) ?? parseDataType("<f8");
-    const options = await settleCodecs(arrayFlags(args, dtype, shape.length), io);
-    const { store, path } = await openStore(location!, { mode: "write", path: stringFlag(args, "path") });
-    const array = await createArray(() => create({ ...options, store, path, shape }));
-    io.err(`created ${path === "" ? "an array at the root" : path}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(array.dtype))}\n`);
-    return 0;
+    const options = await settleCodecs(arrayFlags(args, dtype, shape.length));
+    return withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      const array = await createArray(() => create({ ...options, store, path, shape }));
+      io.err(`created ${path === "" ? "an array at the root" : path}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(array.dtype))}\n`);
+      return 0;
+    });
   },
 };

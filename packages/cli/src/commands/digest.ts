@@ -5,7 +5,7 @@ import { positionals, stringFlag, UsageError } from "../command.js";
 import { arrayKey, attrsKey, readTree, requireNode, treeNodes, type NodeInfo } from "../hierarchy.js";
 import { progressBar, type Progress } from "../progress.js";
 import { chunkGrid, chunkKeyOf, gridCoords } from "../stats.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 
 export const digest: Command = {
   name: "digest",
@@ -21,26 +21,27 @@ For a group, one line "DIGEST  PATH" for each array below it.
     const [location] = positionals(args, 1, 1, "STORE");
     const hash = (stringFlag(args, "hash") ?? "sha1").toLowerCase().replace(/^sha3_/, "sha3-");
     if (!getHashes().includes(hash)) throw new UsageError(`unknown hash ${JSON.stringify(hash)} (e.g. sha1, md5, sha256, sha512)`);
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    const node = await requireNode(store, path);
-    const bar = progressBar(io, "hashing");
-    try {
-      if (node.kind === "array") {
-        bar.setTotal(chunkGrid(node.meta).reduce((a, b) => a * b, 1));
-        io.out(`${await arrayDigest(store, node, hash, bar, io.signal)}\n`);
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      const node = await requireNode(store, path);
+      const bar = progressBar(io, "hashing");
+      try {
+        if (node.kind === "array") {
+          bar.setTotal(chunkGrid(node.meta).reduce((a, b) => a * b, 1));
+          io.out(`${await arrayDigest(store, node, hash, bar, io.signal)}\n`);
+          return 0;
+        }
+        const arrays = [...treeNodes(await readTree(store, node))].filter((n) => n.kind === "array");
+        bar.setTotal(arrays.reduce((sum, a) => sum + chunkGrid((a as Extract<NodeInfo, { kind: "array" }>).meta).reduce((x, y) => x * y, 1), 0));
+        const base = path === "" ? 0 : path.length + 1;
+        for (const array of arrays) {
+          const line = `${await arrayDigest(store, array as Extract<NodeInfo, { kind: "array" }>, hash, bar, io.signal)}  ${array.path.slice(base)}\n`;
+          io.out(line);
+        }
         return 0;
+      } finally {
+        bar.finish();
       }
-      const arrays = [...treeNodes(await readTree(store, node))].filter((n) => n.kind === "array");
-      bar.setTotal(arrays.reduce((sum, a) => sum + chunkGrid((a as Extract<NodeInfo, { kind: "array" }>).meta).reduce((x, y) => x * y, 1), 0));
-      const base = path === "" ? 0 : path.length + 1;
-      for (const array of arrays) {
-        const line = `${await arrayDigest(store, array as Extract<NodeInfo, { kind: "array" }>, hash, bar, io.signal)}  ${array.path.slice(base)}\n`;
-        io.out(line);
-      }
-      return 0;
-    } finally {
-      bar.finish();
-    }
+    });
   },
 };
 

@@ -5,7 +5,7 @@ import { CommandError, positionals, stringFlag, UsageError } from "../command.js
 import { valuesJsonHead, valuesJsonItems, VALUES_JSON_TAIL } from "../json-values.js";
 import { reorder, typedToBytes } from "../nd.js";
 import { encodeNpyHeader } from "../npy/index.js";
-import { openArrayArg } from "../open.js";
+import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems, type ResolvedDim } from "../selection.js";
 import { planSlabs } from "../slabs.js";
@@ -29,61 +29,62 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
     const format = stringFlag(args, "format") ?? (/\.npy$/i.test(out) ? "npy" : /\.json$/i.test(out) ? "json" : undefined);
     if (format !== "npy" && format !== "json") throw new UsageError(`cannot tell the format of ${out}: name it *.npy or *.json, or pass --format npy|json`);
     const items = parseSelection(stringFlag(args, "selection") ?? "");
-    const { array } = await openArrayArg(location!, stringFlag(args, "path"), { readOnly: true });
-    const dims = resolveSelection(items, array.shape);
-    const shape = selectionShape(dims);
-    const dtype = array.dtype;
-    const fortran = format === "npy" && array.order === "F" && shape.filter((n) => n > 1).length >= 2;
+    return withArrayArg(location!, stringFlag(args, "path"), { readOnly: true }, async (array) => {
+      const dims = resolveSelection(items, array.shape);
+      const shape = selectionShape(dims);
+      const dtype = array.dtype;
+      const fortran = format === "npy" && array.order === "F" && shape.filter((n) => n > 1).length >= 2;
 
-    // slabs along the first output dimension (the last for Fortran order), whole chunks at a time
-    const ranges = dims.map((d, i) => [d, i] as const).filter(([d]) => d.kind === "range") as [Extract<ResolvedDim, { kind: "range" }>, number][];
-    const outDim = fortran ? ranges.length - 1 : 0;
-    const slabRange = ranges[outDim];
-    const itemsize = dtype.itemsize;
-    const slabs: ([number, number] | undefined)[] =
-      slabRange === undefined ? [undefined] : planSlabs(slabRange[0], array.chunks[slabRange[1]]!, (shape.reduce((a, b) => a * b, 1) / Math.max(1, shape[outDim]!)) * itemsize);
+      // slabs along the first output dimension (the last for Fortran order), whole chunks at a time
+      const ranges = dims.map((d, i) => [d, i] as const).filter(([d]) => d.kind === "range") as [Extract<ResolvedDim, { kind: "range" }>, number][];
+      const outDim = fortran ? ranges.length - 1 : 0;
+      const slabRange = ranges[outDim];
+      const itemsize = dtype.itemsize;
+      const slabs: ([number, number] | undefined)[] =
+        slabRange === undefined ? [undefined] : planSlabs(slabRange[0], array.chunks[slabRange[1]]!, (shape.reduce((a, b) => a * b, 1) / Math.max(1, shape[outDim]!)) * itemsize);
 
-    const bar = progressBar(io, `exporting ${out}`);
-    bar.setTotal(dims.reduce((n, d, i) => n * (d.kind === "index" ? 1 : chunksTouched(d, array.chunks[i]!)), 1));
-    let handle;
-    try {
-      handle = await openFile(out, "w");
-    } catch (cause) {
-      throw new CommandError(`cannot write ${out}: ${(cause as Error).message}`, { key: out, cause });
-    }
-    try {
-      let position = 0;
-      const write = async (data: Uint8Array | string): Promise<void> => {
-        const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-        await handle.write(bytes, 0, bytes.length, position);
-        position += bytes.length;
-      };
-      await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape));
-      let first = true;
-      for (const slab of shape.includes(0) ? [] : slabs) {
-        const cuts: ([number, number] | undefined)[] = [];
-        if (slab !== undefined) cuts[outDim] = slab;
-        const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
-        let bytes = typedToBytes(result.data, dtype);
-        if (format === "npy") {
-          if (fortran) bytes = reorder(bytes, result.shape, itemsize, "C");
-          await write(bytes);
-        } else {
-          await write((first ? "" : ", ") + valuesJsonItems(bytes, dtype));
-        }
-        first = false;
+      const bar = progressBar(io, `exporting ${out}`);
+      bar.setTotal(dims.reduce((n, d, i) => n * (d.kind === "index" ? 1 : chunksTouched(d, array.chunks[i]!)), 1));
+      let handle;
+      try {
+        handle = await openFile(out, "w");
+      } catch (cause) {
+        throw new CommandError(`cannot write ${out}: ${(cause as Error).message}`, { key: out, cause });
       }
-      if (format === "json") await write(VALUES_JSON_TAIL);
-      await handle.close();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await rm(out, { force: true }).catch(() => undefined);
-      throw error;
-    } finally {
-      bar.finish();
-    }
-    io.err(`wrote ${out}: shape [${shape.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}${fortran ? ", Fortran order" : ""}\n`);
-    return 0;
+      try {
+        let position = 0;
+        const write = async (data: Uint8Array | string): Promise<void> => {
+          const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+          await handle.write(bytes, 0, bytes.length, position);
+          position += bytes.length;
+        };
+        await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape));
+        let first = true;
+        for (const slab of shape.includes(0) ? [] : slabs) {
+          const cuts: ([number, number] | undefined)[] = [];
+          if (slab !== undefined) cuts[outDim] = slab;
+          const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+          let bytes = typedToBytes(result.data, dtype);
+          if (format === "npy") {
+            if (fortran) bytes = reorder(bytes, result.shape, itemsize, "C");
+            await write(bytes);
+          } else {
+            await write((first ? "" : ", ") + valuesJsonItems(bytes, dtype));
+          }
+          first = false;
+        }
+        if (format === "json") await write(VALUES_JSON_TAIL);
+        await handle.close();
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        await rm(out, { force: true }).catch(() => undefined);
+        throw error;
+      } finally {
+        bar.finish();
+      }
+      io.err(`wrote ${out}: shape [${shape.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}${fortran ? ", Fortran order" : ""}\n`);
+      return 0;
+    });
   },
 };
 

@@ -2,7 +2,7 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
 import { valuesJson } from "../json-values.js";
 import { copyBlock, product, typedToBytes } from "../nd.js";
-import { openArrayArg } from "../open.js";
+import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
 import { keptArrayRepr, summaryRuns } from "../repr/array-repr.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems } from "../selection.js";
@@ -21,29 +21,30 @@ exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts
   async run(args, io) {
     const [location, selectionText = ""] = positionals(args, 1, 2, "STORE SELECTION");
     const items = parseSelection(selectionText);
-    const { array } = await openArrayArg(location!, stringFlag(args, "path"), { readOnly: true });
-    const dims = resolveSelection(items, array.shape);
-    const shape = selectionShape(dims);
-    const bar = progressBar(io, "reading");
-    const json = args.flags.has("json");
-    // numpy's summarized repr shows only the edges of a large array: read just those
-    const runs = json ? undefined : summaryRuns(shape);
-    const blocks = runs === undefined ? [[]] : cartesian(runs);
-    const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
-    const itemsize = array.dtype.itemsize;
-    let bytes: Uint8Array = new Uint8Array(product(keptShape) * itemsize);
-    try {
-      for (const cuts of blocks) {
-        const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
-        const block = typedToBytes(result.data, array.dtype);
-        if (runs === undefined) bytes = block;
-        else copyBlock(block, result.shape, bytes, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
+    return withArrayArg(location!, stringFlag(args, "path"), { readOnly: true }, async (array) => {
+      const dims = resolveSelection(items, array.shape);
+      const shape = selectionShape(dims);
+      const bar = progressBar(io, "reading");
+      const json = args.flags.has("json");
+      // numpy's summarized repr shows only the edges of a large array: read just those
+      const runs = json ? undefined : summaryRuns(shape);
+      const blocks = runs === undefined ? [[]] : cartesian(runs);
+      const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
+      const itemsize = array.dtype.itemsize;
+      let bytes: Uint8Array = new Uint8Array(product(keptShape) * itemsize);
+      try {
+        for (const cuts of blocks) {
+          const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+          const block = typedToBytes(result.data, array.dtype);
+          if (runs === undefined) bytes = block;
+          else copyBlock(block, result.shape, bytes, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
+        }
+      } finally {
+        bar.finish();
       }
-    } finally {
-      bar.finish();
-    }
-    io.out(json ? valuesJson(bytes, array.dtype, shape) : keptArrayRepr(bytes, shape, array.dtype) + "\n");
-    return 0;
+      io.out(json ? valuesJson(bytes, array.dtype, shape) : keptArrayRepr(bytes, shape, array.dtype) + "\n");
+      return 0;
+    });
   },
 };
 

@@ -10,7 +10,7 @@ import { bytesToTyped, product } from "../nd.js";
 import { NPY_PREFIX_BYTES, npyDataBytes, npyDataOffset, parseNpyHeader, NpyError } from "../npy/index.js";
 import { progressBar, type Progress } from "../progress.js";
 import { planSlabs } from "../slabs.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 
 /** What an input file holds: its dtype and shape, and a way to read its elements in slabs. */
 interface Source {
@@ -45,23 +45,23 @@ The default order is the file's (F for a Fortran-order .npy).`,
       if (!canConvert(source.dtype, dtype)) {
         throw new UsageError(`--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`);
       }
-      const flags = arrayFlags(args, dtype, source.shape.length);
-      const options = await settleCodecs(flags, io);
-      const { store, path } = await openStore(location!, { mode: "write", path: stringFlag(args, "path") });
-      const order = options.order ?? (source.fortranOrder ? "F" : "C");
-      const array = await createArray(() => create({ ...options, order, store, path, shape: source.shape, signal: io.signal }));
-      const bar = progressBar(io, `importing ${file}`);
-      try {
-        bar.setTotal(array.nchunks);
-        await copyInto(array, source, dtype, file!, bar, io);
-      } catch (error) {
-        io.err(`zarr import: the array at ${JSON.stringify(path)} is incomplete\n`);
-        throw error;
-      } finally {
-        bar.finish();
-      }
-      io.err(`imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`);
-      return 0;
+      const options = await settleCodecs(arrayFlags(args, dtype, source.shape.length));
+      return await withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
+        const order = options.order ?? (source.fortranOrder ? "F" : "C");
+        const array = await createArray(() => create({ ...options, order, store, path, shape: source.shape, signal: io.signal }));
+        const bar = progressBar(io, `importing ${file}`);
+        try {
+          bar.setTotal(array.nchunks);
+          await copyInto(array, source, dtype, file!, bar, io);
+        } catch (error) {
+          io.err(`zarr import: the array at ${JSON.stringify(path)} is incomplete\n`);
+          throw error;
+        } finally {
+          bar.finish();
+        }
+        io.err(`imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`);
+        return 0;
+      });
     } finally {
       await source.close();
     }

@@ -5,7 +5,7 @@ import { positionals, stringFlag } from "../command.js";
 import { childNames, readAttributes, readNode, requireNode, type NodeInfo } from "../hierarchy.js";
 import { pyTupleRepr } from "../python-repr.js";
 import { chunkGrid, scanArrayKeys, separatorOf, storedBytes } from "../stats.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 import { joinPath } from "@z/meta";
 
 export const info: Command = {
@@ -18,11 +18,12 @@ export const info: Command = {
   flags: { path: "string", json: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    const node = await requireNode(store, path);
-    if (args.flags.has("json")) io.out(stringifyJson(await describe(store, node)) + "\n");
-    else io.out(node.kind === "array" ? await arrayInfoText(store, node) : await groupInfoText(store, node));
-    return 0;
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      const node = await requireNode(store, path);
+      if (args.flags.has("json")) io.out(stringifyJson(await describe(store, node)) + "\n");
+      else io.out(node.kind === "array" ? await arrayInfoText(store, node) : await groupInfoText(store, node));
+      return 0;
+    });
   },
 };
 

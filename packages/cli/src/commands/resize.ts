@@ -1,6 +1,6 @@
 import type { Command } from "../command.js";
 import { parseIntegerList, positionals, stringFlag, UsageError } from "../command.js";
-import { openArrayArg } from "../open.js";
+import { withArrayArg } from "../open.js";
 
 export const resize: Command = {
   name: "resize",
@@ -16,11 +16,12 @@ the new shape are deleted; growing exposes the fill value.
     const shapeText = stringFlag(args, "shape");
     if (shapeText === undefined) throw new UsageError("--shape is required");
     const shape = parseIntegerList(shapeText, "--shape");
-    const { array } = await openArrayArg(location!, stringFlag(args, "path"), { readOnly: false });
-    if (shape.length !== array.ndim) throw new UsageError(`--shape has ${shape.length} values, the array has ${array.ndim} dimensions`);
-    const before = [...array.shape];
-    await array.resize(shape, { signal: io.signal });
-    io.err(`resized ${array.path === "" ? "the array" : array.path} from [${before.join(", ")}] to [${array.shape.join(", ")}]\n`);
-    return 0;
+    return withArrayArg(location!, stringFlag(args, "path"), { readOnly: false }, async (array) => {
+      if (shape.length !== array.ndim) throw new UsageError(`--shape has ${shape.length} values, the array has ${array.ndim} dimensions`);
+      const before = [...array.shape];
+      await array.resize(shape, { signal: io.signal });
+      io.err(`resized ${array.path === "" ? "the array" : array.path} from [${before.join(", ")}] to [${array.shape.join(", ")}]\n`);
+      return 0;
+    });
   },
 };

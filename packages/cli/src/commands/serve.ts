@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { keyPrefix, StoreError, type Store } from "@z/meta";
 import type { Command, Io } from "../command.js";
 import { CommandError, integerFlag, positionals, stringFlag } from "../command.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 
 export const serve: Command = {
   name: "serve",
@@ -18,23 +18,24 @@ Every answer allows any origin (CORS), so browsers can read the store. Nothing c
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     const port = integerFlag(args, "port", { max: 65535 }) ?? 0;
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    const server = createServer((request, response) => {
-      handle(store, keyPrefix(path), request, response).catch((error: unknown) => {
-        if (!response.headersSent) send(response, 500, String(error instanceof Error ? error.message : error));
-        else response.destroy();
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      const server = createServer((request, response) => {
+        handle(store, keyPrefix(path), request, response).catch((error: unknown) => {
+          if (!response.headersSent) send(response, 500, String(error instanceof Error ? error.message : error));
+          else response.destroy();
+        });
       });
+      await listen(server, port);
+      const address = server.address() as AddressInfo;
+      io.out(`serving ${location}${path === "" ? "" : ` (${path})`} at http://127.0.0.1:${address.port}/ (Ctrl-C stops)\n`);
+      await untilAborted(io);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      io.err("stopped\n");
+      return 0;
     });
-    await listen(server, port);
-    const address = server.address() as AddressInfo;
-    io.out(`serving ${location}${path === "" ? "" : ` (${path})`} at http://127.0.0.1:${address.port}/ (Ctrl-C stops)\n`);
-    await untilAborted(io);
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
-    io.err("stopped\n");
-    return 0;
   },
 };
 

@@ -3,7 +3,7 @@ import type { Command } from "../command.js";
 import { integerFlag, positionals, stringFlag } from "../command.js";
 import { readAttributes, readTree, requireNode, treeNodes, type TreeEntry } from "../hierarchy.js";
 import { pyTupleRepr } from "../python-repr.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 
 export const tree: Command = {
   name: "tree",
@@ -17,22 +17,23 @@ export const tree: Command = {
   flags: { path: "string", level: "string", json: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    const level = integerFlag(args, "level");
-    const root = await readTree(store, await requireNode(store, path), level);
-    if (!args.flags.has("json")) {
-      io.out(drawTree(root) + "\n");
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      const level = integerFlag(args, "level");
+      const root = await readTree(store, await requireNode(store, path), level);
+      if (!args.flags.has("json")) {
+        io.out(drawTree(root) + "\n");
+        return 0;
+      }
+      const out: Record<string, JsonValue> = {};
+      const base = path === "" ? "" : `${path}/`;
+      for (const node of treeNodes(root)) {
+        const key = node.path === path ? "" : node.path.slice(base.length);
+        const attrs = await readAttributes(store, node.path);
+        out[key] = node.kind === "group" ? { kind: "group", attrs } : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
+      }
+      io.out(stringifyJson(out) + "\n");
       return 0;
-    }
-    const out: Record<string, JsonValue> = {};
-    const base = path === "" ? "" : `${path}/`;
-    for (const node of treeNodes(root)) {
-      const key = node.path === path ? "" : node.path.slice(base.length);
-      const attrs = await readAttributes(store, node.path);
-      out[key] = node.kind === "group" ? { kind: "group", attrs } : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
-    }
-    io.out(stringifyJson(out) + "\n");
-    return 0;
+    });
   },
 };
 

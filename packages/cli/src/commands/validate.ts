@@ -17,7 +17,7 @@ import { positionals, stringFlag, UsageError } from "../command.js";
 import { forEachLimit } from "../pool.js";
 import { progressBar } from "../progress.js";
 import { scanArrayKeys, separatorOf } from "../stats.js";
-import { openStore } from "../store-arg.js";
+import { withStore } from "../store-arg.js";
 import { parseChunkKey } from "@z/meta";
 
 export interface Problem {
@@ -43,30 +43,31 @@ not a group) do not fail the check unless --strict.
   flags: { path: "string", json: "boolean", strict: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    const { store, path } = await openStore(location!, { mode: "read", path: stringFlag(args, "path") });
-    if (!isListable(store)) throw new UsageError(`${location} cannot list its keys`);
-    const bar = progressBar(io, "validating");
-    let report: Report;
-    try {
-      report = await validateStore(store, path, { signal: io.signal, onTotal: (n) => bar.setTotal(n), onChunk: () => bar.tick() });
-    } finally {
-      bar.finish();
-    }
-    const { problems } = report;
-    const errors = problems.filter((p) => p.level === "error").length;
-    const warnings = problems.length - errors;
-    const ok = errors === 0 && (!args.flags.has("strict") || warnings === 0);
-    if (args.flags.has("json")) {
-      const json: JsonValue = { ok, arrays: report.arrays, groups: report.groups, chunks: report.chunks, problems: problems.map((p) => ({ ...p })) };
-      io.out(stringifyJson(json) + "\n");
-    } else {
-      for (const p of problems) io.out(`${p.level}: ${p.key}: ${p.message}\n`);
-      io.out(
-        `${ok ? "ok" : "FAILED"}: ${report.arrays} arrays, ${report.groups} groups, ${report.chunks} chunks checked; ` +
-          `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
-      );
-    }
-    return ok ? 0 : 1;
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      if (!isListable(store)) throw new UsageError(`${location} cannot list its keys`);
+      const bar = progressBar(io, "validating");
+      let report: Report;
+      try {
+        report = await validateStore(store, path, { signal: io.signal, onTotal: (n) => bar.setTotal(n), onChunk: () => bar.tick() });
+      } finally {
+        bar.finish();
+      }
+      const { problems } = report;
+      const errors = problems.filter((p) => p.level === "error").length;
+      const warnings = problems.length - errors;
+      const ok = errors === 0 && (!args.flags.has("strict") || warnings === 0);
+      if (args.flags.has("json")) {
+        const json: JsonValue = { ok, arrays: report.arrays, groups: report.groups, chunks: report.chunks, problems: problems.map((p) => ({ ...p })) };
+        io.out(stringifyJson(json) + "\n");
+      } else {
+        for (const p of problems) io.out(`${p.level}: ${p.key}: ${p.message}\n`);
+        io.out(
+          `${ok ? "ok" : "FAILED"}: ${report.arrays} arrays, ${report.groups} groups, ${report.chunks} chunks checked; ` +
+            `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
+        );
+      }
+      return ok ? 0 : 1;
+    });
   },
 };
 
