@@ -34,5 +34,5 @@ export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport,
 export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
-export { parseLocation, openLocation, LocationError, type Location, type LocationOptions } from "./location.js";
+export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";

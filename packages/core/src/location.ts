@@ -56,15 +56,25 @@ export interface LocationOptions {
   writable?: boolean;
 }
 
+/** A store opened from a location. `close()` finishes it: a zip's central directory, its file handle. */
+export interface OpenedLocation {
+  readonly store: Store;
+  /** The node path inside the store. */
+  readonly path: string;
+  readonly location: Location;
+  close(): Promise<void>;
+}
+
 /** The store a location names, and the node path inside it. */
-export async function openLocation(text: string, options: LocationOptions = {}): Promise<{ store: Store; path: string; location: Location }> {
+export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
+  const nothing = async (): Promise<void> => {};
   switch (location.kind) {
     case "http":
-      return { store: new HttpStore(location.url, options.http), path: location.node, location };
+      return { store: new HttpStore(location.url, options.http), path: location.node, location, close: nothing };
     case "directory": {
       if (options.directory === undefined) throw new LocationError(`${text}: local directories open only in Node (import from "@z/core/node")`);
-      return { store: await options.directory(location.path), path: location.node, location };
+      return { store: await options.directory(location.path), path: location.node, location, close: nothing };
     }
     case "zip": {
       const source = location.remote
@@ -73,7 +83,11 @@ export async function openLocation(text: string, options: LocationOptions = {}):
           ? unavailable(text)
           : await options.file(location.file, options.writable ?? false);
       const store = await ZipStore.open(source, { mode: options.writable ? "a" : "r" });
-      return { store, path: location.node, location };
+      const close = async (): Promise<void> => {
+        await store.close();
+        await (source as { close?: () => Promise<void> }).close?.();
+      };
+      return { store, path: location.node, location, close };
     }
   }
 }

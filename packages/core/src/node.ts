@@ -5,8 +5,7 @@
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
 import { open, openGroup, type Group } from "./group.js";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";
-import { openLocation as openAnyLocation, type LocationOptions } from "./location.js";
-import type { Store } from "@z/meta";
+import { openLocation as openAnyLocation, type LocationOptions, type OpenedLocation } from "./location.js";
 import type { ZarrArray } from "./array.js";
 
 /** Node's ways of opening local directories and files. */
@@ -15,14 +14,20 @@ export const nodeLocations: Pick<LocationOptions, "directory" | "file"> = {
   file: (path, writable) => fileByteSource(path, { writable }),
 };
 
-/** The store a location names (a directory, `.zip` file, `file://` or `http(s)://` URL, or TensorStore URL). */
-export function openLocation(text: string, options: LocationOptions = {}): Promise<{ store: Store; path: string }> {
+/**
+ * The store a location names (a directory, `.zip` file, `file://` or `http(s)://` URL, or
+ * TensorStore URL). Call `close()` when done: it writes a zip's directory and releases its file.
+ */
+export function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   return openAnyLocation(text, { ...nodeLocations, ...options });
 }
 
 const writes = (mode: OpenMode | undefined): boolean => mode !== undefined && mode !== "r";
 
-/** `open` from a location string: the array or group it names. */
+/**
+ * `open` from a location string: the array or group it names. For zip files prefer
+ * `openLocation`, whose `close()` releases the file when you are done.
+ */
 export async function openPath(text: string, options: { mode?: OpenMode; path?: string } & LocationOptions = {}): Promise<ZarrArray | Group> {
   const { store, path } = await openLocation(text, { ...options, writable: writes(options.mode) });
   return open(store, { ...options, path: joinPaths(path, options.path) });

@@ -81,9 +81,9 @@ describe("opening locations", () => {
   });
 
   it("writes through a local zip opened for writing", async () => {
-    const { store } = await openLocation(join(temp.root, "new.zip"), { writable: true });
-    await create({ store, shape: [2], compressor: null, dtype: "u1" });
-    await (store as ZipStore).close();
+    const opened = await openLocation(join(temp.root, "new.zip"), { writable: true });
+    await create({ store: opened.store, shape: [2], compressor: null, dtype: "u1" });
+    await opened.close();
     const z = (await openPath(join(temp.root, "new.zip"), { mode: "r" })) as ZarrArray;
     expect(await values(z)).toEqual([0, 0]);
   });
