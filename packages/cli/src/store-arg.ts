@@ -1,6 +1,6 @@
 import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { LocationError, openLocation, parseLocation, type Location } from "@z/core";
+import { CONSOLIDATED_KEY, ConsolidatedStore, LocationError, openLocation, parseLocation, type Location } from "@z/core";
 import { fileByteSource, nodeLocations } from "@z/core/node";
 import { isListable, joinPath, ZarrError, type Store } from "@z/meta";
 import { CommandError, UsageError } from "./command.js";
@@ -125,6 +125,7 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     if (error instanceof ZarrError && location.kind === "zip") throw new CommandError(`${text} is not a readable zip file: ${error.message}`, { key: describeLocation(location), cause: error });
     throw error;
   }
+  if (options.mode === "read") store = await throughConsolidated(store, path);
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -140,6 +141,17 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     }
   };
   return { store, path, location, close };
+}
+
+/**
+ * A store whose node has no metadata document of its own but whose root has `.zmetadata` (a
+ * hierarchy published with consolidated metadata only) is read through it, as `openConsolidated`.
+ */
+async function throughConsolidated(store: Store, path: string): Promise<Store> {
+  const prefix = path === "" ? "" : `${path}/`;
+  const has = async (key: string): Promise<boolean> => (await store.get(key)) !== undefined;
+  if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta")))) return store;
+  return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
 }
 
 /** Runs `fn` on the store a STORE argument names, closing it afterwards (also on failure). */
