@@ -269,14 +269,21 @@ export class ZarrArray {
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
   async #read(indexer: Indexer, options: SelectionOptions): Promise<NdArray> {
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
+    if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
     const k = valuesPerElement(this.dtype);
-    const out = filledTyped(this.#pattern, product(indexer.shape), this.dtype);
+    const size = product(indexer.shape);
+    const out = options.out === undefined ? filledTyped(this.#pattern, size, this.dtype) : this.#checkOut(options.out, size);
     const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+    // A caller's buffer holds anything: regions of missing chunks get the fill value from one shared chunk.
+    let fillChunk: StridedView<TypedArray> | undefined;
     await forEachConcurrent(
       indexer,
       async (p: AnyChunkProjection) => {
-        const chunk = await this.#readChunk(p.chunkCoords, options.signal);
-        if (chunk === undefined) return; // the output starts as the fill value
+        let chunk = await this.#readChunk(p.chunkCoords, options.signal);
+        if (chunk === undefined) {
+          if (out !== options.out) return; // a fresh output starts as the fill value
+          chunk = fillChunk ??= this.#chunkView(filledTyped(this.#pattern, product(this.chunks), this.dtype));
+        }
         copyProjection(outView, chunk, p, "read", k);
       },
       options,
@@ -288,6 +295,47 @@ export class ZarrArray {
       return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields), shape, strides: cStrides(shape), dtype: fields.dtype };
     }
     return { data: out, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
+  }
+
+  /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
+  #checkOut(out: TypedArray, size: number): TypedArray {
+    const Ctor = typedArrayConstructor(this.dtype);
+    const values = size * valuesPerElement(this.dtype);
+    if (!(out instanceof Ctor) || out.length !== values) {
+      throw new ValueError(
+        `out must be a ${Ctor.name} of ${values} values for this selection, got a ${out.constructor.name} of ${out.length}`,
+        { key: arrayMetaKey(this.path) },
+      );
+    }
+    return out;
+  }
+
+  // --- iteration ------------------------------------------------------------------------------
+
+  /**
+   * The items along the first dimension from `start` to `end`, as zarr-python's `islice`: each a
+   * result of the remaining dimensions (shape `[]` for a 1-d array). Chunks along the first
+   * dimension are read one block at a time, so memory stays one block.
+   */
+  async *islice(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray> {
+    if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
+    const length = this.shape[0]!;
+    const stop = Math.min(end ?? length, length);
+    const step = this.chunks[0]!;
+    for (let block = Math.max(0, start); block < stop; block = (Math.floor(block / step) + 1) * step) {
+      const blockEnd = Math.min(stop, (Math.floor(block / step) + 1) * step);
+      const rows = await this.get([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
+      const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
+      for (let i = 0; i < blockEnd - block; i++) {
+        const data = (rows.data as TypedArray).subarray(i * rowSize, (i + 1) * rowSize) as TypedArray;
+        yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
+      }
+    }
+  }
+
+  /** Iterates over the first dimension, as iterating a zarr-python array does. */
+  [Symbol.asyncIterator](): AsyncGenerator<NdArray> {
+    return this.islice();
   }
 
   /** The decoded chunk at `coords` as a view in the array's order, or undefined when it is not stored. */
@@ -573,6 +621,11 @@ export async function readV1Metadata(bytes: Uint8Array, registry: CodecRegistry)
 /** Options of `get`/`set`: with `fields`, only those fields of a structured array. */
 export interface SelectionOptions extends RunOptions {
   fields?: string | readonly string[];
+  /**
+   * For reads: the typed array (of the dtype's kind, C order) to fill instead of a new one; the
+   * result's `data` is then this array. Not combined with `fields`.
+   */
+  out?: TypedArray;
 }
 
 /** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */
