@@ -55,11 +55,10 @@ function copyFloor(dir) {
       }
       used = out.length;
     } else {
-      const sizes = keys.map(([i, j]) => ({ key: `${i}.${j}` }));
       // One buffer big enough for every file: a floor does not pay for growing.
       out = new Uint8Array(n * m * itemsize + keys.length * 64);
-      for (const { key } of sizes) {
-        const bytes = readFileSync(join(dir, key));
+      for (const [i, j] of keys) {
+        const bytes = readFileSync(join(dir, `${i}.${j}`));
         if (used + bytes.length > out.length) throw new Error("the compressed files are larger than the array");
         out.set(bytes, used);
         used += bytes.length;
