@@ -16,3 +16,4 @@ export * from "./array-metadata.js";
 export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
 export * from "./byte-source.js";
+export * from "./store-keys.js";

@@ -1,4 +1,4 @@
-import { StoreError } from "@z/meta";
+import { StoreError, unsafeKeyReason } from "@z/meta";
 
 /**
  * The `/`-separated segments of `key`, after making sure it cannot name anything outside the
@@ -8,7 +8,7 @@ import { StoreError } from "@z/meta";
  * a store refuses them, because the key a caller asked for is not the key it would get.
  */
 export function keySegments(key: string, what = "key"): string[] {
-  const reason = unsafeReason(key);
+  const reason = unsafeKeyReason(key);
   if (reason !== undefined) {
     throw new StoreError(`refusing ${what} ${JSON.stringify(key)}: ${reason}`, { key });
   }
@@ -34,14 +34,3 @@ export function listPrefix(prefix: string): { dir: string[]; partial: string } {
   return { dir: slash === -1 ? [] : prefixSegments(prefix.slice(0, slash + 1)), partial };
 }
 
-function unsafeReason(key: string): string | undefined {
-  if (key === "") return "it is empty";
-  if (key.includes("\\")) return "it contains a backslash";
-  if (key.includes("\0")) return "it contains a NUL character";
-  if (key.startsWith("/")) return "it is absolute (starts with /)";
-  for (const segment of key.split("/")) {
-    if (segment === "") return "it has an empty segment (// or a trailing /)";
-    if (segment === "." || segment === "..") return `it has a ${JSON.stringify(segment)} segment`;
-  }
-  return undefined;
-}

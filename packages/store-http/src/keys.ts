@@ -1,22 +1,4 @@
-import { StoreError } from "@z/meta";
-
-/**
- * Why `key` cannot be mapped to a URL below the store's, or `undefined` when it can: the same
- * rules as the other stores' (no empty key or segment, no `.`/`..` segment, no leading `/`, no
- * backslash or NUL). URL resolution would turn `a/../b` into `b` and `/x` into the server root,
- * so the request would not be for the key asked for.
- */
-function unsafeReason(key: string): string | undefined {
-  if (key === "") return "it is empty";
-  if (key.includes("\\")) return "it contains a backslash";
-  if (key.includes("\0")) return "it contains a NUL character";
-  if (key.startsWith("/")) return "it is absolute (starts with /)";
-  for (const segment of key.split("/")) {
-    if (segment === "") return "it has an empty segment (// or a trailing /)";
-    if (segment === "." || segment === "..") return `it has a ${JSON.stringify(segment)} segment`;
-  }
-  return undefined;
-}
+import { checkKey, StoreError } from "@z/meta";
 
 /** The store's base URL with a path ending in `/`, so keys resolve below it. */
 export function baseUrl(url: string | URL): URL {
@@ -39,8 +21,7 @@ export function baseUrl(url: string | URL): URL {
  * of the path) and appended to the base path; the base URL's query (say, a signed token) is kept.
  */
 export function keyUrl(base: URL, key: string): URL {
-  const reason = unsafeReason(key);
-  if (reason !== undefined) throw new StoreError(`refusing key ${JSON.stringify(key)}: ${reason}`, { key });
+  checkKey(key); // URL resolution would turn `a/../b` into `b` and `/x` into the server root
   const url = new URL(base.href);
   url.pathname = base.pathname + key.split("/").map(encodeURIComponent).join("/");
   return url;

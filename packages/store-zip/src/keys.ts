@@ -1,28 +1,7 @@
-import { StoreError, type ByteRange } from "@z/meta";
+import { checkKey, StoreError, type ByteRange } from "@z/meta";
 
-/**
- * Why `key` is not a canonical store key, or `undefined` when it is one: empty, a backslash (a
- * separator on Windows, and zip names use `/` only), NUL, a leading `/`, an empty segment, or a
- * `.`/`..` segment. A zip cannot be escaped, but tools that extract it can be, and a key that is
- * not canonical is not the key the caller meant; the same rules as `@z/store-fs`'s.
- */
-export function unsafeReason(key: string): string | undefined {
-  if (key === "") return "it is empty";
-  if (key.includes("\\")) return "it contains a backslash";
-  if (key.includes("\0")) return "it contains a NUL character";
-  if (key.startsWith("/")) return "it is absolute (starts with /)";
-  for (const segment of key.split("/")) {
-    if (segment === "") return "it has an empty segment (// or a trailing /)";
-    if (segment === "." || segment === "..") return `it has a ${JSON.stringify(segment)} segment`;
-  }
-  return undefined;
-}
-
-/** Throws a `StoreError` naming `key` unless it is canonical. */
-export function checkKey(key: string, what = "key"): void {
-  const reason = unsafeReason(key);
-  if (reason !== undefined) throw new StoreError(`refusing ${what} ${JSON.stringify(key)}: ${reason}`, { key });
-}
+// A zip cannot be escaped, but tools that extract it can be: keys follow the shared rules of @z/meta.
+export { checkKey };
 
 /** A `listDir` prefix in the form names are matched with: `""` or `a/b/`. */
 export function directoryPrefix(prefix: string): string {

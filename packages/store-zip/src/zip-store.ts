@@ -4,7 +4,8 @@ import { readArchive } from "./central-directory.js";
 import { entryInfo, isDirectoryEntry, type ZipEntry, type ZipEntryInfo } from "./entry.js";
 import { readEntry, readStoredRange, type ReadContext } from "./entry-reader.js";
 import { encodeCentralDirectory, encodeEntry } from "./entry-writer.js";
-import { checkKey, checkListPrefix, clampRange, directoryPrefix, unsafeReason } from "./keys.js";
+import { unsafeKeyReason } from "@z/meta";
+import { checkKey, checkListPrefix, clampRange, directoryPrefix } from "./keys.js";
 import { Mutex } from "./mutex.js";
 import { METHOD_DEFLATE, METHOD_STORED } from "./records.js";
 
@@ -104,7 +105,7 @@ export class ZipStore implements WritableStore, ListableStore {
     this.#files = new Map();
     this.#kept = new Map();
     for (const entry of state.entries) {
-      const file = !isDirectoryEntry(entry) && unsafeReason(entry.name) === undefined;
+      const file = !isDirectoryEntry(entry) && unsafeKeyReason(entry.name) === undefined;
       // A later entry of the same name replaces an earlier one, as zipfile's `NameToInfo` does.
       if (file) this.#files.set(entry.name, entry);
       else this.#kept.set(entry.name, entry);
@@ -232,7 +233,7 @@ export class ZipStore implements WritableStore, ListableStore {
       else if (slash < 0 && isFile) keys.add(rest);
     };
     for (const name of this.#files.keys()) visit(name, true);
-    for (const entry of this.#kept.values()) if (isDirectoryEntry(entry) && unsafeReason(entry.name.slice(0, -1)) === undefined) visit(entry.name, false);
+    for (const entry of this.#kept.values()) if (isDirectoryEntry(entry) && unsafeKeyReason(entry.name.slice(0, -1)) === undefined) visit(entry.name, false);
     return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
   }
 
