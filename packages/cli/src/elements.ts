@@ -14,7 +14,7 @@
 
 import { dataTypeEquals, JsonFloat, formatPythonFloat, type DataType, type JsonValue, type SimpleDataType, typestr } from "@z/meta";
 import { CommandError } from "./command.js";
-import { halfToNumber, numberToHalf } from "./float16.js";
+import { float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z/meta";
 
 export class Complex {
   constructor(

@@ -6,7 +6,7 @@ import { parseStoreArg } from "../src/store-arg.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems } from "../src/selection.js";
 import { progressBar, renderBar } from "../src/progress.js";
 import { parseArgs, parseIntegerList } from "../src/command.js";
-import { halfToNumber, numberToHalf } from "../src/float16.js";
+import { float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z/meta";
 
 describe("STORE arguments", () => {
   it("reads paths, file URLs and TensorStore-style URLs", () => {

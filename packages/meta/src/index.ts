@@ -17,3 +17,4 @@ export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
+export { roundToFloat16, float16Bits, float16FromBits } from "./float16.js";

@@ -2,7 +2,7 @@
 // dragon4.c): the shortest digits that read back as the same number of its float type, cut to
 // `precision` digits (rounding the exact binary value, ties to even) when longer.
 
-import { roundToHalf } from "../float16.js";
+import { roundToFloat16 as roundToHalf } from "@z/meta";
 
 /** Digits `d0 d1 d2 …` and exponent `e`: the number is `d0.d1d2… × 10^e`. Zero is `"0"`, 0. */
 interface Decimal {
