@@ -23,7 +23,7 @@ export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, Scalar } from "./nd-array.js";
 export type { RunOptions } from "./concurrency.js";
-export { codecRepr } from "./info.js";
+export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";

@@ -1,4 +1,4 @@
-import { codecRepr } from "@z/core";
+import { codecRepr, fixed1, humanSize } from "@z/core";
 import { encodeFillValue, numpyName, stringifyJson, dataTypeToJSON, type JsonValue, type Store } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
@@ -115,22 +115,6 @@ async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
     nchunks_initialized: scan === undefined ? null : scan.chunks.length,
     attributes,
   };
-}
-
-/** zarr-python's `human_readable_size`. */
-export function humanSize(n: number): string {
-  const units = ["", "K", "M", "G", "T", "P"];
-  let i = 0;
-  while (i < units.length - 1 && n >= 2 ** (10 * (i + 1))) i++;
-  return i === 0 ? String(n) : `${fixed1(n / 2 ** (10 * i))}${units[i]}`;
-}
-
-/** Python's `'%.1f'`: ties to even. */
-export function fixed1(x: number): string {
-  const scaled = x * 10;
-  const floor = Math.floor(scaled);
-  if (scaled - floor === 0.5) return ((floor % 2 === 0 ? floor : floor + 1) / 10).toFixed(1);
-  return x.toFixed(1);
 }
 
 const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));
