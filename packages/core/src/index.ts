@@ -36,3 +36,4 @@ export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
 export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
+export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";

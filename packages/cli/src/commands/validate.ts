@@ -1,4 +1,4 @@
-import { slice, ZarrArray } from "@z/core";
+import { forEachConcurrent, slice, ZarrArray } from "@z/core";
 import {
   isListable,
   keyPrefix,
@@ -14,7 +14,6 @@ import {
 } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
-import { forEachLimit } from "../pool.js";
 import { progressBar } from "../progress.js";
 import { scanArrayKeys, separatorOf } from "../stats.js";
 import { withStore } from "../store-arg.js";
@@ -151,9 +150,8 @@ export async function validateStore(
   }
   const jobs = plans.flatMap((p) => p.keys.map((key) => ({ ...p, key })));
   options.onTotal?.(jobs.length);
-  await forEachLimit(
+  await forEachConcurrent(
     jobs,
-    8,
     async ({ path: dir, array, key }) => {
       const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, array.dimensionSeparator)!;
       const region = coords.map((c, d) => slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)));
@@ -165,7 +163,7 @@ export async function validateStore(
       }
       options.onChunk?.();
     },
-    options.signal,
+    { signal: options.signal, concurrency: 8 },
   );
 
   // consolidated metadata
