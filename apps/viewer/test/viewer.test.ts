@@ -1,0 +1,281 @@
+// The viewer page end to end: build it (build.mjs), write datasets with zarr-python, serve both from
+// one node:http server (CORS, Range), and drive Debian's headless Chromium with playwright.
+//
+// The page is loaded from http://127.0.0.1:PORT and reads the data from http://data.test:PORT, which
+// Chromium maps to the same server (--host-resolver-rules): the data is cross-origin, as on the web,
+// so CORS is exercised, and /nocors/ (the same files without CORS headers) shows a CORS failure.
+import { execFileSync, execSync, spawnSync } from "node:child_process";
+import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { colormapTable } from "../src/colormaps.js";
+
+const app = fileURLToPath(new URL("..", import.meta.url));
+const repo = resolve(app, "../..");
+const python = "/usr/bin/python3";
+const hasZarr = spawnSync(python, ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
+if (!hasZarr) {
+  console.warn(`apps/viewer: skipping the viewer test: zarr-python is missing (${python} cannot import zarr; run 'apt-get install -y python3-zarr')`);
+}
+
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+interface Expected {
+  shape: [number, number, number];
+  nanAt: [number, number];
+  slices: { p2: number; p98: number }[];
+}
+
+/** Every request the server saw, as its path. */
+const requests: string[] = [];
+
+/** Serves `/` from dist and `/data/…` (with CORS) and `/nocors/…` (without) from the data directory. */
+function serve(dist: string, data: string): Promise<Server> {
+  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".map": "application/json" };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    requests.push(path);
+    const cors = !path.startsWith("/nocors/");
+    if (cors) {
+      res.setHeader("Access-Control-Allow-Origin", "*");
+      res.setHeader("Access-Control-Allow-Headers", "Range");
+      res.setHeader("Access-Control-Expose-Headers", "Content-Range, Content-Length, Accept-Ranges");
+    }
+    if (req.method === "OPTIONS") {
+      res.setHeader("Access-Control-Allow-Methods", "GET, HEAD");
+      res.writeHead(204).end();
+      return;
+    }
+    const [base, rest] = path.startsWith("/data/")
+      ? [data, path.slice(6)]
+      : path.startsWith("/nocors/")
+        ? [data, path.slice(8)]
+        : [dist, path === "/" ? "index.html" : path.slice(1)];
+    const file = resolve(base, rest);
+    let size: number;
+    try {
+      if (!file.startsWith(base + sep) || !statSync(file).isFile()) throw new Error("not a file");
+      size = statSync(file).size;
+    } catch {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+      return;
+    }
+    res.setHeader("Content-Type", types[extname(file)] ?? "application/octet-stream");
+    res.setHeader("Accept-Ranges", "bytes");
+    const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
+    if (range && (range[1] !== "" || range[2] !== "")) {
+      const [start, end] =
+        range[1] === "" ? [Math.max(0, size - Number(range[2])), size - 1] : [Number(range[1]), range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1)];
+      if (start > end || start >= size) {
+        res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
+        return;
+      }
+      res.writeHead(206, { "Content-Range": `bytes ${start}-${end}/${size}`, "Content-Length": end - start + 1 });
+      if (req.method === "HEAD") res.end();
+      else createReadStream(file, { start, end }).pipe(res);
+      return;
+    }
+    res.writeHead(200, { "Content-Length": size });
+    if (req.method === "HEAD") res.end();
+    else createReadStream(file).pipe(res);
+  });
+  return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
+}
+
+describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
+  let dir: string;
+  let server: Server;
+  let browser: Browser;
+  let page: Page;
+  let expected: Expected;
+  let pageUrl: string;
+  let dataUrl: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    execSync("bash scripts/ensure-chromium.sh", { cwd: repo, stdio: "inherit" });
+    execFileSync(process.execPath, ["build.mjs"], { cwd: app, stdio: "pipe" });
+    dir = mkdtempSync(join(tmpdir(), "z-viewer-test-"));
+    expected = JSON.parse(execFileSync(python, [join(app, "test/make_dataset.py"), dir], { encoding: "utf8" })) as Expected;
+    server = await serve(join(app, "dist"), dir);
+    const { port } = server.address() as AddressInfo;
+    pageUrl = `http://127.0.0.1:${port}/`;
+    dataUrl = `http://data.test:${port}`;
+    browser = await chromium.launch({
+      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+      args: [...FLAGS, "--host-resolver-rules=MAP data.test 127.0.0.1"],
+    });
+    page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+    page.on("pageerror", (error) => pageErrors.push(String(error)));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = async (query: Record<string, string>): Promise<void> => {
+    await page.goto(`${pageUrl}?${new URLSearchParams(query)}`);
+    await page.waitForSelector("body[data-state=ready], body[data-state=error]");
+  };
+  const state = () => page.evaluate(() => document.body.dataset["state"]);
+  const messages = () => page.locator("#message").innerText();
+
+  /** RGBA of canvas pixels at [y, x]. */
+  const pixels = (at: [number, number][]) =>
+    page.evaluate((points) => {
+      const canvas = document.getElementById("image") as HTMLCanvasElement;
+      const data = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      return points.map(([y, x]) => Array.from(data.slice((y * canvas.width + x) * 4, (y * canvas.width + x) * 4 + 4)));
+    }, at);
+
+  const value = (k: number, y: number, x: number): number => k * 1000 + y * expected.shape[2] + x;
+  const grayLevel = (v: number, low: number, high: number): number => Math.round(Math.min(1, Math.max(0, (v - low) / (high - low))) * 255);
+  const points: [number, number][] = [
+    [0, 0],
+    [0, 31],
+    [7, 20],
+    [12, 16],
+    [23, 0],
+    [23, 31],
+  ];
+  const volumeChunkReads = () => requests.filter((path) => /\/data\/example\.zarr\/volume\/\d+\.\d+\.\d+$/.test(path));
+
+  it("lists the hierarchy from .zmetadata", async () => {
+    await open({ url: `${dataUrl}/data/example.zarr` });
+    expect(await state()).toBe("ready");
+    const paths = await page.locator("#hierarchy button").evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset["path"]));
+    expect(paths).toEqual(["", "labels", "labels/mask", "volume"]);
+    expect(await page.locator("#hierarchy").innerText()).toContain("[3,24,32] <f4 blosc");
+    // Listing reads .zmetadata and no per-node metadata document nor chunk (core's open also probes
+    // the root for a spec v1 array's "meta" key).
+    expect(requests.filter((p) => p.startsWith("/data/example.zarr/") && !/\/(\.zmetadata|meta)$/.test(p))).toEqual([]);
+  });
+
+  it("draws slice 0 of the blosc array through viridis with 2nd/98th percentile limits", async () => {
+    requests.length = 0;
+    await page.locator('#hierarchy button[data-path="volume"]').click();
+    await page.waitForSelector('#image[data-slice="0"]');
+    await page.waitForSelector("body[data-state=ready]");
+    expect(new URL(page.url()).searchParams.get("path")).toBe("volume");
+    // One get of [0, :, :] reads exactly the four chunks of slice 0.
+    expect(volumeChunkReads().sort()).toEqual(["0.0.0", "0.0.1", "0.1.0", "0.1.1"].map((c) => `/data/example.zarr/volume/${c}`));
+    const [width, height] = await page.evaluate(() => [(document.getElementById("image") as HTMLCanvasElement).width, (document.getElementById("image") as HTMLCanvasElement).height]);
+    expect([height, width]).toEqual(expected.shape.slice(1));
+
+    const low = Number(await page.inputValue("#low"));
+    const high = Number(await page.inputValue("#high"));
+    expect(low).toBeCloseTo(expected.slices[0]!.p2, 4);
+    expect(high).toBeCloseTo(expected.slices[0]!.p98, 4);
+
+    const viridis = colormapTable("viridis");
+    const rgb = (i: number) => [viridis[i * 3], viridis[i * 3 + 1], viridis[i * 3 + 2], 255];
+    const got = await pixels([...points, expected.nanAt]);
+    // The ends of viridis (#440154 below the low limit, #fde725 above the high one) …
+    expect(got[0]).toEqual([0x44, 0x01, 0x54, 255]);
+    expect(got[5]).toEqual([0xfd, 0xe7, 0x25, 255]);
+    // … and in between the colour of the value's place between the limits.
+    points.forEach(([y, x], i) => expect(got[i]).toEqual(rgb(grayLevel(value(0, y, x), low, high))));
+    // NaN is transparent.
+    expect(got[6]![3]).toBe(0);
+  });
+
+  it("uses the chosen colormap and contrast limits, and the slider shows the next slice", async () => {
+    await page.selectOption("#colormap", "gray");
+    await page.fill("#low", "0");
+    await page.fill("#high", "2767");
+    const low = 0;
+    const high = 2767;
+    const gray = (k: number) => points.map(([y, x]) => {
+      const level = grayLevel(value(k, y, x), low, high);
+      return [level, level, level, 255];
+    });
+    expect(await pixels(points)).toEqual(gray(0));
+
+    requests.length = 0;
+    await page.locator("#sliders input[type=range]").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForSelector('#image[data-slice="1"]');
+    await page.waitForSelector("body[data-state=ready]");
+    expect(await page.locator("#sliders").innerText()).toContain("axis 0: 1 / 2");
+    expect(await pixels(points)).toEqual(gray(1));
+    expect(gray(1)).not.toEqual(gray(0));
+    expect(volumeChunkReads().sort()).toEqual(["1.0.0", "1.0.1", "1.1.0", "1.1.1"].map((c) => `/data/example.zarr/volume/${c}`));
+    // The limits stay as set while moving through slices.
+    expect(await page.inputValue("#high")).toBe("2767");
+
+    // Back to viridis with the shown slice's percentiles, for the screenshot.
+    await page.selectOption("#colormap", "viridis");
+    await page.click("#auto-percentile");
+    expect(Number(await page.inputValue("#low"))).toBeCloseTo(expected.slices[1]!.p2, 3);
+    expect(Number(await page.inputValue("#high"))).toBeCloseTo(expected.slices[1]!.p98, 3);
+    const screenshot = join(tmpdir(), "z-viewer-screenshot.png");
+    await page.screenshot({ path: screenshot, fullPage: true });
+    console.log(`viewer screenshot (example.zarr/volume, slice 1, viridis): ${screenshot}`);
+    expect(statSync(screenshot).size).toBeGreaterThan(1000);
+  });
+
+  it("opens an array URL directly (no .zmetadata there) and draws it", async () => {
+    await open({ url: `${dataUrl}/data/example.zarr/labels/mask`, cmap: "gray" });
+    expect(await state()).toBe("ready");
+    await page.waitForSelector('#image[data-slice=""]');
+    expect(await page.locator("#hierarchy").innerText()).toContain("/ (array)");
+    // mask = (y * 32 + x) % 3 in 0..2, limits 0..2 (its 2nd/98th percentiles).
+    expect(await page.inputValue("#low")).toBe("0");
+    expect(await page.inputValue("#high")).toBe("2");
+    expect(await pixels([[0, 0], [0, 1], [0, 2]])).toEqual([[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255]]);
+  });
+
+  it("explains that a group without .zmetadata cannot be listed, and opens a member by path", async () => {
+    await open({ url: `${dataUrl}/data/plain.zarr` });
+    expect(await state()).toBe("ready");
+    expect(await messages()).toContain("no consolidated metadata");
+    await page.fill("#path", "img");
+    await page.click("#open-form button[type=submit]");
+    await page.waitForSelector('#image[data-slice=""]');
+    await page.waitForSelector("body[data-state=ready]");
+    expect(await page.evaluate(() => (document.getElementById("image") as HTMLCanvasElement).width)).toBe(10);
+  });
+
+  it("shows errors in the page: 404, not an array, unknown codec, CORS", async () => {
+    await open({ url: `${dataUrl}/data/missing.zarr` });
+    expect(await state()).toBe("error");
+    expect(await page.locator("#message .error").innerText()).toContain("Nothing to open");
+
+    await open({ url: `${dataUrl}/data/example.zarr`, path: "labels" });
+    expect(await state()).toBe("ready");
+    expect(await page.locator("#message .error").innerText()).toContain('"labels" is a group, not an array');
+
+    await open({ url: `${dataUrl}/data/bad.zarr` });
+    expect(await state()).toBe("error");
+    expect(await page.locator("#message .error").innerText()).toContain('codec the viewer cannot decode ("no-such-codec")');
+
+    await open({ url: `${dataUrl}/nocors/example.zarr` });
+    expect(await state()).toBe("error");
+    expect(await page.locator("#message .error").innerText()).toContain("CORS");
+
+    await open({ url: `${dataUrl}/data/example.zarr`, path: "nothing/here" });
+    expect(await state()).toBe("error");
+    expect(await page.locator("#message .error").innerText()).toContain("Nothing to open");
+  });
+
+  it("raised no uncaught errors in the page", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,8 @@
+import { defineProject } from "vitest/config";
+import { workspaceAliases } from "../../vitest.shared.ts";
+
+export default defineProject({
+  resolve: { alias: workspaceAliases },
+  // Generous limits: the test builds the page, writes a dataset with zarr-python and drives Chromium.
+  test: { name: "viewer", include: ["test/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 180_000 },
+});
