@@ -163,6 +163,7 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
         rounds: mine.length,
         seconds: ok.map((r) => r.seconds),
         medianSeconds: median(ok.map((r) => r.seconds)),
+        minSeconds: ok.length ? Math.min(...ok.map((r) => r.seconds)) : undefined,
         medianCpuSeconds: median(ok.map((r) => r.cpuSeconds)),
         medianPeakRssBytes: median(ok.map((r) => r.peakRssBytes)),
       };
@@ -184,6 +185,10 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
           entry.medianRatio = median(ratios);
         }
         if (cpuRatios.length > 0) entry.medianCpuRatio = median(cpuRatios);
+        const baseMin = runs
+          .filter((r) => r.case === id && r.impl === baseline && r.status === "ok")
+          .reduce((m, r) => Math.min(m, r.seconds), Infinity);
+        if (entry.minSeconds !== undefined && Number.isFinite(baseMin)) entry.minRatio = entry.minSeconds / baseMin;
       }
       byImpl[impl] = entry;
     }
@@ -255,13 +260,30 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
       ...(showRatios ? others.map((i) => cell(s[i], (e) => formatRatio(e.medianCpuRatio))) : []),
     ];
   });
+  // The best round of each: noise from other work on the machine only ever adds time.
+  const bestHeader = ["case", ...impls.map((i) => `${i} best`), ...(showRatios ? others.map((i) => `${i} / ${baseline} best`) : [])];
+  const bestRows = cases.map((c) => {
+    const s = summary[c.id] ?? {};
+    return [
+      c.id,
+      ...impls.map((i) => cell(s[i], (e) => formatSeconds(e.minSeconds))),
+      ...(showRatios ? others.map((i) => cell(s[i], (e) => formatRatio(e.minRatio))) : []),
+    ];
+  });
   const notes = [];
   for (const c of cases) {
     for (const [impl, e] of Object.entries(summary[c.id] ?? {})) {
       if (e.status !== "ok" && e.detail) notes.push(`- ${c.id} ${impl} ${e.status}: ${firstLine(e.detail)}`);
     }
   }
-  return [markdownTable(timeHeader, timeRows), "", markdownTable(rssHeader, rssRows), ...(notes.length ? ["", ...notes] : [])].join("\n");
+  const rounds = Math.max(0, ...Object.values(summary).flatMap((s) => Object.values(s).map((e) => e.rounds ?? 0)));
+  return [
+    markdownTable(timeHeader, timeRows),
+    "",
+    markdownTable(rssHeader, rssRows),
+    ...(rounds > 1 ? ["", markdownTable(bestHeader, bestRows)] : []),
+    ...(notes.length ? ["", ...notes] : []),
+  ].join("\n");
 }
 
 const firstLine = (text) => {

@@ -103,6 +103,8 @@ describe("summarize and formatTables", () => {
     expect(summary.R1!.z!.medianRatio).toBe(2.5);
     expect(summary.R1!.z!.medianPeakRssBytes).toBe(110 * 2 ** 20);
     expect(summary.R1!.z!.medianCpuRatio).toBe(2.5);
+    expect(summary.R1!.z!.minSeconds).toBe(2);
+    expect(summary.R1!.z!.minRatio).toBe(2);
     expect(summary.R1!["zarr-python"]!.medianRatio).toBeUndefined();
     expect(summary.R6!.z!.windowsPerSecond).toBe(500);
     expect(summary.R6!.z!.medianRatio).toBeUndefined();
@@ -117,6 +119,8 @@ describe("summarize and formatTables", () => {
     expect(text).toMatch(/\| R1 +\| 110 MiB +\| 50 MiB +\| 2.50 s +\| 1.00 s +\| 2.50× +\|/);
     expect(text).toMatch(/\| R6 .*\| unsupported/);
     expect(text).toContain("- R6 zarr-python unsupported: no codec");
+    expect(text).toContain("| z best | zarr-python best | z / zarr-python best |");
+    expect(text).toMatch(/\| R1 +\| 2.00 s +\| 1.00 s +\| 2.00× +\|/);
   });
   it("pads every column to one width", () => {
     const table = markdownTable(["a", "bb"], [["xxx", "y"]]).split("\n");
