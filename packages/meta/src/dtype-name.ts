@@ -10,10 +10,14 @@ import { typestr } from "./typestr.js";
 export function numpyName(dtype: DataType): string {
   if (dtype.kind === "structured") return structStr(dtype);
   if (dtype.kind === "S" || dtype.kind === "U" || dtype.kind === "V" || dtype.byteOrder === ">") return typestr(dtype);
-  return longName(dtype);
+  return dtypeName(dtype);
 }
 
-function longName(dtype: SimpleDataType): string {
+/**
+ * NumPy's `dtype.name` for a simple dtype: the byte order is not part of it (`int32`, `float64`,
+ * `datetime64[10s]`, `bytes40`, `str96`, `void48`, `object`).
+ */
+export function dtypeName(dtype: SimpleDataType): string {
   const bits = dtype.itemsize * 8;
   switch (dtype.kind) {
     case "b":
@@ -30,10 +34,14 @@ function longName(dtype: SimpleDataType): string {
       return `datetime64${unitSuffix(dtype)}`;
     case "m":
       return `timedelta64${unitSuffix(dtype)}`;
+    case "S":
+      return `bytes${bits}`;
+    case "U":
+      return `str${bits}`;
+    case "V":
+      return `void${bits}`;
     case "O":
       return "object";
-    default:
-      return typestr(dtype);
   }
 }
 

@@ -4,7 +4,7 @@ import { JsonFloat, type JsonValue } from "./json-value.js";
 import { parseTypestr, parseUserTypestr, typestr, type TypestrResult } from "./typestr.js";
 
 export { typestr } from "./typestr.js";
-export { numpyName } from "./dtype-name.js";
+export { dtypeName, numpyName } from "./dtype-name.js";
 
 /** Above this NumPy 1.x refuses (its item sizes are C ints). */
 const MAX_ITEMSIZE = 2 ** 31 - 1;
