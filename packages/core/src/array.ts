@@ -64,7 +64,9 @@ import { extractFields, fieldBytesView, selectFields, type FieldSelection } from
 import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
-import { cStrides, product, type NdArray } from "./nd-array.js";
+import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
+import { readObjects, writeObjects } from "./object-chunks.js";
+import { ObjectChunkCodec } from "./object-codec.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -100,6 +102,7 @@ export class ZarrArray {
   #meta: ArrayMetadata;
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
+  #objects: Promise<ObjectChunkCodec> | undefined;
 
   /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
   readonly zarrFormat: 1 | 2;
@@ -127,7 +130,8 @@ export class ZarrArray {
     this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly, options.synchronizer);
     this.#meta = meta;
     this.#codec = codec;
-    this.#pattern = fillPattern(meta.fillValue, meta.dtype);
+    // Object arrays hold JS values, not byte patterns (see object-chunks.ts).
+    this.#pattern = meta.dtype.kind === "O" ? new Uint8Array(0) : fillPattern(meta.fillValue, meta.dtype);
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -220,54 +224,55 @@ export class ZarrArray {
    * (any step, negative too), `null` and `"..."` select basically; index arrays and masks
    * orthogonally or by coordinates. Strings name fields of a structured array.
    */
-  async get(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray> {
+  async get<T extends NdData = TypedArray>(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray<T>> {
     const { fields, selection: items } = popFields(selection);
     const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
-    return this.#read(indexer, { ...options, fields: options.fields ?? fields });
+    return this.#read<T>(indexer, { ...options, fields: options.fields ?? fields });
   }
 
-  async getBasicSelection(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new BasicIndexer(selection, this.shape, this.chunks), options);
+  async getBasicSelection<T extends NdData = TypedArray>(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new BasicIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Index arrays, masks, integers and slices, each along its own dimension (numpy's `np.ix_`). */
-  async getOrthogonalSelection(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
+  async getOrthogonalSelection<T extends NdData = TypedArray>(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The points whose coordinates the (broadcast) index arrays give. */
-  async getCoordinateSelection(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new CoordinateIndexer(selection, this.shape, this.chunks), options);
+  async getCoordinateSelection<T extends NdData = TypedArray>(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new CoordinateIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The elements where a boolean mask of the array's shape is true, in C order. */
-  async getMaskSelection(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new MaskIndexer(selection, this.shape, this.chunks), options);
+  async getMaskSelection<T extends NdData = TypedArray>(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new MaskIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Whole chunks, selected by integers and slices over the chunk grid. */
-  async getBlockSelection(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new BlockIndexer(selection, this.shape, this.chunks), options);
+  async getBlockSelection<T extends NdData = TypedArray>(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new BlockIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** zarr-python's `oindex`: orthogonal selections. */
   get oindex(): SelectionAccessor<OrthogonalSelection> {
-    return { get: (s, o) => this.getOrthogonalSelection(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
+    return { get: <T extends NdData = TypedArray>(s: OrthogonalSelection, o?: SelectionOptions) => this.getOrthogonalSelection<T>(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
   }
 
   /** zarr-python's `vindex`: coordinate or mask selections. */
   get vindex(): SelectionAccessor<CoordinateSelection | MaskSelection> {
     const indexer = (s: CoordinateSelection | MaskSelection): Indexer => createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
-    return { get: async (s, o = {}) => this.#read(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
+    return { get: async <T extends NdData = TypedArray>(s: CoordinateSelection | MaskSelection, o: SelectionOptions = {}) => this.#read<T>(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
   }
 
   /** zarr-python's `blocks`: block selections. */
   get blocks(): SelectionAccessor<BasicSelection> {
-    return { get: (s, o) => this.getBlockSelection(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
+    return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
   }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
-  async #read(indexer: Indexer, options: SelectionOptions): Promise<NdArray> {
+  async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
+    if (this.dtype.kind === "O") return readObjects(this, await this.#objectCodec(), indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
     const k = valuesPerElement(this.dtype);
@@ -292,9 +297,9 @@ export class ZarrArray {
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const shape = [...indexer.shape, ...fields.extraShape];
-      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields), shape, strides: cStrides(shape), dtype: fields.dtype };
+      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T, shape, strides: cStrides(shape), dtype: fields.dtype };
     }
-    return { data: out, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
+    return { data: out as T, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
@@ -310,6 +315,11 @@ export class ZarrArray {
     return out;
   }
 
+  /** The codec pipeline of an object array, made on first use. */
+  #objectCodec(): Promise<ObjectChunkCodec> {
+    return (this.#objects ??= ObjectChunkCodec.create(this.#meta, this.#options.registry ?? defaultCodecRegistry(), arrayMetaKey(this.path)));
+  }
+
   // --- iteration ------------------------------------------------------------------------------
 
   /**
@@ -317,24 +327,24 @@ export class ZarrArray {
    * result of the remaining dimensions (shape `[]` for a 1-d array). Chunks along the first
    * dimension are read one block at a time, so memory stays one block.
    */
-  async *islice(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray> {
+  async *islice(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray<NdData>> {
     if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
     const length = this.shape[0]!;
     const stop = Math.min(end ?? length, length);
     const step = this.chunks[0]!;
     for (let block = Math.max(0, start); block < stop; block = (Math.floor(block / step) + 1) * step) {
       const blockEnd = Math.min(stop, (Math.floor(block / step) + 1) * step);
-      const rows = await this.get([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
+      const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
       const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
       for (let i = 0; i < blockEnd - block; i++) {
-        const data = (rows.data as TypedArray).subarray(i * rowSize, (i + 1) * rowSize) as TypedArray;
+        const data = Array.isArray(rows.data) ? rows.data.slice(i * rowSize, (i + 1) * rowSize) : rows.data.subarray(i * rowSize, (i + 1) * rowSize);
         yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
       }
     }
   }
 
   /** Iterates over the first dimension, as iterating a zarr-python array does. */
-  [Symbol.asyncIterator](): AsyncGenerator<NdArray> {
+  [Symbol.asyncIterator](): AsyncGenerator<NdArray<NdData>> {
     return this.islice();
   }
 
@@ -393,6 +403,7 @@ export class ZarrArray {
   async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
+    if (this.dtype.kind === "O") return writeObjects(this, store, await this.#objectCodec(), indexer, value, key, options);
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
     if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
@@ -630,7 +641,7 @@ export interface SelectionOptions extends RunOptions {
 
 /** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */
 export interface SelectionAccessor<S> {
-  get(selection: S, options?: SelectionOptions): Promise<NdArray>;
+  get<T extends NdData = TypedArray>(selection: S, options?: SelectionOptions): Promise<NdArray<T>>;
   set(selection: S, value: unknown, options?: SelectionOptions): Promise<void>;
 }
 
