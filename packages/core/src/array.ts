@@ -327,7 +327,7 @@ export class ZarrArray {
    * result of the remaining dimensions (shape `[]` for a 1-d array). Chunks along the first
    * dimension are read one block at a time, so memory stays one block.
    */
-  async *islice(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray<NdData>> {
+  async *islice<T extends NdData = TypedArray>(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray<T>> {
     if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
     const length = this.shape[0]!;
     const stop = Math.min(end ?? length, length);
@@ -337,14 +337,14 @@ export class ZarrArray {
       const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
       const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
       for (let i = 0; i < blockEnd - block; i++) {
-        const data = Array.isArray(rows.data) ? rows.data.slice(i * rowSize, (i + 1) * rowSize) : rows.data.subarray(i * rowSize, (i + 1) * rowSize);
+        const data = (Array.isArray(rows.data) ? rows.data.slice(i * rowSize, (i + 1) * rowSize) : rows.data.subarray(i * rowSize, (i + 1) * rowSize)) as T;
         yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
       }
     }
   }
 
-  /** Iterates over the first dimension, as iterating a zarr-python array does. */
-  [Symbol.asyncIterator](): AsyncGenerator<NdArray<NdData>> {
+  /** Iterates over the first dimension, as iterating a zarr-python array does (object arrays: `islice<unknown[]>()` types the rows). */
+  [Symbol.asyncIterator](): AsyncGenerator<NdArray> {
     return this.islice();
   }
 
@@ -559,7 +559,7 @@ export class ZarrArray {
   }
 
   /** Appends `data` along `axis`, growing the array; returns the new shape. */
-  async append(data: NdArray | { data: TypedArray; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
+  async append(data: NdArray<NdData> | { data: NdData; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
     if (!Number.isInteger(axis) || axis < 0 || axis >= this.ndim) {
       throw new ArgumentError(`axis ${axis} is out of range for an array of ${this.ndim} dimensions`);
     }
