@@ -65,8 +65,7 @@ import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
-import { readObjects, writeObjects } from "./object-chunks.js";
-import { ObjectChunkCodec } from "./object-codec.js";
+import type { ObjectChunkCodec } from "./object-codec.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -272,7 +271,10 @@ export class ZarrArray {
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
   async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
-    if (this.dtype.kind === "O") return readObjects(this, await this.#objectCodec(), indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
+    if (this.dtype.kind === "O") {
+      const { objects, codec } = await this.#objectArrays();
+      return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
+    }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
     const k = valuesPerElement(this.dtype);
@@ -315,9 +317,11 @@ export class ZarrArray {
     return out;
   }
 
-  /** The codec pipeline of an object array, made on first use. */
-  #objectCodec(): Promise<ObjectChunkCodec> {
-    return (this.#objects ??= ObjectChunkCodec.create(this.#meta, this.#options.registry ?? defaultCodecRegistry(), arrayMetaKey(this.path)));
+  /** Object-array support (loaded only by arrays that need it) and this array's codec pipeline, made on first use. */
+  async #objectArrays(): Promise<{ objects: typeof import("./object-chunks.js"); codec: ObjectChunkCodec }> {
+    const objects = await import("./object-chunks.js");
+    this.#objects ??= objects.ObjectChunkCodec.create(this.#meta, this.#options.registry ?? defaultCodecRegistry(), arrayMetaKey(this.path));
+    return { objects, codec: await this.#objects };
   }
 
   // --- iteration ------------------------------------------------------------------------------
@@ -403,7 +407,10 @@ export class ZarrArray {
   async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
-    if (this.dtype.kind === "O") return writeObjects(this, store, await this.#objectCodec(), indexer, value, key, options);
+    if (this.dtype.kind === "O") {
+      const { objects, codec } = await this.#objectArrays();
+      return objects.writeObjects(this, store, codec, indexer, value, key, options);
+    }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
     if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });

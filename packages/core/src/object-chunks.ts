@@ -16,6 +16,8 @@ import { forEachConcurrent } from "./concurrency.js";
 import { ArgumentError, FieldError, ValueError } from "./errors.js";
 import { cStrides, product, type NdArray, type NdArrayLike } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
+
+export { ObjectChunkCodec } from "./object-codec.js";
 import { asKernelValues, filledValues } from "./object-values.js";
 import type { SelectionOptions } from "./array.js";
 import type { DataType } from "@z/meta";

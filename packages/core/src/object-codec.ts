@@ -3,13 +3,6 @@ import { ZarrError, type ArrayMetadata } from "@z/meta";
 import { ChunkError } from "./errors.js";
 
 /**
- * The codec ids that turn an object array's values into bytes, as zarr-python's object codecs
- * (`object_codec=`, or `dtype=str`/`bytes`/`"array:<dtype>"`). One of them must be the first filter
- * of an object array.
- */
-export const OBJECT_CODEC_IDS: ReadonlySet<string> = new Set(["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2"]);
-
-/**
  * The filters and compressor of an object array: encoding takes a chunk's values (in the array's
  * order) through the filters, the first of which is the object codec, then the compressor;
  * decoding must end in exactly one chunk's values.

@@ -1,6 +1,12 @@
 import type { CodecConfig, DataType, JsonValue } from "@z/meta";
 import { ObjectCodecError } from "./errors.js";
-import { OBJECT_CODEC_IDS } from "./object-codec.js";
+
+/**
+ * The codec ids that turn an object array's values into bytes, as zarr-python's object codecs
+ * (`object_codec=`, or `dtype=str`/`bytes`/`"array:<dtype>"`). One of them must be the first filter
+ * of an object array.
+ */
+export const OBJECT_CODEC_IDS: ReadonlySet<string> = new Set(["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2"]);
 
 /** zarr-python's dtype shorthands for object arrays and the object codec each implies. */
 const SHORTHANDS: Readonly<Record<string, string>> = { str: "vlen-utf8", bytes: "vlen-bytes", array: "vlen-array" };
