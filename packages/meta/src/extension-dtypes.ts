@@ -212,7 +212,11 @@ export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32
   return out;
 }
 
-/** In-memory values to stored bytes (little-endian), rounded or wrapped as described above. */
+/**
+ * In-memory values to stored bytes (little-endian), rounded or wrapped as described above. A
+ * `Float32Array` (what arrays hold) takes a fast path on its bits; other numbers are rounded
+ * exactly from their double value.
+ */
 export function encodeExtension(name: ExtensionName, values: ArrayLike<number>): Uint8Array {
   const format = FORMATS[name];
   if (format.kind === "int") {
@@ -220,18 +224,88 @@ export function encodeExtension(name: ExtensionName, values: ArrayLike<number>):
     for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format.bits, values[i]!);
     return out;
   }
+  const bits = values instanceof Float32Array ? new Uint32Array(values.buffer, values.byteOffset, values.length) : undefined;
   if (format.bits === 16) {
     const out = new Uint8Array(values.length * 2);
     for (let i = 0; i < values.length; i++) {
-      const code = encodeFloatCode(format, values[i]!);
+      const code = bits === undefined ? encodeFloatCode(format, values[i]!) : bfloat16FromBits(bits[i]!);
       out[2 * i] = code & 0xff;
       out[2 * i + 1] = code >> 8;
     }
     return out;
   }
   const out = new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = encodeFloatCode(format, values[i]!);
+  if (bits === undefined) {
+    for (let i = 0; i < values.length; i++) out[i] = encodeFloatCode(format, values[i]!);
+  } else {
+    const plan = float8Plan(format);
+    for (let i = 0; i < values.length; i++) out[i] = float8FromBits(plan, bits[i]!);
+  }
   return out;
+}
+
+/** bfloat16 from float32 bits: round to nearest even on the upper half; NaN to the quiet NaN, keeping the sign. */
+function bfloat16FromBits(bits: number): number {
+  if ((bits & 0x7fffffff) > 0x7f800000) return ((bits >>> 16) & 0x8000) | 0x7fc0;
+  return (bits + 0x7fff + ((bits >>> 16) & 1)) >>> 16;
+}
+
+/** What `float8FromBits` needs of an 8-bit format, computed once. */
+interface Float8Plan {
+  readonly mantissaBits: number;
+  readonly bias: number;
+  readonly specials: Specials;
+  readonly nanPositive: number;
+  readonly infinity: number;
+  /** The largest finite magnitude code. */
+  readonly maxCode: number;
+}
+
+const plans = new WeakMap<FloatFormat, Float8Plan>();
+
+function float8Plan(format: FloatFormat): Float8Plan {
+  let plan = plans.get(format);
+  if (plan === undefined) {
+    const { exponentBits, mantissaBits, bias, specials } = format;
+    const maxExponent = (1 << exponentBits) - 1;
+    const mantissaMask = (1 << mantissaBits) - 1;
+    plan = {
+      mantissaBits,
+      bias,
+      specials,
+      nanPositive: encodeFloatCode(format, NaN),
+      infinity: maxExponent << mantissaBits,
+      maxCode: specials === "ieee" ? ((maxExponent - 1) << mantissaBits) | mantissaMask : specials === "fn" ? (maxExponent << mantissaBits) | (mantissaMask - 1) : 0x7f,
+    };
+    plans.set(format, plan);
+  }
+  return plan;
+}
+
+/** `encodeFloatCode` for a float32 given by its bits, with integer arithmetic only (the same results). */
+function float8FromBits(plan: Float8Plan, bits: number): number {
+  const { mantissaBits, bias, specials } = plan;
+  const sign = bits >>> 31 ? 0x80 : 0;
+  const exp = (bits >>> 23) & 0xff;
+  const man = bits & 0x7fffff;
+  const nan = specials === "fnuz" ? 0x80 : specials === "fn" ? sign | 0x7f : sign | plan.nanPositive;
+  if (exp === 0xff) return man !== 0 ? nan : specials === "ieee" ? sign | plan.infinity : nan;
+  // value = significand * 2^(e - 23); float32 subnormals are far below every format's smallest value.
+  const significand = exp === 0 ? man : man | 0x800000;
+  const target = (exp === 0 ? -126 : exp - 127) + bias;
+  const shift = 23 - mantissaBits + (target >= 1 ? 0 : 1 - target);
+  let code = 0;
+  if (shift <= 24) {
+    let q = significand >>> shift;
+    const rest = significand & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rest > half || (rest === half && (q & 1) === 1)) q++;
+    // A rounding carry into the next binade moves the exponent up by itself.
+    code = target >= 1 ? ((target - 1) << mantissaBits) + q : q;
+  }
+  if (code > plan.maxCode) return specials === "ieee" ? sign | plan.infinity : nan;
+  if (code === 0) return specials === "fnuz" ? 0 : sign;
+  return sign | code;
 }
 
 /** `x` as the nearest value of a float format (NaN for NaN and, without infinities, for overflow). */

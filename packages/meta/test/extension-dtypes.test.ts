@@ -167,3 +167,13 @@ describe("fill values of the extension dtypes", () => {
     expect(Array.from(fillValueBytes(-1, dt("int4")))).toEqual([0xff]);
   });
 });
+
+describe("the float32 fast path and the exact double path agree", () => {
+  for (const name of ["bfloat16", ...FLOAT8] as const) {
+    it(name, () => {
+      const probes = name === "bfloat16" ? goldens.bfloat16.encode : (goldens[name] as FloatGolden).encode;
+      const inputs = Float32Array.from(probes, ([bits]) => f32(bits)).filter((x) => !Number.isNaN(x));
+      expect(Array.from(encodeExtension(name, inputs))).toEqual(Array.from(encodeExtension(name, Array.from(inputs))));
+    });
+  }
+});
