@@ -59,7 +59,6 @@ import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { ChunkJobs } from "./chunk-jobs.js";
 import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
-import { encodePooled, readPooled } from "./pooled.js";
 import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
@@ -307,6 +306,8 @@ export class ZarrArray {
       const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
       out = new Ctor(buffer as unknown as ArrayBuffer);
       const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
+      // Loaded only when a pool exists (never in browsers, which have none by default).
+      const { readPooled } = await import("./pooled.js");
       await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
     } else {
       // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
@@ -495,6 +496,7 @@ export class ZarrArray {
     if (pooled !== undefined) {
       // A chunk made here is handed to the thread; one decoded from the store may share its buffer.
       const bytes = new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+      const { encodePooled } = await import("./pooled.js");
       const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, whole ? bytes : bytes.slice(), !this.writeEmptyChunks, whole);
       if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
     }

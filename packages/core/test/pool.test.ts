@@ -130,3 +130,23 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     expect(Array.from((await z.get(undefined, { pool })).data as Int32Array)).toEqual(Array.from({ length: 64 }, (_, i) => i));
   });
 });
+
+describe("Node's @z/core", () => {
+  it("has a default pool of worker threads, one fewer than the cores, that lets the process exit", async () => {
+    // The built package as Node loads it (the `node` export condition), in a process of its own.
+    const { execFileSync } = await import("node:child_process");
+    const { availableParallelism } = await import("node:os");
+    const code = `
+      import { defaultChunkPool, create, MemoryStore } from "@z/core";
+      const pool = defaultChunkPool();
+      const z = await create({ store: new MemoryStore(), shape: [4096, 1024], chunks: [1024, 1024], dtype: "<f4" });
+      await z.set(null, 2.5);
+      const all = await z.get();
+      console.log(JSON.stringify({ size: pool?.size ?? 0, shared: all.data.buffer instanceof SharedArrayBuffer, value: all.data[4194303] }));
+    `;
+    const cwd = new URL("..", import.meta.url);
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd, encoding: "utf8", timeout: 30_000 });
+    const cores = availableParallelism();
+    expect(JSON.parse(out)).toEqual({ size: cores > 1 ? cores - 1 : 0, shared: cores > 1, value: 2.5 });
+  });
+});
