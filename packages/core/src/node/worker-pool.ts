@@ -142,12 +142,13 @@ export class WorkerPool implements ChunkPool {
 }
 
 /**
- * Starts one thread. From `dist` the entry is `chunk-worker.js` beside this file; when running from
+ * Starts one thread. From `dist` the entry is `worker/chunk-worker.js`, bundled by
+ * `scripts/bundle-worker.mjs`; when running from
  * sources (`.ts`, in this repository's tests) the thread first registers tsx to load TypeScript.
  */
 function spawn(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./chunk-worker.js", here));
+  if (!here.endsWith(".ts")) return new Worker(new URL("./worker/chunk-worker.js", here));
   const tsx = join(dirname(createRequire(here).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
   const entry = new URL("./chunk-worker.ts", here).href;
   const code = `import(${JSON.stringify(pathToHref(tsx))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
