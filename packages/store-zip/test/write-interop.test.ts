@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipStore } from "@z/store-zip";
-import { hasZarrPython, nodeFile, python, text, utf8 } from "./helpers.js";
+import { text, utf8 } from "./helpers.js";
+import { hasZarrPython, nodeFile, python } from "./node-helpers.js";
 
 let dir: string;
 beforeAll(async () => {
