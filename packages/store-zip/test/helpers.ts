@@ -1,13 +1,12 @@
 // Test helpers that run in Node and in Chromium (fixtures are read through the browser run's
-// `readFileSync` shim); the Node-only ones are in node-helpers.ts.
+// `readFileSync` shim, so each URL is written whole on import.meta.url, as Vite rewrites them);
+// the Node-only ones are in node-helpers.ts.
 import { readFileSync } from "node:fs";
 import type { ByteSource, WritableByteSource } from "@z/store-zip";
 
-const fixtures = new URL("./fixtures/", import.meta.url);
-
 /** The bytes of `test/fixtures/<name>.zip` (written by test/python/generate.py). */
 export function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`${name}.zip`, fixtures)));
+  return new Uint8Array(readFileSync(new URL(`./fixtures/${name}.zip`, import.meta.url)));
 }
 
 export interface ManifestEntry {
@@ -18,7 +17,7 @@ export interface ManifestEntry {
 }
 
 /** What zipfile read from each fixture: every name (the last entry of it), its bytes and method. */
-export const manifest = JSON.parse(readFileSync(new URL("manifest.json", fixtures), "utf8")) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
+export const manifest = JSON.parse(readFileSync(new URL("./fixtures/manifest.json", import.meta.url), "utf8")) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
@@ -81,4 +80,25 @@ export function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
   if (a === undefined || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * A remote file read with HTTP range requests through `fetch`: the least a `ByteSource` over HTTP
+ * needs (`@z/store-http`'s `HttpByteSource` adds retries and checks, but this package's tests may
+ * not import it). Anything but a 206 of the asked length is an error.
+ */
+export function rangeSource(url: string): ByteSource {
+  return {
+    async size() {
+      const response = await fetch(url, { method: "HEAD" });
+      if (!response.ok) throw new Error(`HEAD ${url}: ${response.status}`);
+      return Number(response.headers.get("content-length"));
+    },
+    async read(offset, length, options = {}) {
+      const response = await fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: options.signal });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (response.status !== 206 || bytes.length !== length) throw new Error(`GET ${url} bytes ${offset}+${length}: ${response.status} with ${bytes.length} bytes`);
+      return bytes;
+    },
+  };
 }
