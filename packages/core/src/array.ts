@@ -1,5 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
-import { defaultCodecRegistry } from "./codec-registry.js";
+import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,
   BlockIndexer,
@@ -57,7 +57,9 @@ import {
 } from "@z/meta";
 import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
-import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
+import { ChunkJobs } from "./chunk-jobs.js";
+import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
+import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
@@ -83,8 +85,27 @@ export interface ArrayOpenOptions {
    * to overlapping regions never lose an update. Without one, concurrent writers must not overlap.
    */
   synchronizer?: Synchronizer;
+  /**
+   * Threads that decode and encode chunks for large reads and writes (default: the platform's
+   * default pool: in Node, `os.availableParallelism()` worker threads, started on first use;
+   * none in browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
+   * the built-in ones, and object arrays, always work on the calling thread.
+   */
+  pool?: ChunkPool | false;
   signal?: AbortSignal;
 }
+
+/** A pool, and what its threads need to know about an array. */
+interface PoolJob {
+  readonly pool: ChunkPool;
+  /** The array's `.zarray` text. */
+  readonly meta: string;
+  /** Set when the pool's threads can reach the store themselves. */
+  readonly spec: StoreSpec | undefined;
+}
+
+/** Below this many decoded bytes a read or write stays on the calling thread: a pool costs more than it saves. */
+const POOL_MIN_BYTES = 4 << 20;
 
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
@@ -108,6 +129,9 @@ export class ZarrArray {
   /** True for an array made by `view`/`astype`: its metadata lives in memory only. */
   readonly isView: boolean;
   readonly #options: ArrayOpenOptions;
+  readonly #jobs: ChunkJobs;
+  /** The `.zarray` text pool threads get, once known; null when this array's chunks cannot go to a pool. */
+  #poolMeta: string | null | undefined;
 
   private constructor(
     store: Store,
@@ -129,8 +153,10 @@ export class ZarrArray {
     this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly, options.synchronizer);
     this.#meta = meta;
     this.#codec = codec;
-    // Object arrays hold JS values, not byte patterns (see object-chunks.ts).
-    this.#pattern = meta.dtype.kind === "O" ? new Uint8Array(0) : fillPattern(meta.fillValue, meta.dtype);
+    this.#pattern = fillPattern(meta.fillValue, meta.dtype);
+    this.#jobs = new ChunkJobs(meta, codec);
+    // An array large enough for the pool starts its threads now, while the caller gets to work.
+    if (!this.isView) this.#poolFor(this.nchunks, undefined)?.pool.warm?.();
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -277,31 +303,57 @@ export class ZarrArray {
     }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
-    const k = valuesPerElement(this.dtype);
     const size = product(indexer.shape);
-    const out = options.out === undefined ? filledTyped(this.#pattern, size, this.dtype) : this.#checkOut(options.out, size);
-    const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
-    // A caller's buffer holds anything: regions of missing chunks get the fill value from one shared chunk.
-    let fillChunk: StridedView<TypedArray> | undefined;
-    await forEachConcurrent(
-      indexer,
-      async (p: AnyChunkProjection) => {
-        let chunk = await this.#readChunk(p.chunkCoords, options.signal);
-        if (chunk === undefined) {
-          if (out !== options.out) return; // a fresh output starts as the fill value
-          chunk = fillChunk ??= this.#chunkView(filledTyped(this.#pattern, product(this.chunks), this.dtype));
-        }
-        copyProjection(outView, chunk, p, "read", k);
-      },
-      options,
-      indexer.nchunks,
-    );
+    const Ctor = typedArrayConstructor(this.dtype);
+    const values = size * valuesPerElement(this.dtype);
+    const pooled = options.out === undefined ? this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    let out: TypedArray;
+    if (pooled !== undefined) {
+      const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
+      out = new Ctor(buffer as unknown as ArrayBuffer);
+      const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
+      // Loaded only when a pool exists (never in browsers, which have none by default).
+      const { readPooled } = await import("./pooled.js");
+      await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
+    } else {
+      // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
+      out = options.out === undefined ? new Ctor(values) : this.#checkOut(options.out, size);
+      const zeroed = options.out === undefined;
+      const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+      await forEachConcurrent(
+        indexer,
+        async (p: AnyChunkProjection) => {
+          const key = this.chunkKey(p.chunkCoords);
+          const stored = await this.store.get(key, { signal: options.signal });
+          await this.#jobs.place(outView, zeroed, stored, key, p, options.signal);
+        },
+        options,
+        indexer.nchunks,
+      );
+    }
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const shape = [...indexer.shape, ...fields.extraShape];
       return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T, shape, strides: cStrides(shape), dtype: fields.dtype };
     }
-    return { data: out as T, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
+    return { data: out as T, shape: indexer.shape, strides: cStrides(indexer.shape), dtype: this.dtype };
+  }
+
+  /**
+   * The pool a read or write of `nchunks` chunks should use, if any: only for enough work, only
+   * when the pool's threads decode exactly as this thread would (built-in codecs, no object dtype).
+   */
+  #poolFor(nchunks: number, choice: ChunkPool | false | undefined): PoolJob | undefined {
+    if (choice === false || nchunks < 2) return undefined;
+    const pool = choice ?? (this.#options.pool === false ? undefined : (this.#options.pool ?? defaultChunkPool()));
+    if (pool === undefined || nchunks * this.#codec.chunkBytes < (pool.minBytes ?? POOL_MIN_BYTES)) return undefined;
+    if (this.#poolMeta === undefined) {
+      const configs = [...(this.filters ?? []), ...(this.compressor ? [this.compressor] : [])];
+      const registry = this.#options.registry ?? defaultCodecRegistry();
+      const poolable = this.dtype.kind !== "O" && usesBuiltinCodecs(registry, configs);
+      this.#poolMeta = poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
+    }
+    return this.#poolMeta === null ? undefined : { pool, meta: this.#poolMeta, spec: pool.storeSpec?.(this.store) };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
@@ -357,8 +409,7 @@ export class ZarrArray {
     const key = this.chunkKey(coords);
     const stored = await this.store.get(key, { signal });
     if (stored === undefined) return undefined;
-    const raw = await this.#codec.decode(stored, key, signal);
-    return this.#chunkView(bytesToTyped(raw, this.dtype));
+    return this.#jobs.decode(stored, key, signal);
   }
 
   #chunkView(data: TypedArray): StridedView<TypedArray> {
@@ -416,17 +467,25 @@ export class ZarrArray {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
     }
     const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
+    const pooled = this.#poolFor(indexer.nchunks, options.pool);
     await forEachConcurrent(
       indexer,
-      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, options.signal),
+      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, pooled, options.signal),
       options,
       indexer.nchunks,
     );
   }
 
-  async #writeChunk(store: WritableStore, p: AnyChunkProjection, source: WriteSource, fields: FieldSelection | undefined, signal?: AbortSignal): Promise<void> {
+  async #writeChunk(
+    store: WritableStore,
+    p: AnyChunkProjection,
+    source: WriteSource,
+    fields: FieldSelection | undefined,
+    pooled: PoolJob | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const key = this.chunkKey(p.chunkCoords);
-    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, signal), signal);
+    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, pooled, signal), signal);
   }
 
   async #updateChunk(
@@ -435,6 +494,7 @@ export class ZarrArray {
     p: AnyChunkProjection,
     source: WriteSource,
     fields: FieldSelection | undefined,
+    pooled: PoolJob | undefined,
     signal?: AbortSignal,
   ): Promise<void> {
     const k = valuesPerElement(this.dtype);
@@ -448,12 +508,22 @@ export class ZarrArray {
     if (fields !== undefined) this.#writeFields(selectionView(chunk, (p as ChunkProjection).chunkSelection), p as ChunkProjection, source, fields);
     else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
     else copyProjection(source.view, chunk, p, "write", k);
-    if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
-      await store.delete(key, { signal });
-      return;
+    let encoded: Uint8Array | "empty" | "stored" | undefined;
+    let spec: StoreSpec | undefined;
+    if (pooled !== undefined) {
+      // A chunk made here is handed to the thread; one decoded from the store may share its buffer.
+      const bytes = new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+      const { encodePooled } = await import("./pooled.js");
+      const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, whole ? bytes : bytes.slice(), !this.writeEmptyChunks, whole);
+      if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
     }
-    const encoded = await this.#codec.encode(typedToBytes(chunk.data, this.dtype), key, signal);
-    await store.set(key, encoded, { signal });
+    encoded ??= await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);
+    signal?.throwIfAborted();
+    if (encoded === "empty") {
+      if (spec === undefined) await store.delete(key, { signal });
+    } else if (encoded !== "stored") {
+      await store.set(key, encoded, { signal });
+    }
   }
 
   // --- views ----------------------------------------------------------------------------------
@@ -644,6 +714,8 @@ export interface SelectionOptions extends RunOptions {
    * result's `data` is then this array. Not combined with `fields`.
    */
   out?: TypedArray;
+  /** The pool for this call, overriding the array's (`false`: this thread only). */
+  pool?: ChunkPool | false;
 }
 
 /** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */

@@ -43,6 +43,8 @@ export function typedToBytes(typed: TypedArray, dtype: DataType): Uint8Array {
  * the array has no fill value): the stored bytes, except for extension dtypes, held as values.
  */
 export function fillPattern(fill: FillValue, dtype: DataType): Uint8Array {
+  // Object arrays hold JS values, not byte patterns (see object-chunks.ts).
+  if (dtype.kind === "O") return new Uint8Array(0);
   if (dtype.kind === "x") {
     const one = new (typedArrayConstructor(dtype))(1);
     one[0] = fillValueToElement(fill, dtype) as number;

@@ -1,4 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
+import type { ChunkPool } from "./chunk-pool.js";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import {
   dataTypeFromUser,
@@ -64,6 +65,8 @@ export interface CreateOptions {
   registry?: CodecRegistry;
   /** See `ArrayOpenOptions.synchronizer`. */
   synchronizer?: Synchronizer;
+  /** See `ArrayOpenOptions.pool`. */
+  pool?: ChunkPool | false;
   signal?: AbortSignal;
 }
 

@@ -38,3 +38,4 @@ export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
 export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
+export { defaultChunkPool, setDefaultChunkPool, type ChunkPool, type ChunkPoolFactory, type PoolBatch, type PoolReply, type StoreSpec } from "./chunk-pool.js";

@@ -8,8 +8,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create, openArray, slice } from "@z/core";
+import { WorkerPool } from "@z/core/node";
 import { DirectoryStore } from "@z/store-fs";
 
 const fixtures = new URL("./fixtures/tensorstore/", import.meta.url).pathname;
@@ -37,6 +38,11 @@ const sameValues = (got: Float32Array | Int8Array, expected: Expected): string[]
   return bad;
 };
 
+// No minimum size: reads and writes of two or more chunks go through the pool's threads too.
+const pool = new WorkerPool({ size: 2, minBytes: 0 });
+beforeAll(() => pool.warm());
+afterAll(() => pool.close());
+
 describe("TensorStore's extension dtypes against TensorStore's own arrays", () => {
   it("has the nine cases", () => {
     expect(names).toEqual(["bfloat16", "float8_e3m4", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "int2", "int4"]);
@@ -51,6 +57,8 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
       const all = await z.get();
       expect(all.data).toBeInstanceOf(isInt(name) ? Int8Array : Float32Array);
       expect(sameValues(all.data as Float32Array | Int8Array, expected)).toEqual([]);
+      const pooled = await z.get(undefined, { pool });
+      expect(sameValues(pooled.data as Float32Array | Int8Array, expected)).toEqual([]);
       const lastRow = await z.get([15]);
       expect(Array.from(lastRow.data as Float32Array).every((v) => Object.is(v, z.fillValue) || (Number.isNaN(v) && Number.isNaN(z.fillValue)))).toBe(true);
     });
@@ -74,6 +82,12 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
       await z.set([slice(0, rows)], { data: all.subarray(0, rows * expected.shape[1]!), shape: [rows, expected.shape[1]!] });
       const again = await (await openArray(store, { mode: "r" })).get();
       expect(sameValues(again.data as Float32Array | Int8Array, expected)).toEqual([]);
+      // The pool's threads write the same bytes.
+      const pooledStore = new DirectoryStore(join(out, name, "pooled"));
+      await rm(join(out, name, "pooled"), { recursive: true, force: true });
+      const copy = await create({ store: pooledStore, shape: expected.shape, chunks: expected.chunks, dtype: name, compressor: { id: "zlib", level: 1 }, fillValue: expected.fill_value });
+      await copy.set([slice(0, rows)], { data: all.subarray(0, rows * expected.shape[1]!), shape: [rows, expected.shape[1]!] }, { pool });
+      for (const key of ["0.0", "1.1", "2.2"]) expect(await pooledStore.get(key)).toEqual(await store.get(key));
       expect(JSON.parse(new TextDecoder().decode(await store.get(".zarray")))).toEqual(
         JSON.parse(readFileSync(join(fixtures, name, "array", ".zarray"), "utf8")),
       );
