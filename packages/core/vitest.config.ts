@@ -1,7 +1,9 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "core", include: ["test/**/*.test.ts"] },
+  // The HTTP server the http-*.test.ts files read zarr-python's fixtures from (scripts/test-server/),
+  // in Node and in Chromium alike.
+  test: { name: "core", include: ["test/**/*.test.ts"], globalSetup: [testServerSetup] },
 });
