@@ -43,7 +43,7 @@ describe("checksum", () => {
 describe("parseArgs", () => {
   it("defaults to every case and implementation, 3 rounds, full size", () => {
     const o = parseArgs([]);
-    expect(o.cases).toEqual(CASE_IDS);
+    expect(o.cases).toEqual([...CASE_IDS, "codecs"]);
     expect(o.impls).toEqual(["z", "zarrita", "zarr-python"]);
     expect(o.rounds).toBe(3);
     expect(o.sizes.n).toBe(8192);
