@@ -5,6 +5,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contextFor, pseudoRandomBytes } from "@z/codecs/testing";
 import { blosc } from "../src/blosc.js";
+import { lz4 } from "../src/lz4.js";
 import { loadEncodeKernels, reserveEncode, setEncodeKernelsEnabled, type EncodeKernels } from "../src/encode-kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock } from "../src/lz4-block.js";
 import { shuffleBits, shuffleBytes } from "../src/shuffle.js";
@@ -82,6 +83,21 @@ describe("LZ4 in WebAssembly", () => {
       }
     });
   }
+});
+
+describe("the lz4 codec encoding in WebAssembly", () => {
+  it("writes the TypeScript path's bytes, for every acceleration", async () => {
+    for (const input of [floatBytes(70_000, 6), new Uint8Array(10_000), pseudoRandomBytes(5000, 2)]) {
+      for (const acceleration of [1, 4, 0, -3, 200]) {
+        setEncodeKernelsEnabled(true);
+        const ours = (await lz4.create({ acceleration }).encode(input, contextFor(input))) as Uint8Array;
+        setEncodeKernelsEnabled(false);
+        const theirs = (await lz4.create({ acceleration }).encode(input, contextFor(input))) as Uint8Array;
+        expect(firstDifference(ours, theirs), `acceleration ${acceleration}`).toBe(-1);
+        expect(firstDifference((await lz4.create().decode(ours, contextFor(input))) as Uint8Array, input)).toBe(-1);
+      }
+    }
+  });
 });
 
 describe("blosc frames encoded in WebAssembly", () => {
