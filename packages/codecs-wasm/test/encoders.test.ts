@@ -106,13 +106,13 @@ describe("blosc frames encoded in WebAssembly", () => {
     { name: "float32 256 KiB", itemsize: 4, data: floatBytes(1 << 16, 4) },
     { name: "float64 300 KiB", itemsize: 8, data: floatBytes(76800, 5) },
   ];
-  const encode = async (config: object, input: Uint8Array, itemsize: number, wasm: boolean) => {
+  const encode = async (config: Parameters<typeof blosc.create>[0], input: Uint8Array, itemsize: number, wasm: boolean) => {
     setEncodeKernelsEnabled(wasm);
     return (await blosc.create(config).encode(input, contextFor(input, itemsize))) as Uint8Array;
   };
   for (const { name, itemsize, data: input } of data) {
     it(`equal the TypeScript frames, and decode (${name})`, async () => {
-      for (const cname of ["lz4", "blosclz", "lz4hc", "snappy", "zstd", "zlib"]) {
+      for (const cname of ["lz4", "blosclz", "lz4hc", "snappy", "zstd", "zlib"] as const) {
         for (const shuffle of [0, 1, 2]) {
           for (const clevel of [1, 5, 9]) {
             const config = { cname, clevel, shuffle, blocksize: 0 };
