@@ -66,7 +66,8 @@ export function encodeFrameInWasm(
   const tmpAt = inAt + align16(n + 8);
   const bitsAt = tmpAt + align16(blocksize + 8);
   const outAt = bitsAt + align16(blocksize + 8);
-  const memory = reserveEncode(kernels, outAt - inAt + align16(scratchBytes(blocksize)));
+  const frameAt = outAt + align16(scratchBytes(blocksize));
+  const memory = reserveEncode(kernels, frameAt - inAt + align16(n + 16));
   if (memory === undefined) return undefined;
   try {
     const src = memory.subarray(inAt, inAt + n);
@@ -74,6 +75,7 @@ export function encodeFrameInWasm(
     const { shuffle, bitshuffle } = kernels.exports;
     const workspace: EncodeWorkspace = {
       tmp: (size) => memory.subarray(tmpAt, tmpAt + size),
+      output: (size) => memory.subarray(frameAt, frameAt + size),
       shuffleBytes: (typesize, size, s, sAt, d, dAt) => shuffle(typesize, size, s.byteOffset + sAt, d.byteOffset + dAt),
       shuffleBits: (typesize, size, s, sAt, d, dAt) => bitshuffle(typesize, size, s.byteOffset + sAt, d.byteOffset + dAt, bitsAt),
     };

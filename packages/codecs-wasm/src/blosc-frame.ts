@@ -290,6 +290,8 @@ export interface EncodeOptions {
 export interface EncodeWorkspace {
   /** The shuffle buffer (`blocksize` bytes). */
   readonly tmp?: (blocksize: number) => Uint8Array;
+  /** Where the frame is assembled (`maxbytes` bytes); the result is a copy of its start. */
+  readonly output?: (maxbytes: number) => Uint8Array;
   readonly shuffleBytes?: typeof shuffleBytes;
   readonly shuffleBits?: typeof shuffleBits;
 }
@@ -346,7 +348,7 @@ export function* encodeFrame(
   };
   if (clevel === 0 || nbytes < MIN_BUFFERSIZE) return stored();
 
-  const out = new Uint8Array(maxbytes);
+  const out = workspace.output?.(maxbytes) ?? new Uint8Array(maxbytes);
   const doShuffle = shuffle === SHUFFLE && typesize > 1;
   const tmp = workspace.tmp?.(blocksize) ?? new Uint8Array(blocksize);
   const compressed = scratch(blocksize);
