@@ -9,7 +9,6 @@ import { lz4 } from "../src/lz4.js";
 import { loadEncodeKernels, reserveEncode, setEncodeKernelsEnabled, type EncodeKernels } from "../src/encode-kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock } from "../src/lz4-block.js";
 import { shuffleBits, shuffleBytes } from "../src/shuffle.js";
-import { sampleInputs, smoothFloat32 } from "./samples.js";
 
 let kernels: EncodeKernels;
 
@@ -39,7 +38,28 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number {
   return a.length === b.length ? -1 : n;
 }
 
-const floatBytes = (n: number, seed: number) => new Uint8Array(smoothFloat32(n, seed).buffer);
+/** A smooth float32 field plus a little noise, as bytes (what the bench compresses). Browser-safe (no samples.ts: it needs node:crypto). */
+function floatBytes(n: number, seed: number): Uint8Array {
+  const noise = pseudoRandomBytes(n, seed);
+  const side = Math.max(1, Math.round(Math.sqrt(n)));
+  const values = Float32Array.from({ length: n }, (_, i) => 100 * Math.sin((6 * (i % side)) / side) * Math.cos((4 * Math.floor(i / side)) / side) + (noise[i]! - 128) / 256);
+  return new Uint8Array(values.buffer);
+}
+
+/** Deterministic inputs of several item sizes. */
+function sampleInputs(): { name: string; itemsize: number; data: Uint8Array }[] {
+  const i2 = Int16Array.from({ length: 5001 }, (_, i) => Math.round(1000 * Math.sin(i / 40)));
+  const f8 = Float64Array.from({ length: 3003 }, (_, i) => Math.exp(-i / 900) * Math.cos(i / 7));
+  return [
+    { name: "text", itemsize: 1, data: new TextEncoder().encode("Blosc, encoded in WebAssembly. ".repeat(90)) },
+    { name: "int16", itemsize: 2, data: new Uint8Array(i2.buffer) },
+    { name: "float32", itemsize: 4, data: floatBytes(6007, 1) },
+    { name: "float64", itemsize: 8, data: new Uint8Array(f8.buffer) },
+    { name: "struct12", itemsize: 12, data: floatBytes(2100, 3) },
+    { name: "random", itemsize: 1, data: pseudoRandomBytes(3000, 5) },
+    { name: "tiny", itemsize: 4, data: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) },
+  ];
+}
 
 describe("shuffles in WebAssembly", () => {
   const sizes = [0, 1, 7, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 1000, 4096, 4099, 65536 + 40];
