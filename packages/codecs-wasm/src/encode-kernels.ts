@@ -7,8 +7,6 @@
  * One instance serves every encode; an encode lays out its input, output and scratch at the heap
  * base and must finish synchronously (no await in between), so encodes never overlap in memory.
  */
-import { ENCODE_WASM_BASE64 } from "./encode-wasm.js";
-
 interface EncodeExports {
   readonly memory: WebAssembly.Memory;
   readonly __heap_base: WebAssembly.Global;
@@ -52,6 +50,8 @@ export function loadEncodeKernels(): Promise<EncodeKernels | undefined> {
   pending ??= (async () => {
     try {
       if (typeof WebAssembly !== "object") throw new Error("no WebAssembly");
+      // The module's base64 is a chunk of its own: importing the package (or decoding) never loads it.
+      const { ENCODE_WASM_BASE64 } = await import("./encode-wasm.js");
       compiled ??= await WebAssembly.compile(Uint8Array.from(atob(ENCODE_WASM_BASE64), (c) => c.charCodeAt(0)));
       const instance = await WebAssembly.instantiate(compiled, {});
       const exports = instance.exports as unknown as EncodeExports;
