@@ -183,13 +183,13 @@ describe("codec rows", () => {
       { impl: "numcodecs", round: 2, status: "error", detail: "crashed" },
     ];
     const summary = summarizeCodecs(runs, median);
-    const zlib = summary.find((s: { name: string }) => s.name === "zlib 1");
+    const zlib = summary.find((s: { name: string }) => s.name === "zlib 1")!;
     expect(zlib.z.encodeMBps).toBe(60);
     expect(zlib.encode).toBeCloseTo(1.5);
     expect(zlib.decode).toBeCloseTo(1.5);
     expect(zlib.ratio).toBeCloseTo(1.11 / 1.1);
     // A codec nobody measured has no ratios.
-    expect(summary.find((s: { name: string }) => s.name === "lz4").encode).toBeUndefined();
+    expect(summary.find((s: { name: string }) => s.name === "lz4")!.encode).toBeUndefined();
     const table = formatCodecTable(summary, markdownTable);
     expect(table).toMatch(/\| zlib 1 +\| 60\.0 +\| 40\.0 +\| 1\.50× /);
     expect(table).toContain("+0.9%");
