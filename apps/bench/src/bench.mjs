@@ -7,7 +7,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CASES } from "./cases.mjs";
 import { serveDirectory } from "./http-server.mjs";
-import { BASELINE, FLOORS, checksumProblems, formatSeconds, formatTables, parseArgs, stamp, summarize } from "./lib.mjs";
+import { CODEC_ROWS, formatCodecTable, summarizeCodecs } from "./codec-rows.mjs";
+import { BASELINE, CODECS_PART, FLOORS, checksumProblems, formatSeconds, formatTables, markdownTable, median, parseArgs, stamp, summarize } from "./lib.mjs";
 import { summarizeProfile } from "./profile.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -101,6 +102,33 @@ async function runCase(impl, c, round, context) {
   }
   if (out) rmSync(out, { recursive: true, force: true });
   return parsed;
+}
+
+/**
+ * The codec rows for one round: z's runner, then numcodecs', which also decodes z's encodings.
+ * Each side's line, or an error line.
+ */
+async function runCodecs(round, context) {
+  const out = join(context.data, `codecs-z-${round}`);
+  rmSync(out, { recursive: true, force: true });
+  const lines = [];
+  const sides = [
+    ["z", process.execPath, [join(app, "runners/codecs.mjs"), "--data", context.data, "--out", out]],
+    ["numcodecs", PYTHON, [join(app, "runners/codecs_numcodecs.py"), "--data", context.data, "--codecs", JSON.stringify(CODEC_ROWS), "--check", out]],
+  ];
+  for (const [impl, command, args] of sides) {
+    if (!options.impls.includes(impl === "z" ? "z" : BASELINE)) continue;
+    const result = await run(command, args);
+    let line;
+    try {
+      line = JSON.parse(result.stdout.trim().split("\n").at(-1));
+    } catch {
+      line = { impl, status: "error", detail: `exit ${result.code ?? result.signal}, no result line; stderr: ${result.stderr.trim().slice(-2000)}` };
+    }
+    lines.push({ ...line, impl, round });
+  }
+  rmSync(out, { recursive: true, force: true });
+  return lines;
 }
 
 function storedBytes(dir) {
@@ -207,7 +235,14 @@ function render(results) {
     `data: ${manifest.n}x${manifest.n} float32 in ${manifest.chunk}x${manifest.chunk} chunks, ${manifest.windows} windows of ${manifest.windowSize}x${manifest.windowSize}, R7 ${manifest.r7n}x${manifest.r7n} int16 in ${manifest.r7Chunk}x${manifest.r7Chunk}${results.dataDir ? `; in ${results.dataDir}` : ""}`,
     `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
   ].join("\n");
-  const tables = formatTables(summary, shownCases, { impls: o.impls, floors: shownFloors, baseline: BASELINE });
+  let tables = formatTables(summary, shownCases, { impls: o.impls, floors: shownFloors, baseline: BASELINE });
+  if (results.codecRuns?.length) {
+    summary.codecs = summarizeCodecs(results.codecRuns, median);
+    const codecTables = formatCodecTable(summary.codecs, markdownTable);
+    const intro =
+      "Codec rows: one 1024x1024 float32 chunk of the data (4 MiB), each encoded and decoded at least 3 times and 0.4 s; median MB/s (of uncompressed bytes) over rounds; z ÷ numcodecs above 1 means z is faster or compresses more; numcodecs' Blosc on 1 thread, as z's codecs.";
+    tables = shownCases.length ? `${tables}\n\n${intro}\n\n${codecTables}` : `${intro}\n\n${codecTables}`;
+  }
   return { text: `${header}\n\n${tables}`, summary, tables };
 }
 
@@ -231,6 +266,7 @@ async function main() {
   const server = cases.some((c) => c.kind === "http") ? await serveDirectory(dir) : undefined;
   const context = { data: dir, url: server?.url };
   const runs = [];
+  const codecRuns = [];
   const loads = [];
   let profiled;
   try {
@@ -246,6 +282,13 @@ async function main() {
           log(`round ${round}/${options.rounds}  ${c.id}  ${impl.padEnd(12)} ${shown}`);
         }
       }
+      if (options.cases.includes(CODECS_PART)) {
+        for (const line of await runCodecs(round, context)) {
+          codecRuns.push(line);
+          const shown = line.status === "ok" ? `${line.rows.length} codecs` : `error: ${line.detail}`;
+          log(`round ${round}/${options.rounds}  codecs  ${line.impl.padEnd(12)} ${shown}`);
+        }
+      }
       loads.at(-1).end = loadavg();
     }
     profiled = options.profile ? await profile(context) : undefined;
@@ -257,10 +300,15 @@ async function main() {
   const info = machine();
   const versions = { ...manifest.versions, zarrita: zarritaVersion() };
   const { sizes, ...shownOptions } = options;
-  const results = { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, dataDir: dir, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs };
+  const results = { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, dataDir: dir, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs, codecRuns };
   const { text, summary, tables } = render(results);
   const problems = checksumProblems(runs, manifest.expected);
-  const errors = runs.filter((r) => r.status === "error");
+  const errors = [...runs, ...codecRuns.map((r) => ({ ...r, case: CODECS_PART }))].filter((r) => r.status === "error");
+  for (const s of summary.codecs ?? []) {
+    for (const [impl, side] of [["z", s.z], ["numcodecs", s.numcodecs]]) {
+      if (side.error) errors.push({ case: `${CODECS_PART} ${s.name}`, impl, round: "-", detail: side.error });
+    }
+  }
   console.log(`\n${text}`);
 
   const resultsDir = join(app, "bench-results");

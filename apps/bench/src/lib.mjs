@@ -4,13 +4,16 @@ import { CASE_IDS } from "./cases.mjs";
 export const IMPLS = ["z", "zarrita", "zarr-python"];
 export const FLOORS = ["floor-read", "floor-copy"];
 export const BASELINE = "zarr-python";
+/** `--cases` also takes `codecs`: the codec rows (src/codec-rows.mjs), z's codecs against numcodecs'. */
+export const CODECS_PART = "codecs";
+const CASE_CHOICES = [...CASE_IDS, CODECS_PART];
 
 export const SIZES = {
   full: { n: 8192, windows: 2000, r7n: 4096, rounds: 3 },
   quick: { n: 4096, windows: 200, r7n: 2048, rounds: 1 },
 };
 
-const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6] [--impls z,zarrita,zarr-python] [--rounds N]
+const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs] [--impls z,zarrita,zarr-python] [--rounds N]
                   [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]
        pnpm bench --report bench-results/FILE.json    (prints a saved run's tables again)`;
 
@@ -29,7 +32,7 @@ export function parseArgs(argv) {
   /** @type {Options} */
   const options = {
     quick: false,
-    cases: [...CASE_IDS],
+    cases: [...CASE_CHOICES],
     impls: [...IMPLS],
     rounds: 0,
     floors: true,
@@ -67,7 +70,7 @@ export function parseArgs(argv) {
         options.quick = true;
         break;
       case "--cases":
-        options.cases = list(value(), CASE_IDS, "case");
+        options.cases = list(value(), CASE_CHOICES, "case");
         break;
       case "--impls":
         options.impls = list(value(), IMPLS, "implementation");

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CASE_IDS, caseById } from "../src/cases.mjs";
+import { chunkOf, formatCodecTable, summarizeCodecs } from "../src/codec-rows.mjs";
 import { parseRange } from "../src/http-server.mjs";
 import { checksumProblems, formatTables, markdownTable, median, parseArgs, summarize } from "../src/lib.mjs";
 import { selfTimes, summarizeProfile } from "../src/profile.mjs";
@@ -43,7 +44,7 @@ describe("checksum", () => {
 describe("parseArgs", () => {
   it("defaults to every case and implementation, 3 rounds, full size", () => {
     const o = parseArgs([]);
-    expect(o.cases).toEqual(CASE_IDS);
+    expect(o.cases).toEqual([...CASE_IDS, "codecs"]);
     expect(o.impls).toEqual(["z", "zarrita", "zarr-python"]);
     expect(o.rounds).toBe(3);
     expect(o.sizes.n).toBe(8192);
@@ -158,5 +159,48 @@ describe("profile summary", () => {
       ["copy", 2, "x.js:20"],
     ]);
     expect(summarizeProfile(profile, { root: "/repo" })).toContain("| 4 ms | 66.7%");
+  });
+});
+
+describe("codec rows", () => {
+  it("take the first chunk out of the C-order source", () => {
+    // A 4x4 source of 4-byte elements numbered 0..15; its top-left 2x2 chunk is 0, 1, 4, 5.
+    const source = new Uint8Array(new Float32Array(Array.from({ length: 16 }, (_, i) => i)).buffer);
+    expect(Array.from(new Float32Array(chunkOf(source, 4, 2).buffer))).toEqual([0, 1, 4, 5]);
+  });
+
+  it("--cases codecs picks only the codec rows", () => {
+    expect(parseArgs(["--cases", "codecs"]).cases).toEqual(["codecs"]);
+    expect(parseArgs(["--cases", "W1,codecs"]).cases).toEqual(["W1", "codecs"]);
+  });
+
+  it("summarize each side's median over rounds and divide z by numcodecs", () => {
+    const row = (name: string, encodeMBps: number, ratio: number) => ({ name, encodeMBps, decodeMBps: 2 * encodeMBps, encodeCpuMBps: encodeMBps, decodeCpuMBps: encodeMBps, ratio });
+    const runs = [
+      { impl: "z", round: 1, status: "ok", rows: [row("zlib 1", 50, 1.11)] },
+      { impl: "z", round: 2, status: "ok", rows: [row("zlib 1", 70, 1.11)] },
+      { impl: "numcodecs", round: 1, status: "ok", rows: [row("zlib 1", 40, 1.1)] },
+      { impl: "numcodecs", round: 2, status: "error", detail: "crashed" },
+    ];
+    const summary = summarizeCodecs(runs, median);
+    const zlib = summary.find((s: { name: string }) => s.name === "zlib 1")!;
+    expect(zlib.z.encodeMBps).toBe(60);
+    expect(zlib.encode).toBeCloseTo(1.5);
+    expect(zlib.decode).toBeCloseTo(1.5);
+    expect(zlib.ratio).toBeCloseTo(1.11 / 1.1);
+    // A codec nobody measured has no ratios.
+    expect(summary.find((s: { name: string }) => s.name === "lz4")!.encode).toBeUndefined();
+    const table = formatCodecTable(summary, markdownTable);
+    expect(table).toMatch(/\| zlib 1 +\| 60\.0 +\| 40\.0 +\| 1\.50× /);
+    expect(table).toContain("+0.9%");
+  });
+
+  it("list numcodecs' decode of z's encoding failing as an error under the table", () => {
+    const runs = [
+      { impl: "z", round: 1, status: "ok", rows: [{ name: "gzip 1", encodeMBps: 1, decodeMBps: 1, ratio: 1 }] },
+      { impl: "numcodecs", round: 1, status: "ok", rows: [{ name: "gzip 1", encodeMBps: 1, decodeMBps: 1, ratio: 1, error: "numcodecs decoded z's encoding to different bytes" }] },
+    ];
+    const summary = summarizeCodecs(runs, median);
+    expect(formatCodecTable(summary, markdownTable)).toContain("- gzip 1 numcodecs: numcodecs decoded z's encoding to different bytes");
   });
 });

@@ -286,6 +286,16 @@ export interface EncodeOptions {
   readonly typesize: number;
 }
 
+/** Where `encodeFrame` shuffles to, and faster shuffles (the WebAssembly encoders use this). */
+export interface EncodeWorkspace {
+  /** The shuffle buffer (`blocksize` bytes). */
+  readonly tmp?: (blocksize: number) => Uint8Array;
+  /** Where the frame is assembled (`maxbytes` bytes); the result is a copy of its start. */
+  readonly output?: (maxbytes: number) => Uint8Array;
+  readonly shuffleBytes?: typeof shuffleBytes;
+  readonly shuffleBits?: typeof shuffleBits;
+}
+
 /**
  * Encodes `src` as a Blosc frame the way numcodecs' `Blosc.encode` drives c-blosc 1.21: the same
  * block size, flags, block split and shuffle, and the same fallback to an uncompressed frame
@@ -301,6 +311,7 @@ export function* encodeFrame(
   src: Uint8Array,
   options: EncodeOptions,
   scratch: (blocksize: number) => Uint8Array,
+  workspace: EncodeWorkspace = {},
 ): Generator<StreamRequest, Uint8Array, number> {
   const { cname, clevel } = options;
   const nbytes = src.length;
@@ -337,10 +348,12 @@ export function* encodeFrame(
   };
   if (clevel === 0 || nbytes < MIN_BUFFERSIZE) return stored();
 
-  const out = new Uint8Array(maxbytes);
+  const out = workspace.output?.(maxbytes) ?? new Uint8Array(maxbytes);
   const doShuffle = shuffle === SHUFFLE && typesize > 1;
-  const tmp = new Uint8Array(blocksize);
+  const tmp = workspace.tmp?.(blocksize) ?? new Uint8Array(blocksize);
   const compressed = scratch(blocksize);
+  const byteShuffle = workspace.shuffleBytes ?? shuffleBytes;
+  const bitShuffle = workspace.shuffleBits ?? shuffleBits;
   let ntbytes = HEADER_SIZE + 4 * nblocks;
   for (let block = 0; block < nblocks; block++) {
     writeU32(out, HEADER_SIZE + 4 * block, ntbytes);
@@ -350,11 +363,11 @@ export function* encodeFrame(
     let data = src;
     let offset = start;
     if (doShuffle) {
-      shuffleBytes(typesize, bsize, src, start, tmp, 0);
+      byteShuffle(typesize, bsize, src, start, tmp, 0);
       data = tmp;
       offset = 0;
     } else if (shuffle === BITSHUFFLE && bsize >= typesize) {
-      shuffleBits(typesize, bsize, src, start, tmp, 0);
+      bitShuffle(typesize, bsize, src, start, tmp, 0);
       data = tmp;
       offset = 0;
     }

@@ -28,6 +28,8 @@ import {
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
 import { lz4Problem } from "./lz4-block.js";
 import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from "./blosc-streams.js";
+import { copyingShuffles, encodeFrameInWasm } from "./blosc-encode.js";
+import { encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels } from "./encode-kernels.js";
 import { corruptData, MalformedInput } from "./errors.js";
 
 /**
@@ -79,9 +81,19 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
   const itemsize = chunk.dtype?.kind === "O" ? 1 : chunk.itemsize;
   const typesize = itemsize > 255 ? 1 : Math.max(1, itemsize);
   const options = { ...config, typesize: itemsize };
+  const blocksize = computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize);
+  const encoders = readyEncodeKernels();
+  if (encoders === undefined && !encodeKernelsUnavailable() && bytes.length >= 4096) {
+    return loadEncodeKernels().then(() => encodeBlosc(bytes, config, chunk));
+  }
+  if (encoders !== undefined && cname !== "zstd") {
+    const frame = encodeFrameInWasm(encoders, bytes, options, blocksize, splitBlock(cname, typesize, blocksize));
+    if (frame !== undefined) return frame;
+  }
   let scratch: Uint8Array | undefined;
-  const frame = encodeFrame(bytes, options, (blocksize) => (scratch = scratchFor(blocksize)));
-  const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize)));
+  const workspace = encoders !== undefined ? copyingShuffles(encoders) : {};
+  const frame = encodeFrame(bytes, options, (size) => (scratch = scratchFor(size)), workspace);
+  const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, blocksize));
   if (compress) {
     let step = frame.next();
     while (!step.done) step = frame.next(compress(step.value, scratch!));

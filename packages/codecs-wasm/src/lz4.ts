@@ -2,6 +2,7 @@ import { decodedTooLarge, defineCodec, integer, maxDecodedSize, requireBytes, ty
 import { corruptData } from "./errors.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve } from "./kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
+import { align16, encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
 
 /**
  * numcodecs `LZ4(acceleration=1)`: `{"id": "lz4", "acceleration": 1}`. numcodecs accepts any
@@ -17,7 +18,13 @@ export const lz4 = defineCodec({
   id: "lz4",
   config: lz4Config,
   create: ({ acceleration }) => ({
-    encode: (data, chunk) => encodeLz4(requireBytes(data, "lz4", chunk), acceleration),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "lz4", chunk);
+      const encoders = readyEncodeKernels();
+      if (encoders !== undefined) return encodeLz4InWasm(encoders, bytes, acceleration) ?? encodeLz4(bytes, acceleration);
+      if (encodeKernelsUnavailable() || bytes.length < 4096) return encodeLz4(bytes, acceleration);
+      return loadEncodeKernels().then((loaded) => (loaded && encodeLz4InWasm(loaded, bytes, acceleration)) ?? encodeLz4(bytes, acceleration));
+    },
     decode: (data, chunk) => {
       const bytes = requireBytes(data, "lz4", chunk);
       if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk);
@@ -31,6 +38,23 @@ function encodeLz4(bytes: Uint8Array, acceleration: number): Uint8Array {
   new DataView(out.buffer).setUint32(0, bytes.length, true);
   const end = lz4EncodeBlock(bytes, 0, bytes.length, out, 4, acceleration <= 0 ? 1 : acceleration);
   return out.slice(0, end);
+}
+
+/** `encodeLz4` in the WebAssembly encoders (the same bytes); undefined if their memory cannot grow so far. */
+function encodeLz4InWasm(kernels: EncodeKernels, bytes: Uint8Array, acceleration: number): Uint8Array | undefined {
+  const inAt = kernels.heapBase;
+  const outAt = inAt + align16(bytes.length + 8);
+  const memory = reserveEncode(kernels, outAt - inAt + 4 + lz4Bound(bytes.length));
+  if (memory === undefined) return undefined;
+  try {
+    memory.set(bytes, inAt);
+    const n = kernels.exports.lz4_encode(inAt, bytes.length, outAt + 4, acceleration <= 0 ? 1 : acceleration);
+    const out = memory.slice(outAt, outAt + 4 + n);
+    new DataView(out.buffer).setUint32(0, bytes.length, true);
+    return out;
+  } finally {
+    releaseEncode(kernels);
+  }
 }
 
 function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
