@@ -4,22 +4,27 @@ import type { CodecConfig } from "@z/meta";
 
 let registered = false;
 
-// The built-in loaders, taken when this module loads (before any user code can register its own):
-// a pool thread has exactly these, so only arrays whose codecs all use them can decode there.
-const builtinLoaders: ReadonlyMap<string, CodecLoader> = new Map([
-  ...defaultRegistry.ids().map((id) => [id, defaultRegistry.loader(id)!] as const),
-  ...Object.entries(wasmCodecLoaders).filter(([id]) => !defaultRegistry.has(id)),
-]);
+// The loaders `@z/codecs` registered, taken when this module loads (before user code can replace
+// any): an id still on its original loader may be upgraded to the WebAssembly one.
+const codecsLoaders: ReadonlyMap<string, CodecLoader> = new Map(defaultRegistry.ids().map((id) => [id, defaultRegistry.loader(id)!] as const));
+
+// What a pool thread's registry holds: the WebAssembly codecs where this package has one (blosc,
+// zstd, lz4, and zlib/gzip, which encode faster there), `@z/codecs`' for the rest. Only arrays whose
+// codecs all use these can go to a pool thread.
+const builtinLoaders: ReadonlyMap<string, CodecLoader> = new Map([...codecsLoaders, ...Object.entries(wasmCodecLoaders)]);
 
 /**
- * The registry arrays use when not given one: `@z/codecs`' default registry with blosc, zstd and
- * lz4 added. They are registered on first use rather than on import (so importing `@z/core` has no
- * side effects), and each loads its code only when an array first needs it.
+ * The registry arrays use when not given one: `@z/codecs`' default registry with the WebAssembly
+ * codecs added (blosc, zstd, lz4) or preferred (zlib, gzip: the same formats, encoded faster). A
+ * codec the user registered under one of those ids is kept. They are registered on first use
+ * rather than on import (so importing `@z/core` has no side effects), and each loads its code
+ * only when an array first needs it.
  */
 export function defaultCodecRegistry(): CodecRegistry {
   if (!registered) {
     for (const [id, load] of Object.entries(wasmCodecLoaders)) {
-      if (!defaultRegistry.has(id)) defaultRegistry.register(id, load);
+      const current = defaultRegistry.loader(id);
+      if (current === undefined || current === codecsLoaders.get(id)) defaultRegistry.register(id, load);
     }
     registered = true;
   }
