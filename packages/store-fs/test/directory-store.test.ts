@@ -143,6 +143,35 @@ describe("DirectoryStore", () => {
     expect((err as Error).message).toBe(`cannot read "a/0.0" (${join(temp.root, "a", "0.0")}): EIO: i/o error, read`);
   });
 
+  it("wraps failures of range reads in a StoreError with the key and the cause", async () => {
+    const temp = new TempStore();
+    temps.push(temp);
+    const eio = Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    const store = new DirectoryStore(temp.root, { fs: { readRange: async () => Promise.reject(eio) } });
+    const err = await store.getRange("a/0.0", { offset: 4, length: 16 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: "ZARR_STORE", key: "a/0.0", cause: eio });
+  });
+
+  it("reads whole files and ranges of any size; directories are not values", async () => {
+    const store = fresh();
+    const big = new Uint8Array(3 << 20).map((_, i) => (i * 31) & 255);
+    await store.set("a/big", big);
+    await store.set("a/small", big.subarray(0, 8192));
+    await store.set("a/empty", new Uint8Array(0));
+    expect(Buffer.compare((await store.get("a/big"))!, big)).toBe(0);
+    expect(Buffer.compare((await store.get("a/small"))!, big.subarray(0, 8192))).toBe(0);
+    expect(await store.get("a/empty")).toEqual(new Uint8Array(0));
+    expect(Buffer.compare((await store.getRange("a/big", { offset: 1_000_001, length: 700_000 }))!, big.subarray(1_000_001, 1_700_001))).toBe(0);
+    expect(Buffer.compare((await store.getRange("a/small", { offset: 8000, length: 4096 }))!, big.subarray(8000, 8192))).toBe(0);
+    expect(await store.getRange("a/small", { offset: 9000, length: 10 })).toEqual(new Uint8Array(0));
+    expect(await store.get("a")).toBeUndefined();
+    expect(await store.getRange("a", { offset: 0, length: 10 })).toBeUndefined();
+    expect(await store.getRange("a/missing", { offset: 0, length: 10 })).toBeUndefined();
+  });
+
   it("stops when its signal is aborted", async () => {
     const store = fresh();
     await store.set("k", utf8("v"));
