@@ -65,6 +65,7 @@ import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray } from "./nd-array.js";
+import { readPart, type PartialReadTarget } from "./partial-read.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -100,6 +101,7 @@ export class ZarrArray {
   #meta: ArrayMetadata;
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
+  readonly #part: PartialReadTarget;
 
   /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
   readonly zarrFormat: 1 | 2;
@@ -128,6 +130,7 @@ export class ZarrArray {
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
+    this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -279,6 +282,7 @@ export class ZarrArray {
     await forEachConcurrent(
       indexer,
       async (p: AnyChunkProjection) => {
+        if (await readPart(this.#part, p, outView, k, options.signal)) return; // decoded only the part of the chunk p needs
         let chunk = await this.#readChunk(p.chunkCoords, options.signal);
         if (chunk === undefined) {
           if (out !== options.out) return; // a fresh output starts as the fill value

@@ -1,4 +1,4 @@
-import type { Codec, ChunkContext, CodecData, CodecRegistry } from "@z/codecs";
+import type { Codec, ChunkContext, CodecData, CodecRegistry, DecodedRange, StoredRangeReader } from "@z/codecs";
 import { ZarrError, type ArrayMetadata } from "@z/meta";
 import { ChunkError } from "./errors.js";
 
@@ -51,6 +51,37 @@ export class ChunkCodec {
       );
     }
     return data;
+  }
+
+  /**
+   * Whether `decodeRange` can decode part of a chunk: the array has no filters, and no compressor
+   * or one with `Codec.decodeRange`.
+   */
+  get decodesRanges(): boolean {
+    return this.codecs.length === 0 || (this.codecs.length === 1 && this.codecs[0]!.decodeRange !== undefined);
+  }
+
+  /**
+   * Bytes `start` to `end` of the decoded chunk that `read` reads, reading only what they need
+   * (only when `decodesRanges`); `undefined` when the chunk is not stored. Without a compressor
+   * the stored bytes are the chunk's; the byte after `end` is read too, so a stored chunk longer
+   * than a chunk is noticed when the range reaches its end.
+   */
+  async decodeRange(read: StoredRangeReader, start: number, end: number, key: string, signal?: AbortSignal): Promise<DecodedRange | undefined> {
+    const codec = this.codecs[0];
+    if (codec === undefined) {
+      const bytes = await read(start, end - start + (end === this.chunkBytes ? 1 : 0));
+      if (bytes === undefined) return undefined;
+      const decodedSize = bytes.length === end - start ? this.chunkBytes : start + bytes.length;
+      return { bytes: bytes.subarray(0, end - start), decodedSize };
+    }
+    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    try {
+      return await codec.decodeRange!(read, start, end, chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, { key, cause: error });
+    }
   }
 
   async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
