@@ -5,7 +5,8 @@
  * is small next to the chunk, the array has no filters, its compressor can decode byte ranges
  * (`Codec.decodeRange`: blosc) or there is none, and the store has `getRange`, only the span is
  * decoded (for blosc: only its blocks are read and decompressed), and the selection is copied out
- * of it. Anything else goes the ordinary way, a whole chunk at a time.
+ * of it. Anything else goes the ordinary way, a whole chunk at a time, and so do arrays behind an
+ * `LRUStoreCache`, which caches whole chunks.
  */
 import {
   copyProjection,
@@ -19,6 +20,7 @@ import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
+import { LRUStoreCache } from "./lru-store-cache.js";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
 const MAX_SHARE = 0.5;
@@ -48,7 +50,8 @@ export async function readPart(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const { store, codec, strides, dtype } = target;
-  if (store.getRange === undefined || !codec.decodesRanges) return false;
+  // A cache in front of a store keeps whole chunks: reading parts would go around it every time.
+  if (store.getRange === undefined || store instanceof LRUStoreCache || !codec.decodesRanges) return false;
   const box = touchedBox(p);
   if (box === undefined) return false;
   let first = 0;

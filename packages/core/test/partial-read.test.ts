@@ -4,7 +4,7 @@
  * selection kind, dtypes in both byte orders, C and F order, edge chunks, missing chunks.
  */
 import { describe, expect, it } from "vitest";
-import { ChunkError, create, MemoryStore, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
+import { ChunkError, create, LRUStoreCache, MemoryStore, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
 import { CodecError } from "@z/codecs";
 import type { ByteRange, CodecConfig, Store } from "@z/meta";
 
@@ -98,7 +98,7 @@ describe("partial chunk reads", () => {
           }
           expect(store.ranges > 0, `${dtype}: partial reads used`).toBe(partial);
         }
-      });
+      }, 60_000);
     }
   }
 
@@ -129,6 +129,16 @@ describe("partial chunk reads", () => {
     // The header and block starts, then one or two 512 KiB blocks of eight.
     expect(store.ranges).toBe(2);
     expect(store.rangeBytes).toBeLessThan(stored / 3);
+  });
+
+  it("leave arrays behind an LRUStoreCache to whole chunks, which the cache keeps", async () => {
+    const z = await filled("<f4", "C", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 });
+    const inner = counting(z.store);
+    const cache = new LRUStoreCache(inner, 1 << 24);
+    const cached = await openArray(cache);
+    for (let i = 0; i < 3; i++) expectSame(await cached.get([slice(3, 17), slice(5, 40)]), await z.get([slice(3, 17), slice(5, 40)]), "through the cache");
+    expect(inner.ranges).toBe(0);
+    expect(cache.hits).toBeGreaterThan(0);
   });
 
   it("fill missing chunks, also into a caller's buffer", async () => {
