@@ -95,7 +95,7 @@ function reverseBlocks(frame: Uint8Array): Uint8Array {
 
 describe("blosc decodeRange and decodeInto", () => {
   for (const kernels of [true, false]) {
-    for (const cname of ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"]) {
+    for (const cname of ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"] as const) {
       it(`give decode's bytes for ${cname}, every shuffle, item size and block split (${kernels ? "WebAssembly kernels" : "TypeScript"})`, async () => {
         setKernelsEnabled(kernels);
         try {
@@ -179,7 +179,7 @@ describe("blosc decodeRange and decodeInto", () => {
       ["a reserved flag", (b) => ((b[2] = b[2]! | 8), b), /flag/],
       ["no header", (b) => b.subarray(0, 10), /Blosc header/],
     ];
-    for (const [what, corrupt, message, range = [20_000, 20_100]] of cases) {
+    for (const [what, corrupt, message, range = [20_000, 20_100] as [number, number]] of cases) {
       const bad = corrupt(frame.slice());
       const error = await decodeRange(reader(bad), range[0], range[1], context).then(
         () => undefined,
