@@ -1,7 +1,7 @@
 import * as fsp from "node:fs/promises";
 import type { Dirent, Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { readFileRange, readWholeFile } from "./file-read.js";
+import { readFileRange } from "./file-read.js";
 
 /**
  * The few `node:fs/promises` functions the directory stores use. Pass some of them in
@@ -9,7 +9,7 @@ import { readFileRange, readWholeFile } from "./file-read.js";
  * the rest come from `node:fs/promises`.
  */
 export interface StoreFileSystem {
-  /** The whole file (by default one open, fstat, read and close, faster than `fs.promises.readFile`). */
+  /** The whole file. */
   readFile(path: string, options: { signal?: AbortSignal | undefined }): Promise<Uint8Array>;
   /** `length` bytes from `offset`, fewer at the end of the file (by default one open, read and close). */
   readRange(path: string, offset: number, length: number, options: { signal?: AbortSignal | undefined }): Promise<Uint8Array>;
@@ -25,7 +25,7 @@ export interface StoreFileSystem {
 /** `node:fs/promises`, with the functions given in `overrides` swapped in. */
 export function fileSystem(overrides: Partial<StoreFileSystem> = {}): StoreFileSystem {
   const base: StoreFileSystem = {
-    readFile: (path, options) => readWholeFile(path, options),
+    readFile: (path, options) => fsp.readFile(path, options),
     readRange: (path, offset, length, options) => readFileRange(path, offset, length, options),
     open: (path, flags) => fsp.open(path, flags),
     rename: (oldPath, newPath) => fsp.rename(oldPath, newPath),
