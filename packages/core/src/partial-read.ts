@@ -20,6 +20,7 @@ import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
+import { ConsolidatedStore } from "./consolidated.js";
 import { LRUStoreCache } from "./lru-store-cache.js";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
@@ -50,8 +51,7 @@ export async function readPart(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const { store, codec, strides, dtype } = target;
-  // A cache in front of a store keeps whole chunks: reading parts would go around it every time.
-  if (store.getRange === undefined || store instanceof LRUStoreCache || !codec.decodesRanges) return false;
+  if (!servesRanges(store) || !codec.decodesRanges) return false;
   const box = touchedBox(p);
   if (box === undefined) return false;
   let first = 0;
@@ -84,6 +84,16 @@ export async function readPart(
   };
   copyProjection(out, view, shifted(p, box.lo), "read", valuesPerElement);
   return true;
+}
+
+/**
+ * Whether `store` reads byte ranges itself. A cache in front of a store keeps whole chunks (reading
+ * parts would go around it every time), and consolidated metadata over a store without ranges
+ * would read the whole chunk for every part.
+ */
+function servesRanges(store: Store): boolean {
+  if (store.getRange === undefined || store instanceof LRUStoreCache) return false;
+  return store instanceof ConsolidatedStore ? servesRanges(store.inner) : true;
 }
 
 interface Box {

@@ -4,7 +4,7 @@
  * selection kind, dtypes in both byte orders, C and F order, edge chunks, missing chunks.
  */
 import { describe, expect, it } from "vitest";
-import { ChunkError, create, LRUStoreCache, MemoryStore, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
+import { ChunkError, consolidateMetadata, create, LRUStoreCache, MemoryStore, openConsolidated, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
 import { CodecError } from "@z/codecs";
 import type { ByteRange, CodecConfig, Store } from "@z/meta";
 
@@ -139,6 +139,20 @@ describe("partial chunk reads", () => {
     for (let i = 0; i < 3; i++) expectSame(await cached.get([slice(3, 17), slice(5, 40)]), await z.get([slice(3, 17), slice(5, 40)]), "through the cache");
     expect(inner.ranges).toBe(0);
     expect(cache.hits).toBeGreaterThan(0);
+  });
+
+  it("go through consolidated metadata to the store's ranges, and read whole chunks when it has none", async () => {
+    const z = await filled("<f4", "C", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 });
+    await consolidateMetadata(z.store as MemoryStore);
+    const inner = counting(z.store);
+    let gets = 0;
+    const wholeOnly: Store = { get: (key) => (gets++, z.store.get(key)) };
+    const window = [slice(3, 17), slice(5, 40)];
+    const expected = await z.get(window);
+    expectSame(await ((await openConsolidated(inner)) as ZarrArray).get(window), expected, "consolidated over ranges");
+    expect(inner.ranges).toBeGreaterThan(0);
+    expectSame(await ((await openConsolidated(wholeOnly)) as ZarrArray).get(window), expected, "consolidated without ranges");
+    expect(gets).toBe(2); // .zmetadata and the one chunk, once
   });
 
   it("fill missing chunks, also into a caller's buffer", async () => {
