@@ -54,6 +54,40 @@ export class ChunkCodec {
   }
 
   /**
+   * Decodes a stored chunk into `out` (at least one chunk's bytes; the first `chunkBytes` are
+   * written) and returns that part of it: straight into `out` when the array has no filters and
+   * its compressor has `Codec.decodeInto` (blosc copies out of its WebAssembly memory), else by
+   * `decode` and a copy. The same checks and errors as `decode`.
+   */
+  async decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+    if (out.length < this.chunkBytes) {
+      throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, { key });
+    }
+    const codec = this.codecs.length === 1 ? this.codecs[0]! : undefined;
+    if (codec?.decodeInto === undefined) {
+      const decoded = await this.decode(stored, key, signal);
+      out.set(decoded);
+      return out.subarray(0, decoded.length);
+    }
+    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    let n: number;
+    try {
+      n = await codec.decodeInto(stored, out.subarray(0, this.chunkBytes), chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to decode chunk ${key}: ${String(error)}`, { key, cause: error });
+    }
+    if (n !== this.chunkBytes) {
+      throw new ChunkError(
+        `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
+          `(${this.context.elements} elements of ${this.context.itemsize} bytes)`,
+        { key },
+      );
+    }
+    return out.subarray(0, n);
+  }
+
+  /**
    * Whether `decodeRange` can decode part of a chunk: the array has no filters, and no compressor
    * or one with `Codec.decodeRange`.
    */

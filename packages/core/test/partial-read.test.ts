@@ -4,9 +4,10 @@
  * selection kind, dtypes in both byte orders, C and F order, edge chunks, missing chunks.
  */
 import { describe, expect, it } from "vitest";
-import { ChunkError, consolidateMetadata, create, LRUStoreCache, MemoryStore, openConsolidated, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
+import { ChunkError, consolidateMetadata, create, defaultCodecRegistry, LRUStoreCache, MemoryStore, openConsolidated, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
 import { CodecError } from "@z/codecs";
 import type { ByteRange, CodecConfig, Store } from "@z/meta";
+import { ChunkCodec } from "../src/chunk-codec.js";
 
 /** The same values without getRange: every read decodes whole chunks. */
 const wholeChunksOnly = (store: Store): Store => ({ get: (key, options) => store.get(key, options) });
@@ -182,5 +183,22 @@ describe("partial chunk reads", () => {
     await expect(plain.get([slice(55, 60), slice(0, 100)])).rejects.toThrow(ChunkError);
     await (plain.store as MemoryStore).set("0.0", raw.subarray(0, raw.length - 4));
     await expect(plain.get([slice(55, 60), slice(90, 100)])).rejects.toThrow(/decoded to 23996 bytes, expected 24000/);
+  });
+});
+
+describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
+  it("decodes into the caller's buffer what decode gives, through the codec's decodeInto or a copy", async () => {
+    for (const compressor of [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, { id: "zlib", level: 1 }, null]) {
+      const z = await filled(">f8", "F", compressor);
+      const codec = await ChunkCodec.create(z.metadata, defaultCodecRegistry(), ".zarray");
+      const stored = (await z.store.get("1.2"))!;
+      const expected = await codec.decode(stored, "1.2");
+      const out = new Uint8Array(codec.chunkBytes + 16).fill(7);
+      const got = await codec.decodeInto(stored, out, "1.2");
+      expect(got.buffer, JSON.stringify(compressor)).toBe(out.buffer);
+      expect(Buffer.compare(got, expected), JSON.stringify(compressor)).toBe(0);
+      expect(out[codec.chunkBytes], "left alone past the chunk").toBe(7);
+      await expect(codec.decodeInto(stored, new Uint8Array(codec.chunkBytes - 1), "1.2")).rejects.toThrow(ChunkError);
+    }
   });
 });
