@@ -11,7 +11,9 @@ import { open } from "node:fs/promises";
 export async function readFileRange(path: string, offset: number, length: number, options: { signal?: AbortSignal | undefined } = {}): Promise<Uint8Array> {
   const handle = await open(path, "r");
   try {
-    const out = new Uint8Array(length);
+    // Not zero-filled first: every byte returned is read from the file (a short read is cut).
+    const slow = Buffer.allocUnsafeSlow(length);
+    const out = new Uint8Array(slow.buffer, slow.byteOffset, length);
     let done = 0;
     while (done < length) {
       options.signal?.throwIfAborted();
