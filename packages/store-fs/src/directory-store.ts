@@ -2,6 +2,7 @@ import { statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
+import { forgetFiles } from "./file-read.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
 import { errorCode, ioError, isMissing, rethrow } from "./io-errors.js";
 import { keySegments, listPrefix, prefixSegments } from "./keys.js";
@@ -124,7 +125,9 @@ export class DirectoryStore implements WritableStore, ListableStore {
     options.signal?.throwIfAborted();
     try {
       await writeFileAtomic(this.#fs, path, value, { fsync: this.#fsync });
+      forgetFiles(path);
     } catch (err) {
+      forgetFiles(path);
       if (errorCode(err) === "EISDIR" || errorCode(err) === "ENOTEMPTY" || errorCode(err) === "EEXIST") {
         const stats = await this.#fs.stat(path).catch(() => undefined);
         if (stats?.isDirectory() === true) {
@@ -141,6 +144,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
     options.signal?.throwIfAborted();
     try {
       await this.#fs.unlink(path);
+      forgetFiles(path);
     } catch (err) {
       if (isMissing(err)) return;
       // unlink of a directory fails with EISDIR on Linux, EPERM on macOS: not a key, nothing to do
@@ -195,6 +199,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
       const stats = await this.#fs.stat(dir);
       if (!stats.isDirectory()) return;
       await this.#fs.rm(dir, { recursive: true, force: true });
+      forgetFiles(dir);
     } catch (err) {
       if (isMissing(err)) return;
       rethrow(options.signal, "remove directory", path, dir, err);
@@ -220,6 +225,8 @@ export class DirectoryStore implements WritableStore, ListableStore {
     try {
       await this.#fs.mkdir(dirname(target), { recursive: true });
       await this.#fs.rename(source, target);
+      forgetFiles(source);
+      forgetFiles(target);
     } catch (err) {
       rethrow(options.signal, "rename", from, source, err);
     }
