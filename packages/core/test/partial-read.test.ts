@@ -188,7 +188,7 @@ describe("partial chunk reads", () => {
 
 describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
   it("decodes into the caller's buffer what decode gives, through the codec's decodeInto or a copy", async () => {
-    for (const compressor of [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, { id: "zlib", level: 1 }, null]) {
+    for (const compressor of [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, { id: "zlib", level: 1 }, null] as (CodecConfig | null)[]) {
       const z = await filled(">f8", "F", compressor);
       const codec = await ChunkCodec.create(z.metadata, defaultCodecRegistry(), ".zarray");
       const stored = (await z.store.get("1.2"))!;
