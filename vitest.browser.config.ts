@@ -5,7 +5,7 @@
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { browserTestPlan, shimAliases, shimSetup } from "./scripts/browser-tests.mjs";
-import { workspaceAliases } from "./vitest.shared.ts";
+import { testServerSetup, workspaceAliases } from "./vitest.shared.ts";
 
 const chromium = playwright({
   launchOptions: {
@@ -42,6 +42,9 @@ export default defineConfig({
           root: pkg.dir,
           include: pkg.browser,
           setupFiles: [shimSetup],
+          // The shared test HTTP server (scripts/test-server/), as in the Node run: tests reach it
+          // across origins (it answers CORS preflights) through inject("testServer").
+          globalSetup: [testServerSetup],
           // Generous limits: two cores and one browser for every project.
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -7,3 +7,9 @@ export const workspaceAliases = [
   { find: /^@z\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/index.ts` },
   { find: /^@z\/([a-z0-9-]+)\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/$2.ts` },
 ];
+
+/**
+ * vitest `globalSetup` starting the shared test HTTP server (scripts/test-server/), for projects
+ * whose tests run against one, in Node and in the browser.
+ */
+export const testServerSetup = fileURLToPath(new URL("./scripts/test-server/global-setup.ts", import.meta.url));

@@ -20,6 +20,11 @@ function allowed(name, seen = new Set()) {
   return seen;
 }
 
+/** True for files under a package's src/node/: Node-only code of a browser-safe package. */
+function nodeFolder(name, file) {
+  return relative(join(root, "packages", name, "src"), file).split(/[\\/]/)[0] === "node";
+}
+
 function* sourceFiles(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir)) {
@@ -41,6 +46,7 @@ for (const name of readdirSync(join(root, "packages"))) {
     continue;
   }
   const may = allowed(name);
+  const nodeEntries = new Set(layers["$node-entries"]?.[name] ?? []);
   const uses = new Set();
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) {
@@ -56,8 +62,14 @@ for (const name of readdirSync(join(root, "packages"))) {
           // Tests may use the package's own test kits and any lower layer.
           if (target !== name) uses.add(target);
         }
-        if (sub === "src" && browserSafe.has(name) && (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))) {
+        // A browser-safe package keeps what only Node can run in src/node/, reached only from its
+        // Node entries (layers.json's "$node-entries"), never from what a browser loads.
+        const nodeOnly = nodeFolder(name, file) || nodeEntries.has(relative(dir, file));
+        if (sub === "src" && browserSafe.has(name) && !nodeOnly && (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))) {
           problems.push(`${where}: browser-safe @z/${name} imports the Node built-in "${spec}"`);
+        }
+        if (sub === "src" && browserSafe.has(name) && !nodeOnly && /^\.\.?\/(.*\/)?node\//.test(spec) && !nodeEntries.has(relative(dir, file))) {
+          problems.push(`${where}: imports Node-only code ("${spec}") but is not one of @z/${name}'s Node entries ("$node-entries" in scripts/layers.json)`);
         }
       }
     }

@@ -1,7 +1,8 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "store-http", include: ["test/**/*.test.ts"] },
+  // The HTTP server the tests run against (scripts/test-server/), in Node and in Chromium alike.
+  test: { name: "store-http", include: ["test/**/*.test.ts"], globalSetup: [testServerSetup] },
 });

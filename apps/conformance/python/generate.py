@@ -18,7 +18,9 @@ A case is a JSON object:
 
   name                 directory name, unique across all files
   shape, chunks        lists of ints ([] for a 0-d array)
-  dtype                a v2 type string such as "<f8", "|b1"
+  dtype                a v2 type string such as "<f8", "|b1", or "|O" for an object array, whose
+                       object codec is the first filter (see objects.py: such cases have .json
+                       files where others have .bin files)
   compressor           codec config ({"id": "zlib", "level": 1}) or null
   order                "C" or "F"
   dimension_separator  "." or "/"; omitted = not passed to zarr
@@ -49,6 +51,8 @@ import numcodecs
 import numpy as np
 import zarr
 from zarr.meta import Metadata2
+
+import objects
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 METADATA_KEYS = {".zarray", ".zattrs"}
@@ -197,6 +201,8 @@ def make_values(case, mask):
     randomly chosen cells that the writes reach."""
     dtype = case_dtype(case).newbyteorder("=")
     rng = np.random.default_rng(case_seed(case["name"]))
+    if objects.is_object_case(case):
+        return objects.object_values(case, mask.size, rng).reshape(mask.shape)
     values = random_values(dtype, mask.size, rng)
     written = np.flatnonzero(mask)
     specials = special_values(dtype)[: written.size]
@@ -226,6 +232,10 @@ def create_array(case, path):
     compressor = case["compressor"]
     filters = case["filters"]
     kwargs = {}
+    if objects.is_object_case(case):
+        # The object codec is the first filter in .zarray; zarr-python takes it as object_codec.
+        kwargs["object_codec"] = numcodecs.get_codec(filters[0])
+        filters = filters[1:] or None
     if "dimension_separator" in case:
         kwargs["dimension_separator"] = case["dimension_separator"]
     return zarr.create(
@@ -317,6 +327,12 @@ def decode_selection(selection):
 def write_selections(z, case_dir):
     entries = []
     for i, selection in enumerate(selections_for(list(z.shape))):
+        if z.dtype == object:
+            result = z[decode_selection(selection)]
+            filename = f"sel-{i}.json"
+            (case_dir / filename).write_text(objects.dumps(objects.encode_array(result)))
+            entries.append({"selection": selection, "shape": list(np.shape(result)) if isinstance(result, np.ndarray) else [], "file": filename})
+            continue
         # Scalars come back as Python values (a str loses its U width): cast back to the dtype.
         result = np.asarray(z[decode_selection(selection)], dtype=z.dtype)
         filename = f"sel-{i}.bin"
@@ -340,11 +356,16 @@ def generate_case(case, case_dir):
     apply_writes(z, values, regions)
     if z.compressor is not None and z.compressor.codec_id == "gzip":  # none for 0-d arrays
         zero_gzip_mtimes(array_dir)
-    if case["fill_value"] is None:
+    if case["fill_value"] is None and not objects.is_object_case(case):  # object arrays read None there
         check_every_chunk_written(case, array_dir)
 
     reread = zarr.open_array(str(array_dir), mode="r")
     (case_dir / "case.json").write_text(json.dumps(case, indent=2) + "\n")
+    if objects.is_object_case(case):
+        (case_dir / "values.json").write_text(objects.dumps(objects.encode_array(values)))
+        (case_dir / "expected.json").write_text(objects.dumps(objects.encode_array(reread[...])))
+        write_selections(reread, case_dir)
+        return
     (case_dir / "values.bin").write_bytes(to_le_bytes(values))
     (case_dir / "expected.bin").write_bytes(to_le_bytes(reread[...]))
     write_selections(reread, case_dir)

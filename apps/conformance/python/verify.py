@@ -25,6 +25,7 @@ import numcodecs
 import numpy as np
 import zarr
 
+import objects
 from generate import chunk_files, to_le_bytes
 
 MAX_LISTED = 8  # differing keys or cells listed per problem
@@ -80,6 +81,8 @@ def check_read(fixture, ours_array):
     """1. zarr-python reads our array as expected.bin."""
     try:
         z = zarr.open_array(str(ours_array), mode="r")
+        if z.dtype == object:
+            return check_read_objects(fixture, z)
         got = to_le_bytes(z[...])
     except Exception as e:  # any failure to read is the finding
         return [f"zarr-python cannot read it: {type(e).__name__}: {e}"]
@@ -87,6 +90,19 @@ def check_read(fixture, ours_array):
     if got == expected:
         return []
     return [f"zarr-python reads different values: {describe_elements(got, expected, z.dtype, z.shape)}"]
+
+
+def check_read_objects(fixture, z):
+    """1, for object arrays: the elements zarr-python reads, JSON-encoded, are expected.json's."""
+    got = objects.encode_array(z[...])
+    expected = json.loads((fixture / "expected.json").read_text())
+    bad = [i for i, (a, b) in enumerate(zip(got, expected)) if a != b]
+    if len(got) != len(expected):
+        return [f"zarr-python reads {len(got)} elements instead of {len(expected)}"]
+    if not bad:
+        return []
+    cells = [f"{list(np.unravel_index(i, z.shape))}: {got[i]!r} instead of {expected[i]!r}" for i in bad[:MAX_LISTED]]
+    return [f"zarr-python reads different values: {len(bad)} of {len(got)} cells differ: " + "; ".join(cells)]
 
 
 def check_metadata(fixture_array, ours_array):

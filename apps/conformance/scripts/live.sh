@@ -3,7 +3,8 @@
 #   1. zarr-python generates fresh fixtures, which must equal the committed ones (diff -r), so a
 #      change in what zarr-python, numcodecs, numpy or zlib writes is noticed;
 #   2. read.test.ts reads the fresh fixtures with our library;
-#   3. write.test.ts writes every case with our library into a temporary directory;
+#   3. write.test.ts writes every case with our library into a temporary directory (object arrays:
+#      object-arrays.test.ts, which also reads them);
 #   4. verify.py checks what we wrote with zarr-python.
 # Every step runs even if an earlier one failed (except those that need the fresh fixtures).
 # The temporary directory is kept when something fails, for inspection.
@@ -72,11 +73,14 @@ if [ -d "$FRESH" ]; then
     vitest_file read.test.ts Z_CONFORMANCE_FIXTURES="$FRESH"
   step "our library writes every case (write.test.ts)" \
     vitest_file write.test.ts Z_CONFORMANCE_FIXTURES="$FRESH" Z_CONFORMANCE_OUT="$OUT"
+  step "our library reads and writes object arrays (object-arrays.test.ts)" \
+    vitest_file object-arrays.test.ts Z_CONFORMANCE_FIXTURES="$FRESH" Z_CONFORMANCE_OUT="$OUT"
   step "zarr-python checks what we wrote (verify.py)" "$PY" "$APP/python/verify.py" "$FRESH" "$OUT"
 else
   skip "fresh fixtures equal the committed ones"
   skip "our library reads zarr-python's arrays (read.test.ts)"
   skip "our library writes every case (write.test.ts)"
+  skip "our library reads and writes object arrays (object-arrays.test.ts)"
   skip "zarr-python checks what we wrote (verify.py)"
 fi
 

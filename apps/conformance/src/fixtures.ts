@@ -70,6 +70,9 @@ export function plainNumbers(value: JsonValue): JsonValue {
   return Array.isArray(value) ? (value as readonly JsonValue[]).map(plainNumbers) : value;
 }
 
+/** Only the case spec of a case directory (`case.json`). */
+export const loadSpec = (dir: string): CaseSpec => readJson(join(dir, "case.json")) as unknown as CaseSpec;
+
 export function loadFixture(dir: string): Fixture {
   const bytes = (file: string): Uint8Array => new Uint8Array(readFileSync(join(dir, file)));
   return {

@@ -4,8 +4,9 @@
  * `.zarray` must serialise back to zarr-python's bytes.
  */
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openArray } from "@z/core";
+import { WorkerPool } from "@z/core/node";
 import { parseArrayMetadata, parseDataType, serializeArrayMetadata } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import {
@@ -16,11 +17,18 @@ import {
   fixturesDir,
   listCases,
   loadFixture,
+  loadSpec,
   readBytes,
 } from "../src/fixtures.js";
+import { isObjectCase } from "../src/object-fixtures.js";
 
 const dir = fixturesDir();
-const cases = listCases(dir);
+// Object arrays have JSON fixtures of their own (object-arrays.test.ts).
+const cases = listCases(dir).filter((name) => !isObjectCase(loadSpec(join(dir, name))));
+// No minimum size: every read of two or more chunks goes through the pool's threads.
+const pool = new WorkerPool({ size: 2, minBytes: 0 });
+beforeAll(() => pool.warm());
+afterAll(() => pool.close());
 
 const open = (name: string) => openArray(new DirectoryStore(join(dir, name, "array")), { mode: "r" });
 
@@ -38,6 +46,11 @@ describe(`reading zarr-python's arrays (${dir})`, () => {
       it("reads the whole array as zarr-python does", async () => {
         const nd = await (await open(name)).get();
         expect(nd.shape).toEqual(spec.shape);
+        expect(describeMismatch(cOrderBytes(nd), fixture.expected, itemsize, spec.shape)).toBe("");
+      });
+
+      it("reads the whole array in a worker pool as zarr-python does", async () => {
+        const nd = await (await open(name)).get(undefined, { pool });
         expect(describeMismatch(cOrderBytes(nd), fixture.expected, itemsize, spec.shape)).toBe("");
       });
 

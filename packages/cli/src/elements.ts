@@ -14,7 +14,7 @@
 
 import { dataTypeEquals, JsonFloat, formatPythonFloat, type DataType, type JsonValue, type SimpleDataType, typestr } from "@z/meta";
 import { CommandError } from "./command.js";
-import { float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z/meta";
+import { decodeExtension, encodeExtension, float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z/meta";
 
 export class Complex {
   constructor(
@@ -85,6 +85,11 @@ export function elementReader(dtype: DataType): Reader {
         for (let i = 0; i < end; i++) codes.push(view.getUint32(offset + i * 4, little));
         return fromCodePoints(codes);
       };
+    case "x": {
+      // TensorStore's extension dtypes: floats read as numbers, int4/int2 as small ints.
+      const name = dtype.extension!;
+      return (view, offset) => decodeExtension(name, new Uint8Array(view.buffer, view.byteOffset + offset, size))[0]!;
+    }
     case "O":
       throw new CommandError("object arrays are not supported here yet");
   }
@@ -142,6 +147,8 @@ export function elementJson(value: ElementValue, dtype: DataType): string {
       return String(value);
     case "f":
       return floatJson(value as number);
+    case "x":
+      return isExtensionInt(dtype) ? String(value) : floatJson(value as number);
     case "c":
       return `[${floatJson((value as Complex).re)}, ${floatJson((value as Complex).im)}]`;
     case "M":
@@ -206,6 +213,11 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
     }
     case "f":
       return floatFromJson(json, fail);
+    case "x": {
+      if (!isExtensionInt(dtype)) return floatFromJson(json, fail);
+      if (typeof num !== "number" || !Number.isInteger(num)) return fail("an integer");
+      return num;
+    }
     case "c":
       if (Array.isArray(json)) {
         if (json.length !== 2) fail("[real, imaginary]");
@@ -327,10 +339,17 @@ export function elementWriter(dtype: DataType): Writer {
           i++;
         }
       };
+    case "x": {
+      const name = dtype.extension!;
+      return (view, offset, value) => new Uint8Array(view.buffer, view.byteOffset + offset, size).set(encodeExtension(name, [Number(value)]));
+    }
     case "O":
       throw new CommandError("object arrays are not supported here yet");
   }
 }
+
+/** int4 and int2 (the other extension dtypes are floats). */
+const isExtensionInt = (dtype: DataType): boolean => dtype.kind !== "structured" && (dtype.extension === "int4" || dtype.extension === "int2");
 
 function floatWriter(size: number, little: boolean): Writer {
   if (size === 2) return (view, offset, value) => view.setUint16(offset, numberToHalf(Number(value)), little);

@@ -1,6 +1,6 @@
 // Moving element bytes between the forms the library and files use.
 
-import { byteSwapInPlace, needsByteSwap, typedArrayConstructor, type DataType, type TypedArray } from "@z/meta";
+import { byteSwapInPlace, decodeExtension, encodeExtension, needsByteSwap, typedArrayConstructor, type DataType, type TypedArray } from "@z/meta";
 
 export const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
 
@@ -9,6 +9,8 @@ export const product = (values: readonly number[]): number => values.reduce((a, 
  * bytes in the dtype's own byte order. Always a copy.
  */
 export function bytesToTyped(raw: Uint8Array, dtype: DataType): TypedArray {
+  // TensorStore's extension dtypes are held as values, not their stored bits.
+  if (dtype.kind === "x") return decodeExtension(dtype.extension!, raw);
   const bytes = raw.slice();
   if (needsByteSwap(dtype)) byteSwapInPlace(bytes, dtype);
   const Ctor = typedArrayConstructor(dtype);
@@ -17,6 +19,7 @@ export function bytesToTyped(raw: Uint8Array, dtype: DataType): TypedArray {
 
 /** Element bytes in the dtype's own byte order, from what `ZarrArray.get` returns. Always a copy. */
 export function typedToBytes(typed: TypedArray, dtype: DataType): Uint8Array {
+  if (dtype.kind === "x") return encodeExtension(dtype.extension!, typed as Float32Array | Int8Array);
   const bytes = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength).slice();
   if (needsByteSwap(dtype)) byteSwapInPlace(bytes, dtype);
   return bytes;

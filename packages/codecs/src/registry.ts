@@ -42,6 +42,14 @@ export class CodecRegistry {
     return this.#entries.delete(id);
   }
 
+  /**
+   * The loader registered for `id`. Two registries with the same loader for an id make the same
+   * codecs, which is how `@z/core` knows a pool thread (with its own registry) decodes alike.
+   */
+  loader(id: string): CodecLoader | undefined {
+    return this.#entries.get(id)?.loader;
+  }
+
   has(id: string): boolean {
     return this.#entries.has(id);
   }

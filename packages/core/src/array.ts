@@ -1,5 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
-import { defaultCodecRegistry } from "./codec-registry.js";
+import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,
   BlockIndexer,
@@ -57,15 +57,18 @@ import {
 } from "@z/meta";
 import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
-import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
+import { ChunkJobs } from "./chunk-jobs.js";
+import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
+import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
 import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
-import { cStrides, product, type NdArray } from "./nd-array.js";
-import { readPart, type PartialReadTarget } from "./partial-read.js";
+import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
+import type { ObjectChunkCodec } from "./object-codec.js";
+import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -83,8 +86,27 @@ export interface ArrayOpenOptions {
    * to overlapping regions never lose an update. Without one, concurrent writers must not overlap.
    */
   synchronizer?: Synchronizer;
+  /**
+   * Threads that decode and encode chunks for large reads and writes (default: the platform's
+   * default pool: in Node, `os.availableParallelism()` worker threads, started on first use;
+   * none in browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
+   * the built-in ones, and object arrays, always work on the calling thread.
+   */
+  pool?: ChunkPool | false;
   signal?: AbortSignal;
 }
+
+/** A pool, and what its threads need to know about an array. */
+interface PoolJob {
+  readonly pool: ChunkPool;
+  /** The array's `.zarray` text. */
+  readonly meta: string;
+  /** Set when the pool's threads can reach the store themselves. */
+  readonly spec: StoreSpec | undefined;
+}
+
+/** Below this many decoded bytes a read or write stays on the calling thread: a pool costs more than it saves. */
+const POOL_MIN_BYTES = 4 << 20;
 
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
@@ -101,6 +123,7 @@ export class ZarrArray {
   #meta: ArrayMetadata;
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
+  #objects: Promise<ObjectChunkCodec> | undefined;
   readonly #part: PartialReadTarget;
 
   /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
@@ -108,6 +131,9 @@ export class ZarrArray {
   /** True for an array made by `view`/`astype`: its metadata lives in memory only. */
   readonly isView: boolean;
   readonly #options: ArrayOpenOptions;
+  readonly #jobs: ChunkJobs;
+  /** The `.zarray` text pool threads get, once known; null when this array's chunks cannot go to a pool. */
+  #poolMeta: string | null | undefined;
 
   private constructor(
     store: Store,
@@ -131,6 +157,9 @@ export class ZarrArray {
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
     this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
+    this.#jobs = new ChunkJobs(meta, codec);
+    // An array large enough for the pool starts its threads now, while the caller gets to work.
+    if (!this.isView) this.#poolFor(this.nchunks, undefined)?.pool.warm?.();
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -223,82 +252,113 @@ export class ZarrArray {
    * (any step, negative too), `null` and `"..."` select basically; index arrays and masks
    * orthogonally or by coordinates. Strings name fields of a structured array.
    */
-  async get(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray> {
+  async get<T extends NdData = TypedArray>(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray<T>> {
     const { fields, selection: items } = popFields(selection);
     const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
-    return this.#read(indexer, { ...options, fields: options.fields ?? fields });
+    return this.#read<T>(indexer, { ...options, fields: options.fields ?? fields });
   }
 
-  async getBasicSelection(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new BasicIndexer(selection, this.shape, this.chunks), options);
+  async getBasicSelection<T extends NdData = TypedArray>(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new BasicIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Index arrays, masks, integers and slices, each along its own dimension (numpy's `np.ix_`). */
-  async getOrthogonalSelection(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
+  async getOrthogonalSelection<T extends NdData = TypedArray>(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The points whose coordinates the (broadcast) index arrays give. */
-  async getCoordinateSelection(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new CoordinateIndexer(selection, this.shape, this.chunks), options);
+  async getCoordinateSelection<T extends NdData = TypedArray>(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new CoordinateIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The elements where a boolean mask of the array's shape is true, in C order. */
-  async getMaskSelection(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new MaskIndexer(selection, this.shape, this.chunks), options);
+  async getMaskSelection<T extends NdData = TypedArray>(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new MaskIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Whole chunks, selected by integers and slices over the chunk grid. */
-  async getBlockSelection(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray> {
-    return this.#read(new BlockIndexer(selection, this.shape, this.chunks), options);
+  async getBlockSelection<T extends NdData = TypedArray>(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+    return this.#read<T>(new BlockIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** zarr-python's `oindex`: orthogonal selections. */
   get oindex(): SelectionAccessor<OrthogonalSelection> {
-    return { get: (s, o) => this.getOrthogonalSelection(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
+    return { get: <T extends NdData = TypedArray>(s: OrthogonalSelection, o?: SelectionOptions) => this.getOrthogonalSelection<T>(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
   }
 
   /** zarr-python's `vindex`: coordinate or mask selections. */
   get vindex(): SelectionAccessor<CoordinateSelection | MaskSelection> {
     const indexer = (s: CoordinateSelection | MaskSelection): Indexer => createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
-    return { get: async (s, o = {}) => this.#read(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
+    return { get: async <T extends NdData = TypedArray>(s: CoordinateSelection | MaskSelection, o: SelectionOptions = {}) => this.#read<T>(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
   }
 
   /** zarr-python's `blocks`: block selections. */
   get blocks(): SelectionAccessor<BasicSelection> {
-    return { get: (s, o) => this.getBlockSelection(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
+    return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
   }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
-  async #read(indexer: Indexer, options: SelectionOptions): Promise<NdArray> {
+  async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
+    if (this.dtype.kind === "O") {
+      const { objects, codec } = await this.#objectArrays();
+      return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
+    }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
-    const k = valuesPerElement(this.dtype);
     const size = product(indexer.shape);
-    const out = options.out === undefined ? filledTyped(this.#pattern, size, this.dtype) : this.#checkOut(options.out, size);
-    const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
-    // A caller's buffer holds anything: regions of missing chunks get the fill value from one shared chunk.
-    let fillChunk: StridedView<TypedArray> | undefined;
-    await forEachConcurrent(
-      indexer,
-      async (p: AnyChunkProjection) => {
-        if (await readPart(this.#part, p, outView, k, options.signal)) return; // decoded only the part of the chunk p needs
-        let chunk = await this.#readChunk(p.chunkCoords, options.signal);
-        if (chunk === undefined) {
-          if (out !== options.out) return; // a fresh output starts as the fill value
-          chunk = fillChunk ??= this.#chunkView(filledTyped(this.#pattern, product(this.chunks), this.dtype));
-        }
-        copyProjection(outView, chunk, p, "read", k);
-      },
-      options,
-      indexer.nchunks,
-    );
+    const Ctor = typedArrayConstructor(this.dtype);
+    const values = size * valuesPerElement(this.dtype);
+    // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
+    const pooled = options.out === undefined && !readsParts(this.#part, indexer) ? this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    let out: TypedArray;
+    if (pooled !== undefined) {
+      const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
+      out = new Ctor(buffer as unknown as ArrayBuffer);
+      const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
+      // Loaded only when a pool exists (never in browsers, which have none by default).
+      const { readPooled } = await import("./pooled.js");
+      await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
+    } else {
+      // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
+      out = options.out === undefined ? new Ctor(values) : this.#checkOut(options.out, size);
+      const zeroed = options.out === undefined;
+      const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+      await forEachConcurrent(
+        indexer,
+        async (p: AnyChunkProjection) => {
+          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
+          const key = this.chunkKey(p.chunkCoords);
+          const stored = await this.store.get(key, { signal: options.signal });
+          await this.#jobs.place(outView, zeroed, stored, key, p, options.signal);
+        },
+        options,
+        indexer.nchunks,
+      );
+    }
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const shape = [...indexer.shape, ...fields.extraShape];
-      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields), shape, strides: cStrides(shape), dtype: fields.dtype };
+      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T, shape, strides: cStrides(shape), dtype: fields.dtype };
     }
-    return { data: out, shape: indexer.shape, strides: outView.strides, dtype: this.dtype };
+    return { data: out as T, shape: indexer.shape, strides: cStrides(indexer.shape), dtype: this.dtype };
+  }
+
+  /**
+   * The pool a read or write of `nchunks` chunks should use, if any: only for enough work, only
+   * when the pool's threads decode exactly as this thread would (built-in codecs, no object dtype).
+   */
+  #poolFor(nchunks: number, choice: ChunkPool | false | undefined): PoolJob | undefined {
+    if (choice === false || nchunks < 2) return undefined;
+    const pool = choice ?? (this.#options.pool === false ? undefined : (this.#options.pool ?? defaultChunkPool()));
+    if (pool === undefined || nchunks * this.#codec.chunkBytes < (pool.minBytes ?? POOL_MIN_BYTES)) return undefined;
+    if (this.#poolMeta === undefined) {
+      const configs = [...(this.filters ?? []), ...(this.compressor ? [this.compressor] : [])];
+      const registry = this.#options.registry ?? defaultCodecRegistry();
+      const poolable = this.dtype.kind !== "O" && usesBuiltinCodecs(registry, configs);
+      this.#poolMeta = poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
+    }
+    return this.#poolMeta === null ? undefined : { pool, meta: this.#poolMeta, spec: pool.storeSpec?.(this.store) };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
@@ -314,6 +374,13 @@ export class ZarrArray {
     return out;
   }
 
+  /** Object-array support (loaded only by arrays that need it) and this array's codec pipeline, made on first use. */
+  async #objectArrays(): Promise<{ objects: typeof import("./object-chunks.js"); codec: ObjectChunkCodec }> {
+    const objects = await import("./object-chunks.js");
+    this.#objects ??= objects.ObjectChunkCodec.create(this.#meta, this.#options.registry ?? defaultCodecRegistry(), arrayMetaKey(this.path));
+    return { objects, codec: await this.#objects };
+  }
+
   // --- iteration ------------------------------------------------------------------------------
 
   /**
@@ -321,23 +388,23 @@ export class ZarrArray {
    * result of the remaining dimensions (shape `[]` for a 1-d array). Chunks along the first
    * dimension are read one block at a time, so memory stays one block.
    */
-  async *islice(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray> {
+  async *islice<T extends NdData = TypedArray>(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray<T>> {
     if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
     const length = this.shape[0]!;
     const stop = Math.min(end ?? length, length);
     const step = this.chunks[0]!;
     for (let block = Math.max(0, start); block < stop; block = (Math.floor(block / step) + 1) * step) {
       const blockEnd = Math.min(stop, (Math.floor(block / step) + 1) * step);
-      const rows = await this.get([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
+      const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
       const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
       for (let i = 0; i < blockEnd - block; i++) {
-        const data = (rows.data as TypedArray).subarray(i * rowSize, (i + 1) * rowSize) as TypedArray;
+        const data = (Array.isArray(rows.data) ? rows.data.slice(i * rowSize, (i + 1) * rowSize) : rows.data.subarray(i * rowSize, (i + 1) * rowSize)) as T;
         yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
       }
     }
   }
 
-  /** Iterates over the first dimension, as iterating a zarr-python array does. */
+  /** Iterates over the first dimension, as iterating a zarr-python array does (object arrays: `islice<unknown[]>()` types the rows). */
   [Symbol.asyncIterator](): AsyncGenerator<NdArray> {
     return this.islice();
   }
@@ -347,8 +414,7 @@ export class ZarrArray {
     const key = this.chunkKey(coords);
     const stored = await this.store.get(key, { signal });
     if (stored === undefined) return undefined;
-    const raw = await this.#codec.decode(stored, key, signal);
-    return this.#chunkView(bytesToTyped(raw, this.dtype));
+    return this.#jobs.decode(stored, key, signal);
   }
 
   #chunkView(data: TypedArray): StridedView<TypedArray> {
@@ -397,22 +463,34 @@ export class ZarrArray {
   async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
+    if (this.dtype.kind === "O") {
+      const { objects, codec } = await this.#objectArrays();
+      return objects.writeObjects(this, store, codec, indexer, value, key, options);
+    }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
     if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
     }
     const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
+    const pooled = this.#poolFor(indexer.nchunks, options.pool);
     await forEachConcurrent(
       indexer,
-      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, options.signal),
+      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, pooled, options.signal),
       options,
       indexer.nchunks,
     );
   }
 
-  async #writeChunk(store: WritableStore, p: AnyChunkProjection, source: WriteSource, fields: FieldSelection | undefined, signal?: AbortSignal): Promise<void> {
+  async #writeChunk(
+    store: WritableStore,
+    p: AnyChunkProjection,
+    source: WriteSource,
+    fields: FieldSelection | undefined,
+    pooled: PoolJob | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const key = this.chunkKey(p.chunkCoords);
-    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, signal), signal);
+    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, pooled, signal), signal);
   }
 
   async #updateChunk(
@@ -421,6 +499,7 @@ export class ZarrArray {
     p: AnyChunkProjection,
     source: WriteSource,
     fields: FieldSelection | undefined,
+    pooled: PoolJob | undefined,
     signal?: AbortSignal,
   ): Promise<void> {
     const k = valuesPerElement(this.dtype);
@@ -434,12 +513,22 @@ export class ZarrArray {
     if (fields !== undefined) this.#writeFields(selectionView(chunk, (p as ChunkProjection).chunkSelection), p as ChunkProjection, source, fields);
     else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
     else copyProjection(source.view, chunk, p, "write", k);
-    if (!this.writeEmptyChunks && isAllPattern(chunk.data, this.#pattern)) {
-      await store.delete(key, { signal });
-      return;
+    let encoded: Uint8Array | "empty" | "stored" | undefined;
+    let spec: StoreSpec | undefined;
+    if (pooled !== undefined) {
+      // A chunk made here is handed to the thread; one decoded from the store may share its buffer.
+      const bytes = new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
+      const { encodePooled } = await import("./pooled.js");
+      const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, whole ? bytes : bytes.slice(), !this.writeEmptyChunks, whole);
+      if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
     }
-    const encoded = await this.#codec.encode(typedToBytes(chunk.data, this.dtype), key, signal);
-    await store.set(key, encoded, { signal });
+    encoded ??= await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);
+    signal?.throwIfAborted();
+    if (encoded === "empty") {
+      if (spec === undefined) await store.delete(key, { signal });
+    } else if (encoded !== "stored") {
+      await store.set(key, encoded, { signal });
+    }
   }
 
   // --- views ----------------------------------------------------------------------------------
@@ -552,7 +641,7 @@ export class ZarrArray {
   }
 
   /** Appends `data` along `axis`, growing the array; returns the new shape. */
-  async append(data: NdArray | { data: TypedArray; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
+  async append(data: NdArray<NdData> | { data: NdData; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
     if (!Number.isInteger(axis) || axis < 0 || axis >= this.ndim) {
       throw new ArgumentError(`axis ${axis} is out of range for an array of ${this.ndim} dimensions`);
     }
@@ -630,11 +719,13 @@ export interface SelectionOptions extends RunOptions {
    * result's `data` is then this array. Not combined with `fields`.
    */
   out?: TypedArray;
+  /** The pool for this call, overriding the array's (`false`: this thread only). */
+  pool?: ChunkPool | false;
 }
 
 /** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */
 export interface SelectionAccessor<S> {
-  get(selection: S, options?: SelectionOptions): Promise<NdArray>;
+  get<T extends NdData = TypedArray>(selection: S, options?: SelectionOptions): Promise<NdArray<T>>;
   set(selection: S, value: unknown, options?: SelectionOptions): Promise<void>;
 }
 

@@ -1,6 +1,9 @@
 import {
   byteSwapInPlace,
+  decodeExtension,
+  encodeExtension,
   fillValueBytes,
+  fillValueToElement,
   needsByteSwap,
   typedArrayConstructor,
   type DataType,
@@ -15,6 +18,8 @@ import {
 
 /** A typed array over decoded chunk bytes, byte-swapped and realigned only when it has to be. */
 export function bytesToTyped(raw: Uint8Array, dtype: DataType): TypedArray {
+  // TensorStore's extension dtypes are held as their values, not their bits (see @z/meta).
+  if (dtype.kind === "x") return decodeExtension(dtype.extension!, raw);
   const Ctor = typedArrayConstructor(dtype);
   const swap = needsByteSwap(dtype);
   const aligned = raw.byteOffset % Ctor.BYTES_PER_ELEMENT === 0;
@@ -25,6 +30,7 @@ export function bytesToTyped(raw: Uint8Array, dtype: DataType): TypedArray {
 
 /** The stored byte form of a typed chunk (a view when no swap is needed). */
 export function typedToBytes(typed: TypedArray, dtype: DataType): Uint8Array {
+  if (dtype.kind === "x") return encodeExtension(dtype.extension!, typed as Float32Array | Int8Array);
   const view = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
   if (!needsByteSwap(dtype)) return view;
   const copy = view.slice();
@@ -32,8 +38,18 @@ export function typedToBytes(typed: TypedArray, dtype: DataType): Uint8Array {
   return copy;
 }
 
-/** One element of the fill value, little-endian (zeros when the array has no fill value). */
+/**
+ * One element of the fill value as the in-memory typed array holds it, little-endian (zeros when
+ * the array has no fill value): the stored bytes, except for extension dtypes, held as values.
+ */
 export function fillPattern(fill: FillValue, dtype: DataType): Uint8Array {
+  // Object arrays hold JS values, not byte patterns (see object-chunks.ts).
+  if (dtype.kind === "O") return new Uint8Array(0);
+  if (dtype.kind === "x") {
+    const one = new (typedArrayConstructor(dtype))(1);
+    one[0] = fillValueToElement(fill, dtype) as number;
+    return new Uint8Array(one.buffer);
+  }
   const bytes = fillValueBytes(fill, dtype).slice();
   if (needsByteSwap(dtype)) byteSwapInPlace(bytes, dtype);
   return bytes;

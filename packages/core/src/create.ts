@@ -1,4 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
+import type { ChunkPool } from "./chunk-pool.js";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import {
   dataTypeFromUser,
@@ -27,6 +28,7 @@ import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
 import { MemoryStore } from "./memory-store.js";
 import type { NdArrayLike } from "./nd-array.js";
 import { DEFAULT_COMPRESSOR } from "./defaults.js";
+import { objectFilters, objectShorthand } from "./object-create.js";
 
 /** What `create` and its relatives accept; names follow zarr-python's arguments. */
 export interface CreateOptions {
@@ -46,6 +48,14 @@ export interface CreateOptions {
   /** Remove anything at `path` first (default false: existing arrays or groups are an error). */
   overwrite?: boolean;
   filters?: readonly CodecConfig[] | null;
+  /**
+   * For object arrays (dtype `"|O"`/`"object"`): the codec that turns values into bytes, written as
+   * the first filter, as zarr-python's `object_codec` (`{ id: "vlen-utf8" }`, `{ id: "vlen-bytes" }`,
+   * `{ id: "vlen-array", dtype: "<i4" }`, `{ id: "json2" }`, `{ id: "msgpack2" }`). The dtypes
+   * `"str"`, `"bytes"` and `"array:<dtype>"` imply the vlen codecs. An object array without one
+   * (here or as its first filter) is an `ObjectCodecError`.
+   */
+  objectCodec?: CodecConfig;
   /** Written into `.zarray` only when given, as zarr-python does; chunk keys use `.` otherwise. */
   dimensionSeparator?: DimensionSeparator;
   writeEmptyChunks?: boolean;
@@ -55,6 +65,8 @@ export interface CreateOptions {
   registry?: CodecRegistry;
   /** See `ArrayOpenOptions.synchronizer`. */
   synchronizer?: Synchronizer;
+  /** See `ArrayOpenOptions.pool`. */
+  pool?: ChunkPool | false;
   signal?: AbortSignal;
 }
 
@@ -88,14 +100,15 @@ async function withCodecDefaults(meta: ArrayMetadata, registry: CodecRegistry, k
 
 /** The metadata zarr-python's `init_array` would write for the same arguments. */
 export function arrayMetadataFor(options: CreateOptions): ArrayMetadata {
-  const dtype = resolveDataType(options.dtype ?? "<f8");
+  const shorthand = objectShorthand(options.dtype, options.objectCodec);
+  const dtype = shorthand?.dtype ?? resolveDataType(options.dtype ?? "<f8");
   const shape = normalizeShape(options.shape);
   const chunks = normalizeChunks(options.chunks, shape, dtype.itemsize);
   const order = options.order ?? "C";
   if (order !== "C" && order !== "F") throw new ArgumentError(`order must be "C" or "F", got ${JSON.stringify(order)}`);
   // zarr-python never compresses a 0-d array: its one element gains nothing from it.
   const compressor = shape.length === 0 ? null : options.compressor === undefined ? DEFAULT_COMPRESSOR : options.compressor;
-  const filters = options.filters && options.filters.length > 0 ? [...options.filters] : null;
+  const filters = objectFilters(dtype, options.filters, shorthand?.objectCodec ?? options.objectCodec);
   const fillValue = normalizeFillValue(options.fillValue === undefined ? 0 : options.fillValue, dtype);
   return {
     zarrFormat: 2,

@@ -52,3 +52,13 @@ export class FieldError extends ZarrError {
     super("ZARR_FIELD", message, options);
   }
 }
+
+/**
+ * An object array (dtype `|O`) without an object codec to turn its values into bytes, or an object
+ * codec given for an array of another dtype.
+ */
+export class ObjectCodecError extends ZarrError {
+  constructor(message: string, options: { key?: string } = {}) {
+    super("ZARR_OBJECT_CODEC", message, options);
+  }
+}

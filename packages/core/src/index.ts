@@ -21,7 +21,8 @@ export {
 export { Attributes } from "./attributes.js";
 export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
-export type { NdArray, NdArrayLike, Scalar } from "./nd-array.js";
+export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
+export { OBJECT_CODEC_IDS } from "./object-create.js";
 export type { RunOptions } from "./concurrency.js";
 export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
@@ -37,3 +38,4 @@ export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
 export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
+export { defaultChunkPool, setDefaultChunkPool, type ChunkPool, type ChunkPoolFactory, type PoolBatch, type PoolReply, type StoreSpec } from "./chunk-pool.js";

@@ -48,3 +48,5 @@ export async function openGroupPath(text: string, options: { mode?: OpenMode; pa
 const joinPaths = (a: string, b: string | undefined): string => [a, b ?? ""].filter((p) => p !== "").join("/");
 
 export { DirectoryStore, fileByteSource };
+
+export { WorkerPool, type WorkerPoolOptions } from "./node/worker-pool.js";

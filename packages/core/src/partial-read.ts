@@ -6,7 +6,7 @@
  * (`Codec.decodeRange`: blosc) or there is none, and the store has `getRange`, only the span is
  * decoded (for blosc: only its blocks are read and decompressed), and the selection is copied out
  * of it. Anything else goes the ordinary way, a whole chunk at a time, and so do arrays behind an
- * `LRUStoreCache`, which caches whole chunks.
+ * `LRUStoreCache`, which caches whole chunks (see store-ranges.ts).
  */
 import {
   copyProjection,
@@ -20,8 +20,7 @@ import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
-import { ConsolidatedStore } from "./consolidated.js";
-import { LRUStoreCache } from "./lru-store-cache.js";
+import { servesRanges } from "./store-ranges.js";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
 const MAX_SHARE = 0.5;
@@ -53,17 +52,10 @@ export async function readPart(
   const { store, codec, strides, dtype } = target;
   if (!servesRanges(store) || !codec.decodesRanges) return false;
   const box = touchedBox(p);
-  if (box === undefined) return false;
-  let first = 0;
-  let last = 0;
-  box.lo.forEach((lo, d) => {
-    first += lo * strides[d]!;
-    last += box.hi[d]! * strides[d]!;
-  });
+  const span = box && spanOf(target, box);
+  if (box === undefined || span === undefined) return false;
+  const [start, end] = span;
   const itemsize = dtype.itemsize;
-  const start = first * itemsize;
-  const end = (last + 1) * itemsize;
-  if (end - start > codec.chunkBytes * MAX_SHARE) return false;
   const key = target.chunkKey(p.chunkCoords);
   const read = (offset: number, length: number) => store.getRange!(key, { offset, length }, { signal });
   const decoded = await codec.decodeRange(read, start, end, key, signal);
@@ -86,14 +78,33 @@ export async function readPart(
   return true;
 }
 
+/** The decoded bytes `[start, end)` holding `box`, or undefined when they are too much of the chunk for a partial read. */
+function spanOf(target: PartialReadTarget, box: Box): [number, number] | undefined {
+  let first = 0;
+  let last = 0;
+  box.lo.forEach((lo, d) => {
+    first += lo * target.strides[d]!;
+    last += box.hi[d]! * target.strides[d]!;
+  });
+  const start = first * target.dtype.itemsize;
+  const end = (last + 1) * target.dtype.itemsize;
+  return end - start > target.codec.chunkBytes * MAX_SHARE ? undefined : [start, end];
+}
+
+/** Reads of more chunks than this are not checked by `readsParts` (they go the ordinary way). */
+const MAX_PARTS_CHECKED = 64;
+
 /**
- * Whether `store` reads byte ranges itself. A cache in front of a store keeps whole chunks (reading
- * parts would go around it every time), and consolidated metadata over a store without ranges
- * would read the whole chunk for every part.
+ * Whether every chunk of a selection would be read in part (`readPart`): such a read costs little
+ * and stays on the calling thread instead of decoding whole chunks in a pool.
  */
-function servesRanges(store: Store): boolean {
-  if (store.getRange === undefined || store instanceof LRUStoreCache) return false;
-  return store instanceof ConsolidatedStore ? servesRanges(store.inner) : true;
+export function readsParts(target: PartialReadTarget, projections: Iterable<AnyChunkProjection> & { readonly nchunks: number }): boolean {
+  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store) || !target.codec.decodesRanges) return false;
+  for (const p of projections) {
+    const box = touchedBox(p);
+    if (box === undefined || spanOf(target, box) === undefined) return false;
+  }
+  return true;
 }
 
 interface Box {

@@ -89,7 +89,7 @@ describe("partial chunk reads", () => {
   for (const [name, compressor, partial] of COMPRESSORS) {
     for (const order of ["C", "F"] as const) {
       it(`give what whole-chunk reads give: ${name}, order ${order}`, async () => {
-        for (const dtype of ["<f4", ">f8", "<i2", "|u1", ">i4", "<c8", "<u8", "|b1"]) {
+        for (const dtype of ["<f4", ">f8", "<i2", "|u1", ">i4", "<c8", "<u8", "|b1", "bfloat16"]) {
           const z = await filled(dtype, order, compressor);
           const store = counting(z.store);
           const partly = await openArray(store);

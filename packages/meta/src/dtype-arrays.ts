@@ -1,5 +1,6 @@
 import type { DataType } from "./dtype-model.js";
 import { DataTypeError } from "./errors.js";
+import { extensionFormat } from "./extension-dtypes.js";
 import { typestr } from "./typestr.js";
 
 export type TypedArray =
@@ -30,7 +31,10 @@ export type TypedArrayConstructor =
  * The typed array that holds elements of `dtype` in little-endian order: booleans as 0/1 bytes;
  * 8-byte integers, datetimes and timedeltas as bigints; complex numbers as `valuesPerElement` = 2
  * floats (re, im); `f2` as its raw 16 bits in a `Uint16Array` (JS has no float16 array in Node 20);
- * `S`, `U`, `V` and structured elements as `itemsize` raw bytes each. Object dtypes have none.
+ * `S`, `U`, `V` and structured elements as `itemsize` raw bytes each; TensorStore's extension
+ * floats (bfloat16, float8) as their `Float32Array` values and its int4/int2 as an `Int8Array`,
+ * which differ from the stored bytes (`decodeExtension`/`encodeExtension` convert). Object dtypes
+ * have none.
  */
 export function typedArrayConstructor(dtype: DataType): TypedArrayConstructor {
   switch (dtype.kind) {
@@ -53,6 +57,9 @@ export function typedArrayConstructor(dtype: DataType): TypedArrayConstructor {
       return BigInt64Array;
     case "O":
       throw new DataTypeError(`Object dtype "${typestr(dtype)}" elements are JS values, not typed array numbers`);
+    case "x":
+      // In memory, not as stored: see extension-dtypes.ts.
+      return extensionFormat(dtype.extension!).kind === "float" ? Float32Array : Int8Array;
   }
 }
 

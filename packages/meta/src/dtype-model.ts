@@ -1,8 +1,14 @@
 /** `<` little-endian, `>` big-endian, `|` not applicable (single bytes, strings of bytes). */
 export type ByteOrder = "<" | ">" | "|";
 
-/** NumPy kind characters of the simple dtypes Zarr v2 allows (`O` is the object dtype of vlen arrays). */
-export type SimpleKind = "b" | "i" | "u" | "f" | "c" | "m" | "M" | "S" | "U" | "V" | "O";
+import type { ExtensionName } from "./extension-dtypes.js";
+
+/**
+ * NumPy kind characters of the simple dtypes Zarr v2 allows (`O` is the object dtype of vlen
+ * arrays), and `x` for TensorStore's extension dtypes (bfloat16, float8 formats, int4, int2),
+ * which the spec does not define: `extension` names which.
+ */
+export type SimpleKind = "b" | "i" | "u" | "f" | "c" | "m" | "M" | "S" | "U" | "V" | "O" | "x";
 
 /** A dtype given by a type string such as `<f8`, `|b1`, `>M8[ns]`, `|S12`. */
 export interface SimpleDataType {
@@ -12,6 +18,8 @@ export interface SimpleDataType {
   readonly itemsize: number;
   /** For `m`/`M` only: the unit as written between brackets, e.g. `ns`, `10s`, `generic`. */
   readonly unit?: string;
+  /** For `x` only: which of TensorStore's extension dtypes, as `.zarray` names it (`"bfloat16"`, `"float8_e4m3fn"`, `"int4"`, ...). */
+  readonly extension?: ExtensionName;
 }
 
 /** A field of a structured dtype. */

@@ -42,6 +42,8 @@ export function dtypeName(dtype: SimpleDataType): string {
       return `void${bits}`;
     case "O":
       return "object";
+    case "x":
+      return dtype.extension!;
   }
 }
 
@@ -91,6 +93,8 @@ function constructionRepr(dtype: DataType): string {
       return "'?'";
     case "O":
       return "'O'";
+    case "x":
+      return `'${dtype.extension!}'`;
     case "S":
       return sized("S", dtype.itemsize);
     case "V":

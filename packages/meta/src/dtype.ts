@@ -78,7 +78,7 @@ export function dataTypeEquals(a: DataType, b: DataType): boolean {
       })
     );
   }
-  return a.kind === b.kind && a.byteOrder === b.byteOrder && a.itemsize === b.itemsize && a.unit === b.unit;
+  return a.kind === b.kind && a.byteOrder === b.byteOrder && a.itemsize === b.itemsize && a.unit === b.unit && a.extension === b.extension;
 }
 
 /** Bytes taken by a field: its dtype's item size times the elements of its subarray shape. */
@@ -132,6 +132,7 @@ function parseDescr(
     else if (Array.isArray(rawType)) dtype = parseDescr(rawType as readonly JsonValue[], key, parseSimple, `${at}[1]`);
     else throw dtypeError(key, `field type ${describe(rawType ?? null)} at ${at}`, "a type string or a list of fields");
     if (dtype.kind === "O") throw dtypeError(key, `object field ${JSON.stringify(name)} at ${at}`, "fields of fixed-size types");
+    if (dtype.kind === "x") throw dtypeError(key, `extension dtype field ${JSON.stringify(name)} at ${at}`, "fields of NumPy dtypes (TensorStore's extension dtypes are supported for whole arrays only)");
 
     const shape = rawShape === undefined ? [] : parseShape(rawShape, key, at);
     const field: StructuredField = { name, dtype, shape, offset };

@@ -6,6 +6,7 @@ import { byteSwapInPlace } from "./dtype-arrays.js";
 import type { DataType, SimpleDataType } from "./dtype-model.js";
 import { DataTypeError } from "./errors.js";
 import { fillValueError, fitBytes, isJsonNumber, pythonStr } from "./fill-value-rules.js";
+import { encodeExtension } from "./extension-dtypes.js";
 import { float16Bits } from "./float16.js";
 import { typestr } from "./typestr.js";
 
@@ -18,6 +19,10 @@ export function fillValueBytes(value: FillValue, dtype: DataType): Uint8Array {
   if (dtype.kind === "O") throw objectError(dtype);
   const out = new Uint8Array(dtype.itemsize);
   if (value === null || value === undefined) return out;
+  if (dtype.kind === "x") {
+    if (typeof value !== "number") throw fillValueError(dtype, "a number", value);
+    return encodeExtension(dtype.extension!, [value]);
+  }
   if (dtype.kind === "structured" || dtype.kind === "V" || dtype.kind === "S") {
     if (!(value instanceof Uint8Array)) throw fillValueError(dtype, "a Uint8Array", value);
     out.set(fitBytes(value, dtype.itemsize));
@@ -72,6 +77,11 @@ export function fillValueToElement(value: FillValue, dtype: DataType): number | 
   switch (dtype.kind) {
     case "O":
       throw objectError(dtype);
+    case "x":
+      // The in-memory value (a float32 or int8 number), not the stored bits.
+      if (none) return 0;
+      if (typeof value !== "number") throw fillValueError(dtype, "a number", value);
+      return value;
     case "b":
       return value === true ? 1 : 0;
     case "i":

@@ -5,6 +5,7 @@
 
 import type { FillValue } from "./array-metadata-model.js";
 import type { DataType } from "./dtype-model.js";
+import { extensionIntRange, roundToExtension } from "./extension-dtypes.js";
 import { INT64_MAX, INT64_MIN, NAT, fillValueError, fitBytes, intFillValue, intRange, roundFloat } from "./fill-value-rules.js";
 
 const FLOAT_TEXT = /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
@@ -50,6 +51,19 @@ export function normalizeFillValue(value: unknown, dtype: DataType): FillValue {
       const x = toFloat(value);
       if (x === undefined) throw fillValueError(dtype, 'a number (or "NaN", "Infinity", "-Infinity")', value);
       return roundFloat(x, dtype.itemsize);
+    }
+    case "x": {
+      const range = extensionIntRange(dtype.extension!);
+      if (range !== undefined) {
+        const int = toInteger(value);
+        if (int === undefined || int < BigInt(range[0]) || int > BigInt(range[1])) {
+          throw fillValueError(dtype, `an integer from ${range[0]} to ${range[1]}`, value);
+        }
+        return Number(int);
+      }
+      const x = toFloat(value);
+      if (x === undefined) throw fillValueError(dtype, 'a number (or "NaN", "Infinity", "-Infinity")', value);
+      return roundToExtension(dtype.extension!, x);
     }
     case "c": {
       const half = dtype.itemsize / 2;
@@ -99,6 +113,7 @@ export function zeroFillValue(dtype: DataType): FillValue {
     case "m":
       return 0n;
     case "O":
+    case "x":
       return 0;
     default:
       return new Uint8Array(dtype.itemsize);

@@ -18,6 +18,7 @@ import {
   pythonStr,
   roundFloat,
 } from "./fill-value-rules.js";
+import { extensionIntRange, roundToExtension } from "./extension-dtypes.js";
 import { JsonFloat, type JsonValue } from "./json-value.js";
 
 export { normalizeFillValue } from "./fill-value-normalize.js";
@@ -58,6 +59,8 @@ export function decodeFillValue(json: JsonValue, dtype: DataType, key?: string):
     }
     case "f":
       return decodeFloat(json, dtype.itemsize, dtype, key);
+    case "x":
+      return decodeExtensionFill(json, dtype, key);
     case "c": {
       if (!Array.isArray(json) || json.length !== 2) {
         throw fillValueError(dtype, `[real, imaginary], each ${FLOAT_EXPECTED}`, json, key);
@@ -114,6 +117,10 @@ export function encodeFillValue(value: FillValue, dtype: DataType): JsonValue {
     case "f":
       if (typeof value !== "number") throw fillValueError(dtype, "a number", value);
       return encodeFloat(value);
+    case "x":
+      // As TensorStore writes them: floats as floats (or "NaN", "Infinity"), ints as ints.
+      if (typeof value !== "number") throw fillValueError(dtype, "a number", value);
+      return extensionIntRange(dtype.extension!) === undefined ? encodeFloat(value) : value;
     case "c":
       if (!isPair(value)) throw fillValueError(dtype, "[real, imaginary]", value);
       return [encodeFloat(value[0]), encodeFloat(value[1])];
@@ -143,6 +150,22 @@ function decodeFloat(json: JsonValue, itemsize: number, dtype: DataType, key: st
   if (json instanceof JsonFloat) return roundFloat(json.value, itemsize);
   if (typeof json === "bigint") return roundFloat(Number(json), itemsize);
   throw fillValueError(dtype, FLOAT_EXPECTED, json, key);
+}
+
+/**
+ * A TensorStore extension dtype's fill value, read as TensorStore reads it: floats from a number,
+ * "NaN", "Infinity" or "-Infinity", rounded to the format (infinity is NaN in formats without
+ * one); int4/int2 from an integer in their range.
+ */
+function decodeExtensionFill(json: JsonValue, dtype: SimpleDataType, key: string | undefined): number {
+  const name = dtype.extension!;
+  const range = extensionIntRange(name);
+  if (range === undefined) return roundToExtension(name, decodeFloat(json, 8, dtype, key));
+  const value = jsonInteger(json);
+  if (value === undefined || value < BigInt(range[0]) || value > BigInt(range[1])) {
+    throw fillValueError(dtype, `an integer from ${range[0]} to ${range[1]}`, json, key);
+  }
+  return Number(value);
 }
 
 function encodeFloat(x: number): JsonValue {

@@ -18,3 +18,11 @@ export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
 export { roundToFloat16, float16Bits, float16FromBits } from "./float16.js";
+export {
+  EXTENSION_NAMES,
+  decodeExtension,
+  encodeExtension,
+  isExtensionName,
+  roundToExtension,
+  type ExtensionName,
+} from "./extension-dtypes.js";

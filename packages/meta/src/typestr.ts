@@ -1,4 +1,5 @@
 import type { ByteOrder, SimpleDataType, SimpleKind } from "./dtype-model.js";
+import { extensionItemsize, isExtensionName } from "./extension-dtypes.js";
 
 /** A parsed simple dtype, or a description of what was expected instead. */
 export type TypestrResult = SimpleDataType | string;
@@ -7,7 +8,7 @@ export type TypestrResult = SimpleDataType | string;
 const MAX_ITEMSIZE = 2 ** 31 - 1;
 
 const EXPECTED =
-  'a type string: byte order <, > or |, then b1, i1/i2/i4/i8, u1/u2/u4/u8, f2/f4/f8, c8/c16, M8[unit], m8[unit], S<n>, U<n>, V<n> or O (e.g. "<f8", "|S12", "<M8[ns]")';
+  'a type string: byte order <, > or |, then b1, i1/i2/i4/i8, u1/u2/u4/u8, f2/f4/f8, c8/c16, M8[unit], m8[unit], S<n>, U<n>, V<n> or O (e.g. "<f8", "|S12", "<M8[ns]"), or one of TensorStore\'s extension dtypes (bfloat16, float8_e3m4, float8_e4m3fn, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2, float8_e5m2fnuz, int4, int2)';
 
 const TYPESTR = /^([<>|=]?)([biufcmMSUVO])([0-9]*)(\[[^\]]*\])?$/;
 const UNIT = /^\[([0-9]*)(generic|Y|M|W|D|h|m|s|ms|us|μs|ns|ps|fs|as)\]$/u;
@@ -32,6 +33,7 @@ const NAMES: Readonly<Record<string, string>> = {
 
 /** Reads a `.zarray` type string such as `<f8`, `|b1`, `>M8[10s]`, `|S12`, `<U5`, `|O`. */
 export function parseTypestr(text: string): TypestrResult {
+  if (isExtensionName(text)) return extensionDataType(text);
   const match = TYPESTR.exec(text);
   if (match === null) return EXPECTED;
   const [, order = "", kind = "", digits = "", unit] = match;
@@ -40,6 +42,7 @@ export function parseTypestr(text: string): TypestrResult {
 
 /** What `parseTypestr` reads, plus NumPy's names (`float32`, `datetime64[ns]`) and type codes (`f`, `?`). */
 export function parseUserTypestr(text: string): TypestrResult {
+  if (isExtensionName(text)) return extensionDataType(text);
   const named = NAMES[text];
   if (named !== undefined) return parseTypestr(named);
   const datetime = DATETIME_NAME.exec(text);
@@ -66,9 +69,19 @@ export function parseUserTypestr(text: string): TypestrResult {
 /** The type string NumPy writes as `dtype.str` (generic datetimes have no brackets: `<M8`). */
 export function typestr(dtype: SimpleDataType): string {
   if (dtype.kind === "O") return "|O";
+  if (dtype.kind === "x") return dtype.extension!;
   const size = dtype.kind === "U" ? dtype.itemsize / 4 : dtype.itemsize;
   const unit = (dtype.kind === "M" || dtype.kind === "m") && dtype.unit !== undefined && dtype.unit !== "generic" ? `[${dtype.unit}]` : "";
   return `${dtype.byteOrder}${dtype.kind}${size}${unit}`;
+}
+
+/**
+ * One of TensorStore's extension dtypes (`"bfloat16"`, `"float8_e4m3fn"`, `"int4"`, ...): little-endian,
+ * as TensorStore reads and writes them (the name has no byte order).
+ */
+function extensionDataType(name: Parameters<typeof extensionItemsize>[0]): SimpleDataType {
+  const itemsize = extensionItemsize(name);
+  return { kind: "x", byteOrder: itemsize === 1 ? "|" : "<", itemsize, extension: name };
 }
 
 function build(order: string, kind: SimpleKind, digits: string, unit: string | undefined, user: boolean): TypestrResult {
@@ -105,6 +118,8 @@ function build(order: string, kind: SimpleKind, digits: string, unit: string | u
     }
     case "O":
       return size === undefined || size === 8 ? simple(8) : "O or O8 (object references take 8 bytes)";
+    case "x":
+      return EXPECTED;
   }
 }
 

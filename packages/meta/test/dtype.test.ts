@@ -358,7 +358,7 @@ describe("invalid dtypes", () => {
     const err = catchError(() => dataTypeFromUser("float33"));
     expect(err).toMatchObject({ code: "ZARR_DTYPE", key: undefined });
     expect(err.message).toBe(
-      'Invalid dtype: expected a type string: byte order <, > or |, then b1, i1/i2/i4/i8, u1/u2/u4/u8, f2/f4/f8, c8/c16, M8[unit], m8[unit], S<n>, U<n>, V<n> or O (e.g. "<f8", "|S12", "<M8[ns]"), or a NumPy name such as "float32", "int64", "bool" or "datetime64[ns]", found "float33"',
+      'Invalid dtype: expected a type string: byte order <, > or |, then b1, i1/i2/i4/i8, u1/u2/u4/u8, f2/f4/f8, c8/c16, M8[unit], m8[unit], S<n>, U<n>, V<n> or O (e.g. "<f8", "|S12", "<M8[ns]"), or one of TensorStore\'s extension dtypes (bfloat16, float8_e3m4, float8_e4m3fn, float8_e4m3fnuz, float8_e4m3b11fnuz, float8_e5m2, float8_e5m2fnuz, int4, int2), or a NumPy name such as "float32", "int64", "bool" or "datetime64[ns]", found "float33"',
     );
   });
 });

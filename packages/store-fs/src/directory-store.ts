@@ -1,4 +1,4 @@
-import { statSync, type Dirent } from "node:fs";
+import { readFileSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
@@ -44,6 +44,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
   readonly dimensionSeparator: "." | "/" | undefined;
   readonly #fs: StoreFileSystem;
   readonly #fsync: boolean;
+  readonly #ownFs: boolean;
 
   constructor(root: string, options: DirectoryStoreOptions = {}) {
     this.root = resolve(root);
@@ -54,6 +55,26 @@ export class DirectoryStore implements WritableStore, ListableStore {
     this.dimensionSeparator = options.dimensionSeparator;
     this.#fs = fileSystem(options.fs);
     this.#fsync = options.fsync ?? false;
+    this.#ownFs = options.fs !== undefined;
+  }
+
+  /**
+   * The options that open this same store again as a plain `DirectoryStore`, e.g. in a worker
+   * thread; `undefined` when that store would behave differently: made with a replaced `fs`, or a
+   * subclass that changes how values are read, written or deleted.
+   */
+  get reopenOptions(): { readonly root: string; readonly fsync: boolean } | undefined {
+    if (this.#ownFs || !this.plainValues()) return undefined;
+    return { root: this.root, fsync: this.#fsync };
+  }
+
+  /**
+   * True when values are read, written and deleted as `DirectoryStore` does. A subclass that only
+   * adds checks around them may say so by overriding this.
+   */
+  protected plainValues(): boolean {
+    const own = DirectoryStore.prototype;
+    return this.get === own.get && this.set === own.set && this.delete === own.delete;
   }
 
   /** The file `key` maps to. Throws a `StoreError` for keys that could escape the root. */
@@ -70,6 +91,22 @@ export class DirectoryStore implements WritableStore, ListableStore {
     } catch (err) {
       if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
       rethrow(options.signal, "read", key, path, err);
+    }
+  }
+
+  /**
+   * `get` without waiting on Node's thread pool: the file is read on the calling thread. For worker
+   * threads whose whole job is reading chunks, where an async read only adds hops (a small file
+   * costs four of them); the event loop of a main thread is better served by `get`.
+   */
+  getSync(key: string): Uint8Array | undefined {
+    const path = this.filePath(key);
+    if (this.#ownFs) throw new StoreError(`getSync cannot use the replaced fs of this store (${key})`, { key });
+    try {
+      return owned(readFileSync(path));
+    } catch (err) {
+      if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
+      throw ioError("read", key, path, err);
     }
   }
 

@@ -39,6 +39,12 @@ export class TempStore extends DirectoryStore implements AsyncDisposable {
     return this.#closed;
   }
 
+  /** Its `set` only adds the check for `close()`: while open it is a plain directory store. */
+  protected override plainValues(): boolean {
+    const own = DirectoryStore.prototype;
+    return !this.#closed && this.get === own.get && this.delete === own.delete;
+  }
+
   /** After `close()`, writing would bring the directory back; it is refused instead. */
   override async set(key: string, value: Uint8Array, options?: StoreOptions): Promise<void> {
     if (this.#closed) throw new StoreError(`cannot write ${JSON.stringify(key)}: the TempStore at ${this.root} is closed`, { key });

@@ -98,7 +98,9 @@ export class HttpClient {
       } catch (err) {
         throw explain(err, "network error");
       }
-      if (response.status >= 500) {
+      // 429 Too Many Requests is the server asking to come back later (often saying when, in
+      // Retry-After), like 503: retried, never a failure of the key.
+      if (response.status >= 500 || response.status === 429) {
         await discardBody(response);
         throw new TransientFailure(`${response.status} ${response.statusText}`.trim(), response.status, parseRetryAfter(response.headers.get("retry-after")));
       }

@@ -37,8 +37,11 @@ export interface HttpStoreOptions extends HttpOptions {
  *   request and a body of its length; a 200 (a server ignoring Range) is sliced; a 416 means the
  *   range starts past the end of an existing value (an empty result).
  * - A body shorter or longer than its Content-Length is never returned: it is retried, then an
- *   error. So are 5xx responses, network errors and timeouts (with exponential backoff and
- *   jitter, honouring Retry-After); 4xx responses other than missing keys fail at once.
+ *   error. So are 5xx and 429 responses, network errors and timeouts (with exponential backoff
+ *   and jitter, honouring Retry-After up to `maxRetryDelay`); other 4xx responses that do not
+ *   mean a missing key fail at once.
+ * - Cross-origin in a browser, the server must allow the origin (CORS) and expose Content-Range
+ *   (and Retry-After, to be honoured): `Access-Control-Expose-Headers: Content-Range, Retry-After`.
  * - `set`/`delete` send PUT/DELETE when `writable`; otherwise they throw a read-only `StoreError`.
  * - There is no `list`/`listDir`: plain HTTP cannot enumerate keys (consolidated metadata can).
  *

@@ -8,11 +8,14 @@ export interface HttpOptions {
   headers?: HeadersInit;
   /** The most requests in flight at once (waiting for a retry does not count); default 6. */
   concurrency?: number;
-  /** How many times a request is tried again after a 5xx, a network error, a truncated body or a timeout; default 3. 4xx responses are never retried. */
+  /** How many times a request is tried again after a 5xx, a 429, a network error, a truncated body or a timeout; default 3. Other 4xx responses are never retried. */
   retries?: number;
   /** The first retry waits about this many milliseconds, each next one twice as long (with jitter); default 200. */
   retryDelay?: number;
-  /** The longest wait between attempts, also for a server's Retry-After; default 10,000 ms. */
+  /**
+   * The longest wait between attempts; default 10,000 ms. A server's Retry-After (on a 429 or
+   * 5xx, in seconds or as an HTTP date) is honoured up to this: a longer one is cut to it.
+   */
   maxRetryDelay?: number;
   /** Milliseconds an attempt may take, body included, before it is abandoned (and retried); default 30,000; 0 for none. */
   timeout?: number;

@@ -1,115 +1,133 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpStore, HttpStoreError, type HttpStoreOptions } from "@z/store-http";
-import { serveBytes, startServer, type Handler, type TestServer } from "./server.js";
+import { sessionPool, testServer, toBase64, type Fault, type FaultAction, type Session, type SessionConfig } from "../../../scripts/test-server/client.js";
 
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+// Against the shared test server (scripts/test-server/), in Node and in Chromium: each test opens
+// a session that fails, stalls or truncates the requests it names.
 
-/** A server with `handler` and a store on it, retrying fast by default. */
-async function setup(handler: Handler, options: HttpStoreOptions = {}): Promise<{ server: TestServer; store: HttpStore }> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return { server, store: new HttpStore(`${server.url}/root/`, { retryDelay: 1, maxRetryDelay: 10, timeout: 2_000, ...options }) };
-}
+const pool = sessionPool();
+afterEach(() => pool.endAll());
 
 const value = new TextEncoder().encode("the value of the key");
+/** The session's values: `value` under `/root/k` (and the given paths). */
+const holding = (...paths: string[]): Record<string, string> => Object.fromEntries(["/root/k", ...paths].map((path) => [path, toBase64(value)]));
+const respond = (status: number, headers: Record<string, string> = {}, body?: Uint8Array): FaultAction => ({ respond: { status, headers, ...(body === undefined ? {} : { bodyBase64: toBase64(body) }) } });
+const on = (requests: number[], action: FaultAction): Fault => ({ requests, action });
+const always = (action: FaultAction): Fault => ({ action });
+
+/** A session behaving as `config` says and a store on its `/root/`, retrying fast by default. */
+async function setup(config: SessionConfig, options: HttpStoreOptions = {}): Promise<{ session: Session; store: HttpStore }> {
+  const session = await pool.open(config);
+  return { session, store: new HttpStore(`${session.url}root/`, { retryDelay: 1, maxRetryDelay: 10, timeout: 2_000, ...options }) };
+}
+const requests = async (session: Session) => (await session.log()).requests;
 const rejection = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it succeeded"), (err: unknown) => err as HttpStoreError);
 
 describe("retries", () => {
   it("retries 5xx responses and then succeeds", async () => {
-    let calls = 0;
-    const { server, store } = await setup((req, res) => {
-      if (++calls <= 2) return void res.writeHead(calls === 1 ? 500 : 503).end("oops");
-      serveBytes(req, res, value);
-    });
+    const { session, store } = await setup({ values: holding(), faults: [on([1], respond(500)), on([2], respond(503))] });
     expect(await store.get("k")).toEqual(value);
-    expect(server.requests.map((r) => r.path)).toEqual(["/root/k", "/root/k", "/root/k"]);
+    expect((await requests(session)).map((r) => `${r.status} ${r.path}`)).toEqual(["500 /root/k", "503 /root/k", "200 /root/k"]);
   });
 
   it("gives up after `retries`, with an HttpStoreError naming request, status, attempts and key", async () => {
-    const { server, store } = await setup((_req, res) => void res.writeHead(502, "Bad Gateway").end(), { retries: 2 });
+    const { session, store } = await setup({ faults: [always(respond(502))] }, { retries: 2 });
     const err = await rejection(store.get("a/0.0"));
     expect(err).toBeInstanceOf(HttpStoreError);
-    expect(err).toMatchObject({ code: "ZARR_STORE", status: 502, key: "a/0.0", method: "GET", url: `${server.url}/root/a/0.0` });
-    expect(err.message).toBe(`GET ${server.url}/root/a/0.0 failed after 3 attempts: 502 Bad Gateway`);
-    expect(server.requests).toHaveLength(3);
+    expect(err).toMatchObject({ code: "ZARR_STORE", status: 502, key: "a/0.0", method: "GET", url: `${session.url}root/a/0.0` });
+    expect(err.message).toBe(`GET ${session.url}root/a/0.0 failed after 3 attempts: 502 Bad Gateway`);
+    expect(await requests(session)).toHaveLength(3);
   });
 
-  it("never retries 4xx", async () => {
-    for (const status of [400, 401, 403, 405, 429]) {
-      const { server, store } = await setup((_req, res) => void res.writeHead(status).end());
+  it("never retries other 4xx", async () => {
+    for (const status of [400, 401, 403, 405, 410]) {
+      const { session, store } = await setup({ faults: [always(respond(status))] });
       const err = await rejection(store.get("k"));
       expect(err).toMatchObject({ status, message: expect.stringMatching(new RegExp(`^GET .* failed: ${status}`)) });
-      expect(server.requests).toHaveLength(1);
+      expect(await requests(session)).toHaveLength(1);
     }
   });
 
-  it("honours Retry-After (up to maxRetryDelay)", async () => {
-    let calls = 0;
-    const { store } = await setup(
-      (req, res) => {
-        if (++calls === 1) return void res.writeHead(503, { "retry-after": "1" }).end();
-        serveBytes(req, res, value);
-      },
-      { maxRetryDelay: 5_000 },
-    );
+  it("honours Retry-After on a 503 (up to maxRetryDelay)", async () => {
+    const { store } = await setup({ values: holding(), faults: [on([1], respond(503, { "retry-after": "1" }))] }, { maxRetryDelay: 5_000 });
     const started = Date.now();
     expect(await store.get("k")).toEqual(value);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it("retries network errors: a connection dropped before any response", async () => {
-    let calls = 0;
-    const { server, store } = await setup((req, res) => {
-      if (++calls === 1) return void req.socket.destroy();
-      serveBytes(req, res, value);
-    });
+    const { session, store } = await setup({ values: holding(), faults: [on([1], { drop: true })] });
     expect(await store.get("k")).toEqual(value);
-    expect(server.requests).toHaveLength(2);
+    // Chromium may itself resend a request whose reused connection closed without an answer.
+    expect((await requests(session)).length).toBeGreaterThanOrEqual(2);
   });
 
   it("reports a refused connection after retrying", async () => {
-    const { server, store } = await setup((_req, res) => void res.end(), { retries: 1 });
-    await server.close();
+    const store = new HttpStore(`${testServer().refusedUrl}/root/`, { retries: 1, retryDelay: 1 });
     const err = await rejection(store.get("k"));
-    expect(err).toMatchObject({ code: "ZARR_STORE", status: undefined, message: expect.stringMatching(/failed after 2 attempts: network error: fetch failed/) });
+    // undici says "fetch failed", Chromium "Failed to fetch".
+    expect(err).toMatchObject({ code: "ZARR_STORE", status: undefined, key: "k", message: expect.stringMatching(/failed after 2 attempts: network error: .*fetch/i) });
   });
 
   it("retries PUT and DELETE too (they are idempotent)", async () => {
-    let calls = 0;
-    const { server, store } = await setup(
-      (_req, res) => {
-        calls++;
-        res.writeHead(calls % 2 === 1 ? 500 : 204).end();
-      },
-      { writable: true },
-    );
+    const { session, store } = await setup({ writable: true, faults: [on([1, 3], respond(500))] }, { writable: true });
     await store.set("k", value);
     await store.delete("k");
-    expect(server.requests.map((r) => r.method)).toEqual(["PUT", "PUT", "DELETE", "DELETE"]);
+    expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 500", "PUT 201", "DELETE 500", "DELETE 204"]);
+  });
+});
+
+describe("429 Too Many Requests", () => {
+  it("is retried after the Retry-After seconds", async () => {
+    const { session, store } = await setup({ values: holding(), faults: [on([1], respond(429, { "retry-after": "1" }))] }, { maxRetryDelay: 5_000 });
+    const started = Date.now();
+    expect(await store.get("k")).toEqual(value);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect((await requests(session)).map((r) => r.status)).toEqual([429, 200]);
+  });
+
+  it("is retried after a Retry-After HTTP date", async () => {
+    // HTTP dates have whole seconds: 3 s from now, cut to the second, is more than 2 s away.
+    const when = new Date(Date.now() + 3_000).toUTCString();
+    const { store } = await setup({ values: holding(), faults: [on([1], respond(429, { "retry-after": when }))] }, { maxRetryDelay: 10_000 });
+    const started = Date.now();
+    expect(await store.get("k")).toEqual(value);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(1_500);
+    expect(waited).toBeLessThan(6_000);
+  });
+
+  it("waits at most maxRetryDelay, however long the server asks", async () => {
+    const { session, store } = await setup({ values: holding(), faults: [on([1, 2], respond(429, { "retry-after": "3600" }))] }, { maxRetryDelay: 200 });
+    const started = Date.now();
+    expect(await store.get("k")).toEqual(value);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(2 * 190);
+    expect(waited).toBeLessThan(3_000);
+    expect(await requests(session)).toHaveLength(3);
+  });
+
+  it("without Retry-After backs off as for a 5xx; when retries run out it is an HttpStoreError with status 429", async () => {
+    const { session, store } = await setup({ faults: [always(respond(429))] }, { retries: 2 });
+    const err = await rejection(store.getRange("k", { offset: 0, length: 4 }));
+    expect(err).toMatchObject({ code: "ZARR_STORE", status: 429, key: "k", message: `GET ${session.url}root/k failed after 3 attempts: 429 Too Many Requests` });
+    expect(await requests(session)).toHaveLength(3);
   });
 });
 
 describe("truncated and wrong-length responses are errors, never partial data", () => {
-  const truncating: Handler = (_req, res) => {
-    res.writeHead(200, { "content-length": 100, "content-type": "application/octet-stream" });
-    res.write(new Uint8Array(50));
-    // End the connection mid-body.
-    setTimeout(() => res.socket?.destroy(), 10);
-  };
+  const truncate = (then: "close" | "stall"): FaultAction => ({ truncate: { bytes: 5, then } });
 
   it("a body cut short is retried, then an error", async () => {
-    const { server, store } = await setup(truncating, { retries: 1 });
+    const { session, store } = await setup({ values: holding(), faults: [always(truncate("close"))] }, { retries: 1 });
     const err = await rejection(store.get("k"));
-    expect(err).toMatchObject({ code: "ZARR_STORE", key: "k", message: expect.stringMatching(/failed after 2 attempts: network error while reading the response: terminated/) });
-    expect(server.requests).toHaveLength(2);
+    expect(err).toMatchObject({ code: "ZARR_STORE", key: "k", message: expect.stringMatching(/failed after 2 attempts: network error while reading the response: /) });
+    expect(await requests(session)).toHaveLength(2);
+    expect((await requests(session)).map((r) => r.bytes)).toEqual([5, 5]);
   });
 
   it("a body cut short once, then whole, is the whole value", async () => {
-    let calls = 0;
-    const { store } = await setup((req, res, body) => (++calls === 1 ? truncating(req, res, body) : serveBytes(req, res, value)));
+    const { store } = await setup({ values: holding(), faults: [on([1], truncate("close"))] });
     expect(await store.get("k")).toEqual(value);
   });
 
@@ -129,7 +147,7 @@ describe("truncated and wrong-length responses are errors, never partial data", 
   });
 
   it("a 206 whose Content-Range does not match the request or the body", async () => {
-    const cases: [string, Record<string, string | number>, Uint8Array][] = [
+    const cases: [string, Record<string, string>, Uint8Array][] = [
       ["wrong start", { "content-range": "bytes 0-3/20" }, value.subarray(0, 4)],
       ["longer than asked", { "content-range": "bytes 2-9/20" }, value.subarray(2, 10)],
       ["cut short", { "content-range": "bytes 2-3/20" }, value.subarray(2, 4)],
@@ -137,129 +155,139 @@ describe("truncated and wrong-length responses are errors, never partial data", 
       ["no Content-Range", {}, value.subarray(2, 6)],
     ];
     for (const [name, headers, body] of cases) {
-      const { store } = await setup((_req, res) => void res.writeHead(206, { ...headers, "content-length": body.length }).end(body));
+      const { store } = await setup({ faults: [always(respond(206, headers, body))] });
       const err = await rejection(store.getRange("k", { offset: 2, length: 4 }));
       expect(err, name).toMatchObject({ code: "ZARR_STORE", status: 206, key: "k", message: expect.stringContaining("(Range: bytes=2-5) answered with") });
     }
   });
 
   it("a server ignoring Range: the whole body is sliced", async () => {
-    const { server, store } = await setup((req, res) => serveBytes(req, res, value, { ignoreRange: true }));
+    const { session, store } = await setup({ values: holding(), ignoreRange: true });
     expect(await store.getRange("k", { offset: 4, length: 5 })).toEqual(value.slice(4, 9));
     expect(await store.getRange("k", { suffixLength: 3 })).toEqual(value.slice(-3));
     expect(await store.getRange("k", { offset: 100 })).toEqual(new Uint8Array(0));
-    expect(server.requests.every((r) => r.headers.range !== undefined)).toBe(true);
+    const log = await requests(session);
+    expect(log.map((r) => `${r.status} ${r.headers.range}`)).toEqual(["200 bytes=4-8", "200 bytes=-3", "200 bytes=100-"]);
   });
 });
 
 describe("HTML pages", () => {
-  const html: Handler = (_req, res) => void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><p>Not found</p>");
+  const html = respond(200, { "content-type": "text/html; charset=utf-8" }, new TextEncoder().encode("<!doctype html><p>Not found</p>"));
 
   it("are errors by default (a server answering missing paths with a page)", async () => {
-    const { server, store } = await setup(html);
+    const { session, store } = await setup({ faults: [always(html)] });
     const err = await rejection(store.get("a/0.0"));
     expect(err).toMatchObject({ code: "ZARR_STORE", status: 200, key: "a/0.0" });
     expect(err.message).toBe(
-      `GET ${server.url}/root/a/0.0 answered 200 with an HTML page (Content-Type text/html; charset=utf-8) instead of the value of "a/0.0": the server may answer missing paths with a page (pass { rejectHtml: false } to accept HTML values)`,
+      `GET ${session.url}root/a/0.0 answered 200 with an HTML page (Content-Type text/html; charset=utf-8) instead of the value of "a/0.0": the server may answer missing paths with a page (pass { rejectHtml: false } to accept HTML values)`,
     );
     await expect(store.getRange("a/0.0", { offset: 0, length: 2 })).rejects.toMatchObject({ status: 200, message: expect.stringContaining("HTML page") });
-    expect(server.requests).toHaveLength(2);
+    expect(await requests(session)).toHaveLength(2);
   });
 
   it("are values with rejectHtml: false", async () => {
-    const { store } = await setup(html, { rejectHtml: false });
+    const { store } = await setup({ faults: [always(html)] }, { rejectHtml: false });
     expect(new TextDecoder().decode(await store.get("index.html"))).toContain("Not found");
   });
 });
 
-describe("missing keys", () => {
+describe("missing keys and writes", () => {
   it("404 is missing; 403 is an error unless missingStatuses says otherwise (S3)", async () => {
-    const { store } = await setup((_req, res) => void res.writeHead(403, { "content-type": "application/xml" }).end("<Error><Code>AccessDenied</Code></Error>"));
+    const { store } = await setup({ faults: [always(respond(403, { "content-type": "application/xml" }, new TextEncoder().encode("<Error><Code>AccessDenied</Code></Error>")))] });
     await expect(store.get("k")).rejects.toMatchObject({ status: 403 });
     const s3 = new HttpStore(store.url, { missingStatuses: [403, 404] });
     expect(await s3.get("k")).toBeUndefined();
     expect(await s3.getRange("k", { suffixLength: 4 })).toBeUndefined();
     expect(() => new HttpStore(store.url, { missingStatuses: [200] })).toThrow("invalid missingStatuses: 200 is not a 4xx status");
+    const plain = (await setup({})).store;
+    expect(await plain.get("k")).toBeUndefined();
+    expect(await plain.getRange("k", { offset: 1, length: 2 })).toBeUndefined();
   });
 
-  it("deleting a missing key is fine; a failing PUT is an error", async () => {
-    const { store } = await setup((req, res) => void res.writeHead(req.method === "DELETE" ? 404 : 409).end(), { writable: true });
+  it("PUT and DELETE against a server that allows them", async () => {
+    const { session, store } = await setup({ writable: true }, { writable: true });
+    await store.set("a/0.0", value);
+    expect(await store.get("a/0.0")).toEqual(value);
+    expect(await store.getRange("a/0.0", { offset: 4, length: 5 })).toEqual(value.slice(4, 9));
+    await store.delete("a/0.0");
+    await store.delete("a/0.0"); // a missing key is fine
+    expect(await store.get("a/0.0")).toBeUndefined();
+    expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 201", "GET 200", "GET 206", "DELETE 204", "DELETE 404", "GET 404"]);
+  });
+
+  it("a server refusing writes gives an HttpStoreError; a read-only store refuses without asking", async () => {
+    const { session, store } = await setup({ values: holding() }, { writable: true });
+    await expect(store.set("k", value)).rejects.toMatchObject({ code: "ZARR_STORE", status: 405, method: "PUT", key: "k", message: `PUT ${session.url}root/k failed: 405 Method Not Allowed` });
+    await expect(store.delete("k")).rejects.toMatchObject({ status: 405, method: "DELETE" });
+    const readOnly = new HttpStore(store.url);
+    await expect(readOnly.set("k", value)).rejects.toMatchObject({ code: "ZARR_STORE", key: "k", message: `cannot write "k": the HttpStore at ${store.url.href} is read-only (pass { writable: true } to PUT and DELETE)` });
+    await expect(readOnly.delete("k")).rejects.toMatchObject({ message: expect.stringContaining("is read-only") });
+    expect((await requests(session)).map((r) => r.method)).toEqual(["PUT", "DELETE"]);
+    expect(await readOnly.get("k")).toEqual(value);
+  });
+
+  it("a failing PUT is an error; deleting a missing key is fine", async () => {
+    const { store } = await setup({ faults: [{ methods: ["DELETE"], action: respond(404) }, { methods: ["PUT"], action: respond(409) }] }, { writable: true });
     await store.delete("k");
     await expect(store.set("k", value)).rejects.toMatchObject({ status: 409, method: "PUT", message: expect.stringMatching(/^PUT .*\/root\/k failed: 409 Conflict$/) });
   });
 });
 
 describe("stalls, timeouts and aborts", () => {
-  const stall: Handler = () => {
-    // never answers
-  };
+  const stall: Fault = always({ stall: true });
 
   it("an attempt that takes longer than `timeout` is abandoned and retried, then an error", async () => {
-    const { server, store } = await setup(stall, { timeout: 150, retries: 1 });
+    const { session, store } = await setup({ faults: [stall] }, { timeout: 150, retries: 1 });
     const started = Date.now();
     const err = await rejection(store.get("k"));
     expect(err.message).toMatch(/failed after 2 attempts: no complete response within 150 ms \(timeout\)$/);
-    expect(server.requests).toHaveLength(2);
+    expect(await requests(session)).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("a body that stalls halfway times out too", async () => {
-    const { store } = await setup(
-      (_req, res) => {
-        res.writeHead(200, { "content-length": 100 });
-        res.write(new Uint8Array(10));
-      },
-      { timeout: 150, retries: 0 },
-    );
+    const { store } = await setup({ values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] }, { timeout: 150, retries: 0 });
     await expect(store.get("k")).rejects.toMatchObject({ message: expect.stringMatching(/^GET .* failed: no complete response within 150 ms \(timeout\)$/) });
   });
 
   it("the caller's signal aborts a stalled request at once, with the signal's reason, and no retry", async () => {
-    const { server, store } = await setup(stall, { timeout: 0 });
+    const { session, store } = await setup({ faults: [stall] }, { timeout: 0 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
     await expect(store.get("k", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    expect(Date.now() - started).toBeLessThan(1_000);
     const reason = new Error("user went away");
     await expect(store.getRange("k", { offset: 0 }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
-    expect(server.requests).toHaveLength(1);
+    expect(await requests(session)).toHaveLength(1);
   });
 
   it("the caller's signal aborts the wait between retries", async () => {
-    const { server, store } = await setup((_req, res) => void res.writeHead(503, { "retry-after": "30" }).end(), { maxRetryDelay: 30_000 });
+    const { session, store } = await setup({ faults: [always(respond(503, { "retry-after": "30" }))] }, { maxRetryDelay: 30_000 });
     const started = Date.now();
     await expect(store.get("k", { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: "TimeoutError" });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(server.requests).toHaveLength(1);
+    expect(await requests(session)).toHaveLength(1);
   });
 });
 
 describe("requests", () => {
   it("keeps at most `concurrency` requests in flight", async () => {
-    let inFlight = 0;
-    let most = 0;
-    const { store } = await setup(
-      (req, res) => {
-        most = Math.max(most, ++inFlight);
-        setTimeout(() => {
-          inFlight--;
-          serveBytes(req, res, value);
-        }, 20);
-      },
-      { concurrency: 3 },
-    );
-    const values = await Promise.all(Array.from({ length: 15 }, (_, i) => store.get(`c/${i}`)));
-    expect(values.every((v) => v?.length === value.length)).toBe(true);
-    expect(most).toBe(3);
+    const keys = Array.from({ length: 15 }, (_, i) => `c/${i}`);
+    const { session, store } = await setup({ values: holding(...keys.map((key) => `/root/${key}`)), delay: 20 }, { concurrency: 3 });
+    const values = await Promise.all(keys.map((key) => store.get(key)));
+    expect(values).toEqual(keys.map(() => value));
+    expect((await session.log()).maxInFlight).toBe(3);
   });
 
   it("sends custom headers, keeps the base URL's query, and encodes keys", async () => {
-    const { server } = await setup((req, res) => serveBytes(req, res, value));
-    const store = new HttpStore(`${server.url}/base/path?token=abc%20def`, { headers: { authorization: "Bearer xyz", "x-extra": "1" } });
-    await store.get("with space/a#b?c%");
-    const request = server.requests.at(-1)!;
-    expect(request.path).toBe("/base/path/with%20space/a%23b%3Fc%25?token=abc%20def");
-    expect(request.headers).toMatchObject({ authorization: "Bearer xyz", "x-extra": "1" });
-    expect(store.keyUrl("a/0.0").href).toBe(`${server.url}/base/path/a/0.0?token=abc%20def`);
+    const session = await pool.open({ faults: [always(respond(200, {}, value))] });
+    const store = new HttpStore(`${session.url}base/path?token=abc%20def`, { headers: { authorization: "Bearer xyz", "x-extra": "1" } });
+    expect(await store.get("with space/a#b?c%")).toEqual(value);
+    const [request] = await requests(session);
+    expect(request!.path).toBe("/base/path/with%20space/a%23b%3Fc%25?token=abc%20def");
+    expect(request!.headers).toMatchObject({ authorization: "Bearer xyz", "x-extra": "1" });
+    expect(store.keyUrl("a/0.0").href).toBe(`${session.url}base/path/a/0.0?token=abc%20def`);
   });
 
   it("uses a custom fetch", async () => {

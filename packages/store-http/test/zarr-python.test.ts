@@ -1,22 +1,22 @@
-import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpStore } from "@z/store-http";
-import { directoryHandler, startServer, type TestServer } from "./server.js";
+import { openSession, type Session } from "../../../scripts/test-server/client.js";
 
 // test/fixtures/group.zarr was written by zarr-python 2.13's DirectoryStore
-// (test/python/generate.py): served as static files, HttpStore reads it key by key.
+// (test/python/generate.py): served as static files by the shared test server, HttpStore reads it
+// key by key, in Node and in Chromium.
 
-const root = new URL("./fixtures/group.zarr/", import.meta.url);
-const onDisk = async (key: string) => new Uint8Array(await readFile(new URL(key, root)));
+/** The file as the server has it on disk: a plain GET, no Range, no HttpStore. */
+const onDisk = async (key: string) => new Uint8Array(await (await fetch(`${session.url}group.zarr/${key}`)).arrayBuffer());
 const json = (bytes: Uint8Array | undefined) => JSON.parse(new TextDecoder().decode(bytes));
 
-let server: TestServer;
+let session: Session;
 let store: HttpStore;
 beforeAll(async () => {
-  server = await startServer(directoryHandler("data", new URL("./fixtures", import.meta.url).pathname));
-  store = new HttpStore(`${server.url}/data/group.zarr`, { retryDelay: 1 });
+  session = await openSession({ files: "packages/store-http/test/fixtures" });
+  store = new HttpStore(`${session.url}group.zarr`, { retryDelay: 1 });
 });
-afterAll(() => server.close());
+afterAll(() => session.end());
 
 describe("reading a group zarr-python wrote, over HTTP", () => {
   it("reads metadata and attributes", async () => {
@@ -42,15 +42,16 @@ describe("reading a group zarr-python wrote, over HTTP", () => {
     expect(await store.getRange("foo/bar/0/1", { offset: 4, length: 8 })).toEqual(whole.slice(4, 12));
     expect(await store.getRange("foo/bar/0/1", { suffixLength: 4 })).toEqual(whole.slice(-4));
     expect(await store.getRange("foo/bar/0/1", { offset: 20 })).toEqual(whole.slice(20));
-    const ranges = server.requests.filter((r) => r.path === "/data/group.zarr/foo/bar/0/1" && r.headers.range !== undefined).map((r) => r.headers.range);
-    expect(ranges).toEqual(["bytes=4-11", "bytes=-4", "bytes=20-"]);
+    const { requests } = await session.log();
+    const ranges = requests.filter((r) => r.path === "/group.zarr/foo/bar/0/1" && r.headers.range !== undefined).map((r) => `${r.status} ${r.headers.range} ${r.bytes}`);
+    expect(ranges).toEqual(["206 bytes=4-11 8", "206 bytes=-4 4", `206 bytes=20- ${whole.length - 20}`]);
   });
 
   it("is read-only unless asked: set and delete throw without a request", async () => {
-    const before = server.requests.length;
+    const before = (await session.log()).requests.length;
     await expect(store.set(".zattrs", new Uint8Array(1))).rejects.toMatchObject({ code: "ZARR_STORE", key: ".zattrs", message: expect.stringContaining("read-only") });
     await expect(store.delete(".zattrs")).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("read-only") });
-    expect(server.requests.length).toBe(before);
+    expect((await session.log()).requests.length).toBe(before);
     expect(store.writable).toBe(false);
     expect("list" in store).toBe(false);
     expect("listDir" in store).toBe(false);

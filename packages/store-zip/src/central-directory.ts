@@ -92,6 +92,11 @@ export async function readArchive(source: ByteSource, size: number, what: string
   }
   if (disk !== 0 || centralDisk !== 0) fail("archives spanning several disks are not supported");
 
+  // Checked before anything is read or allocated for them: a corrupt (or hostile) end record may
+  // claim any count and size, and the directory is then read whole.
+  if (count > Math.floor(centralSize / CENTRAL_HEADER_SIZE)) {
+    fail(`corrupt: its end record counts ${count} entries, which take at least ${count * CENTRAL_HEADER_SIZE} bytes, but says the central directory is ${centralSize} bytes`);
+  }
   const base = centralEnd - centralSize - centralOffset;
   if (base < 0) {
     fail(`truncated or corrupt: the end record puts a ${centralSize}-byte central directory at offset ${centralOffset}, but the directory must end at ${centralEnd}`);

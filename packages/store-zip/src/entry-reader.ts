@@ -5,7 +5,7 @@ import { readExactly, type ByteSource } from "./byte-source.js";
 import { crc32 } from "./crc32.js";
 import type { ZipEntry } from "./entry.js";
 import { splitExtra } from "./extra-fields.js";
-import { EXTRA_ZIP64, FLAG_DATA_DESCRIPTOR, FLAG_ENCRYPTED, LOCAL_HEADER_SIZE, MAX_U32, METHOD_DEFLATE, METHOD_STORED, SIG_LOCAL, methodName } from "./records.js";
+import { EXTRA_ZIP64, FLAG_DATA_DESCRIPTOR, FLAG_ENCRYPTED, LOCAL_HEADER_SIZE, MAX_DEFLATE_RATIO, MAX_U32, METHOD_DEFLATE, METHOD_STORED, SIG_DATA_DESCRIPTOR, SIG_LOCAL, methodName } from "./records.js";
 
 /**
  * How many bytes more than the central directory's name and extra field a first read takes for
@@ -25,6 +25,7 @@ export interface ReadContext {
 export async function readEntry(entry: ZipEntry, context: ReadContext): Promise<Uint8Array> {
   const key = entry.name;
   checkReadable(entry);
+  checkSizes(entry);
   const compressed = await readCompressed(entry, context);
   const value = decompress(entry, compressed);
   const actual = crc32(value);
@@ -47,11 +48,48 @@ export async function readStoredRange(entry: ZipEntry, start: number, end: numbe
   return part.slice();
 }
 
+/**
+ * How many bytes the entry takes in the archive from its local header on: header, data and, when
+ * flag bit 3 says the sizes follow the data, the data descriptor (with or without its signature,
+ * 32- or 64-bit sizes: whichever agrees with the central directory). For moving entries.
+ */
+export async function recordLength(entry: ZipEntry, context: ReadContext): Promise<number> {
+  const key = entry.name;
+  const { dataOffset } = await locateData(entry, context, 0);
+  const dataEnd = dataOffset + entry.compressedSize;
+  if ((entry.flags & FLAG_DATA_DESCRIPTOR) === 0) return dataEnd - entry.offset;
+  const tail = await readExactly(context.source, dataEnd, Math.min(24, context.sourceSize - dataEnd), `the data descriptor of zip entry ${JSON.stringify(key)}`, { key, signal: context.signal });
+  for (const signed of [true, false]) {
+    const at = signed ? 4 : 0;
+    if (signed && !(tail.length >= 4 && u32(tail, 0) === SIG_DATA_DESCRIPTOR)) continue;
+    if (tail.length < at + 12 || u32(tail, at) !== entry.crc32) continue;
+    if (tail.length >= at + 20 && u64(tail, at + 4) === entry.compressedSize && u64(tail, at + 12) === entry.size) return dataEnd + at + 20 - entry.offset;
+    if (u32(tail, at + 4) === entry.compressedSize && u32(tail, at + 8) === entry.size) return dataEnd + at + 12 - entry.offset;
+  }
+  throw new StoreError(`corrupt zip entry ${JSON.stringify(key)}: no data descriptor matching the central directory's CRC and sizes after its data (offset ${dataEnd})`, { key });
+}
+
 function checkReadable(entry: ZipEntry): void {
   const key = entry.name;
   if ((entry.flags & FLAG_ENCRYPTED) !== 0) throw new StoreError(`cannot read zip entry ${JSON.stringify(key)}: it is encrypted`, { key });
   if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATE) {
     throw new StoreError(`cannot read zip entry ${JSON.stringify(key)}: unsupported compression ${methodName(entry.method)} (only stored and deflate are)`, { key });
+  }
+}
+
+/**
+ * The sizes the central directory claims must be possible before anything is read or allocated
+ * for them: a stored entry holds exactly its size, and deflate cannot expand more than
+ * {@link MAX_DEFLATE_RATIO} to 1 (so a corrupt size of terabytes fails here, not in `new
+ * Uint8Array`). The compressed size itself is bounded by the archive (checked before reading).
+ */
+function checkSizes(entry: ZipEntry): void {
+  if (entry.method === METHOD_STORED && entry.size !== entry.compressedSize) {
+    throw sizesDisagree(entry, `a stored entry of ${entry.size} bytes holds ${entry.compressedSize} bytes`);
+  }
+  const most = entry.compressedSize * MAX_DEFLATE_RATIO + 1024;
+  if (entry.method === METHOD_DEFLATE && entry.size > most) {
+    throw sizesDisagree(entry, `the central directory says ${entry.size} bytes inflated from ${entry.compressedSize} compressed, more than deflate can produce (at most ${most})`);
   }
 }
 

@@ -5,6 +5,8 @@ export const SIG_CENTRAL = 0x02014b50;
 export const SIG_END = 0x06054b50;
 export const SIG_ZIP64_END = 0x06064b50;
 export const SIG_ZIP64_LOCATOR = 0x07064b50;
+/** Optional, before a data descriptor (the CRC and sizes written after the data, flag bit 3). */
+export const SIG_DATA_DESCRIPTOR = 0x08074b50;
 
 export const LOCAL_HEADER_SIZE = 30;
 export const CENTRAL_HEADER_SIZE = 46;
@@ -20,6 +22,12 @@ export const FLAG_UTF8 = 0x800;
 
 export const METHOD_STORED = 0;
 export const METHOD_DEFLATE = 8;
+
+/**
+ * The most bytes one byte of deflate data can inflate to: a 258-byte match coded in 2 bits. An
+ * entry claiming more than this ratio (plus a little for block headers) is corrupt.
+ */
+export const MAX_DEFLATE_RATIO = 1032;
 
 /** The header ID of the zip64 extended information extra field. */
 export const EXTRA_ZIP64 = 0x0001;

@@ -1,13 +1,16 @@
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
-import { blobSource, bytesSource, isWritableSource, type ByteSource, type WritableByteSource } from "./byte-source.js";
+import { blobSource, bytesSource, isWritableSource, readExactly, type ByteSource, type WritableByteSource } from "./byte-source.js";
 import { readArchive } from "./central-directory.js";
 import { entryInfo, isDirectoryEntry, type ZipEntry, type ZipEntryInfo } from "./entry.js";
-import { readEntry, readStoredRange, type ReadContext } from "./entry-reader.js";
+import { readEntry, readStoredRange, recordLength, type ReadContext } from "./entry-reader.js";
 import { encodeCentralDirectory, encodeEntry } from "./entry-writer.js";
 import { unsafeKeyReason } from "@z/meta";
 import { checkKey, checkListPrefix, clampRange, directoryPrefix } from "./keys.js";
 import { Mutex } from "./mutex.js";
 import { METHOD_DEFLATE, METHOD_STORED } from "./records.js";
+
+/** How much of an entry {@link ZipStore.compact} holds in memory at once while moving it. */
+const MOVE_PIECE = 1 << 20;
 
 /** How {@link ZipStore.open} opens an archive and writes new entries. */
 export interface ZipStoreOptions {
@@ -54,7 +57,8 @@ export interface ZipStoreOptions {
  * memory and is written after the last entry by `flush()` and `close()`. Until then the source is
  * not a valid zip (as with zipfile). Setting a key again or deleting it takes the old entry out
  * of the central directory, so there are never duplicate names (zarr-python's `ZipStore` writes
- * duplicates and cannot delete); the old entry's bytes stay in the file as unreferenced space.
+ * duplicates and cannot delete); the old entry's bytes stay in the file as unreferenced space
+ * until {@link ZipStore.compact} reclaims it (`close()` does not, as in zarr-python).
  * Zip64 records are written when needed. Reads see writes at once.
  *
  * `set`/`delete` exist in every mode; in mode `"r"` they throw a "read-only" `StoreError`. After
@@ -253,18 +257,49 @@ export class ZipStore implements WritableStore, ListableStore {
     this.#checkOpen();
     if (!this.writable) return;
     await this.#mutex.run(async () => {
-      if (!this.#dirty) return;
+      if (this.#dirty) await this.#writeDirectory(options.signal);
+    });
+  }
+
+  /**
+   * Reclaims the space of entries that were overwritten or deleted: moves every live entry down
+   * over the unused bytes before it, in file order, then writes the central directory after the
+   * last one and cuts the source there. Returns the number of bytes reclaimed (0 when there were
+   * none, and then nothing is written).
+   *
+   * `close()` does not do this, as zarr-python's `ZipStore.close()` only writes the directory:
+   * compacting reads and rewrites everything after the first unused byte, which is the caller's
+   * choice to pay. Call it before `close()` when a key was set twice or deleted. It works in
+   * place and is not atomic: an error or a crash part way leaves the source without a valid
+   * central directory until the next successful `flush()`/`close()` (the store itself stays
+   * consistent). To keep the original intact, copy the store into a new archive instead.
+   */
+  async compact(options: StoreOptions = {}): Promise<number> {
+    this.#checkOpen();
+    if (!this.writable) throw new StoreError(`cannot compact ${this.#name}: it is open read-only (mode "r")`);
+    return this.#mutex.run(async () => {
+      const signal = options.signal;
+      signal?.throwIfAborted();
       const entries = [...this.#files.values(), ...this.#kept.values()].sort((a, b) => a.offset - b.offset);
-      const directory = encodeCentralDirectory(entries, this.#appendAt, this.#base, this.#comment, this.#forceZip64);
-      await this.#write(this.#appendAt, directory, undefined, options.signal);
-      const end = this.#appendAt + directory.length;
-      try {
-        await (this.source as WritableByteSource).truncate(end, { signal: options.signal });
-      } catch (err) {
-        throw this.#ioError(`cannot write ${this.#name}: truncating it to ${end} bytes failed`, undefined, err, options.signal);
+      const context = this.#readContext(options);
+      let cursor = this.#base;
+      for (const entry of entries) {
+        const length = await recordLength(entry, context);
+        if (entry.offset !== cursor) {
+          await this.#move(entry.offset, cursor, length, entry.name, signal);
+          this.#dirty = true;
+          // Where the entry now is, at once: after a failure part way the store still reads right.
+          const moved = cursor - entry.offset;
+          entry.offset = cursor;
+          if (entry.dataOffset !== undefined) entry.dataOffset += moved;
+        }
+        cursor += length;
       }
-      this.#size = end;
-      this.#dirty = false;
+      const reclaimed = this.#appendAt - cursor;
+      if (reclaimed === 0 && !this.#dirty) return 0;
+      this.#appendAt = cursor;
+      await this.#writeDirectory(signal);
+      return reclaimed;
     });
   }
 
@@ -276,6 +311,33 @@ export class ZipStore implements WritableStore, ListableStore {
     if (this.#closed) return;
     await this.flush(options);
     this.#closed = true;
+  }
+
+  /** Writes the central directory at `#appendAt` and cuts the source after it (inside the mutex). */
+  async #writeDirectory(signal: AbortSignal | undefined): Promise<void> {
+    const entries = [...this.#files.values(), ...this.#kept.values()].sort((a, b) => a.offset - b.offset);
+    const directory = encodeCentralDirectory(entries, this.#appendAt, this.#base, this.#comment, this.#forceZip64);
+    await this.#write(this.#appendAt, directory, undefined, signal);
+    const end = this.#appendAt + directory.length;
+    try {
+      await (this.source as WritableByteSource).truncate(end, { signal });
+    } catch (err) {
+      throw this.#ioError(`cannot write ${this.#name}: truncating it to ${end} bytes failed`, undefined, err, signal);
+    }
+    this.#size = end;
+    this.#dirty = false;
+  }
+
+  /**
+   * Copies `length` bytes from `from` down to `to` (`to < from`), a piece at a time so memory
+   * stays bounded; front to back, so a piece never overwrites bytes not yet copied.
+   */
+  async #move(from: number, to: number, length: number, key: string, signal: AbortSignal | undefined): Promise<void> {
+    for (let done = 0; done < length; done += MOVE_PIECE) {
+      const size = Math.min(MOVE_PIECE, length - done);
+      const piece = (await readExactly(this.source, from + done, size, `zip entry ${JSON.stringify(key)}`, { key, signal })).slice();
+      await this.#write(to + done, piece, key, signal);
+    }
   }
 
   #readContext(options: StoreOptions): ReadContext {

@@ -1,11 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, it } from "vitest";
 import type { ByteRange, DirectoryListing, Store, StoreOptions } from "@z/meta";
 import { describeStoreContract } from "@z/meta/testing";
 import { MemoryFile, ZipStore, type ZipStoreOptions } from "@z/store-zip";
-import { nodeFile } from "./helpers.js";
 
 const api = { describe, it };
 const contract = { refusesUnsafeKeys: true } as const;
@@ -63,26 +59,3 @@ class ReopeningZipStore implements Store {
 
 describeStoreContract("ZipStore reopened from its bytes around every write", () => new ReopeningZipStore({}), api, contract);
 describeStoreContract("ZipStore reopened around every write (deflate, zip64)", () => new ReopeningZipStore({ compression: "deflate", forceZip64: true }), api, contract);
-
-// A real file, through a Node file handle (what `@z/store-fs` could provide as a byte source).
-const files = new Map<ZipStore, { close(): Promise<void>; dir: string }>();
-describeStoreContract(
-  "ZipStore on a local file",
-  async () => {
-    const dir = await mkdtemp(join(tmpdir(), "z-store-zip-"));
-    const file = await nodeFile(join(dir, "store.zip"));
-    const store = await ZipStore.open(file, { mode: "w" });
-    files.set(store, { close: file.close, dir });
-    return store;
-  },
-  api,
-  {
-    ...contract,
-    dispose: async (store) => {
-      const entry = files.get(store);
-      await store.close();
-      await entry?.close();
-      if (entry) await rm(entry.dir, { recursive: true, force: true });
-    },
-  },
-);

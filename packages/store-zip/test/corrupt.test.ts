@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryFile, ZipStore, bytesSource, type ByteSource } from "@z/store-zip";
-import { utf8 } from "./helpers.js";
+import { text, utf8 } from "./helpers.js";
 
 /** A small archive: "a" stored, "b" deflated, each a little over 1 KiB. */
 async function archive(): Promise<Uint8Array> {
@@ -72,8 +72,57 @@ describe("corrupt archives are StoreErrors saying what is wrong", () => {
 
   it("an entry count that disagrees with the central directory", async () => {
     const bytes = await archive();
-    view(bytes).setUint16(endRecord(bytes) + 10, 3, true);
-    expect((await openError(bytes)).message).toContain("its end record counts 3 entries, but the central directory holds 2");
+    view(bytes).setUint16(endRecord(bytes) + 10, 1, true);
+    expect((await openError(bytes)).message).toContain("its end record counts 1 entries, but the central directory holds 2");
+  });
+});
+
+describe("claims that would take unbounded memory fail first, with a typed error", () => {
+  it("an end record counting more entries than its central directory can hold", async () => {
+    const bytes = await archive();
+    view(bytes).setUint16(endRecord(bytes) + 10, 65535, true);
+    expect(await openError(bytes)).toMatchObject({
+      code: "ZARR_STORE",
+      message: "cannot open zip archive: corrupt: its end record counts 65535 entries, which take at least 3014610 bytes, but says the central directory is 94 bytes",
+    });
+  });
+
+  it("a zip64 end record claiming 2^40 entries, or a central directory of 2^45 bytes in a small file", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file, { mode: "w", forceZip64: true });
+    await store.set("a", utf8("hello"));
+    await store.close();
+    const zip64End = (bytes: Uint8Array) => find(bytes, 0x06064b50, 0, "");
+    const many = file.bytes();
+    view(many).setBigUint64(zip64End(many) + 32, 2n ** 40n, true);
+    expect((await openError(many)).message).toMatch(/^cannot open zip archive: corrupt: its end record counts 1099511627776 entries, which take at least \d+ bytes, but says the central directory is \d+ bytes$/);
+    const huge = file.bytes();
+    view(huge).setBigUint64(zip64End(huge) + 40, 2n ** 45n, true);
+    expect(await openError(huge)).toMatchObject({ code: "ZARR_STORE", message: expect.stringMatching(/truncated or corrupt: the end record puts a 35184372088832-byte central directory at offset \d+/) });
+  });
+
+  it("a deflated entry claiming more bytes than deflate can produce from its data: refused before reading or inflating", async () => {
+    const bytes = await archive();
+    const compressed = view(bytes).getUint32(central(bytes, "b") + 20, true);
+    // 4 GiB from a few dozen bytes: a zip bomb's claim, or a corrupt size field.
+    view(bytes).setUint32(central(bytes, "b") + 24, 0xfffffff0, true);
+    view(bytes).setUint32(local(bytes, "b") + 22, 0xfffffff0, true);
+    const reads: number[] = [];
+    const inner = bytesSource(bytes);
+    const store = await ZipStore.open({ size: () => inner.size(), read: (offset, length) => (reads.push(length), inner.read(offset, length)) });
+    reads.length = 0;
+    const message = `corrupt zip entry "b": sizes disagree (the central directory says 4294967280 bytes inflated from ${compressed} compressed, more than deflate can produce (at most ${compressed * 1032 + 1024}))`;
+    await expect(store.get("b")).rejects.toMatchObject({ code: "ZARR_STORE", key: "b", message });
+    await expect(store.getRange("b", { offset: 0, length: 10 })).rejects.toMatchObject({ key: "b", message });
+    expect(reads).toEqual([]);
+    expect(text(await store.get("a"))).toBe("hello world ".repeat(100));
+  });
+
+  it("a stored entry claiming a size its data does not have: refused before reading", async () => {
+    const bytes = await archive();
+    view(bytes).setUint32(central(bytes, "a") + 24, 0xfffffff0, true);
+    const store = await ZipStore.open(bytes);
+    await expect(store.get("a")).rejects.toMatchObject({ key: "a", message: 'corrupt zip entry "a": sizes disagree (a stored entry of 4294967280 bytes holds 1200 bytes)' });
   });
 
   it("a bad local header signature, naming the key", async () => {

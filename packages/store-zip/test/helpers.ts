@@ -1,13 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+// Test helpers that run in Node and in Chromium (fixtures are read through the browser run's
+// `readFileSync` shim, so each URL is written whole on import.meta.url, as Vite rewrites them);
+// the Node-only ones are in node-helpers.ts.
+import { readFileSync } from "node:fs";
 import type { ByteSource, WritableByteSource } from "@z/store-zip";
-
-const fixtures = new URL("./fixtures/", import.meta.url);
 
 /** The bytes of `test/fixtures/<name>.zip` (written by test/python/generate.py). */
 export function fixture(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`${name}.zip`, fixtures)));
+  return new Uint8Array(readFileSync(new URL(`./fixtures/${name}.zip`, import.meta.url)));
 }
 
 export interface ManifestEntry {
@@ -18,38 +17,11 @@ export interface ManifestEntry {
 }
 
 /** What zipfile read from each fixture: every name (the last entry of it), its bytes and method. */
-export const manifest = JSON.parse(readFileSync(new URL("manifest.json", fixtures), "utf8")) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
+export const manifest = JSON.parse(readFileSync(new URL("./fixtures/manifest.json", import.meta.url), "utf8")) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
 export const base64 = (data: string): Uint8Array => new Uint8Array(Buffer.from(data, "base64"));
-
-/** A local file as a {@link WritableByteSource}: what `@z/store-fs` could offer as `fileByteSource`. */
-export async function nodeFile(path: string): Promise<WritableByteSource & { close(): Promise<void> }> {
-  const handle = await open(path, existsSync(path) ? "r+" : "w+");
-  return {
-    size: async () => (await handle.stat()).size,
-    read: async (offset, length) => {
-      const out = new Uint8Array(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await handle.read(out, filled, length - filled, offset + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return out.subarray(0, filled);
-    },
-    write: async (offset, data) => {
-      let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await handle.write(data, written, data.length - written, offset + written);
-        written += bytesWritten;
-      }
-    },
-    truncate: (size) => handle.truncate(size),
-    close: () => handle.close(),
-  };
-}
 
 /** A source that records every read, to show which bytes a store fetched. */
 export class CountingSource implements ByteSource {
@@ -103,11 +75,30 @@ export class SparseFile implements WritableByteSource {
   }
 }
 
-/** Whether /usr/bin/python3 with zarr-python is here, for the live cross-checks. */
-export const hasZarrPython = spawnSync("/usr/bin/python3", ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
+/** Whether two byte arrays are equal: `toEqual` compares megabytes element by element, slowly. */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
-/** Runs a Python script with /usr/bin/python3 and returns its standard output, parsed as JSON. */
-export function python<T = unknown>(script: string, ...args: string[]): T {
-  const out = execFileSync("/usr/bin/python3", ["-c", script, ...args], { encoding: "utf8", timeout: 60_000, stdio: ["ignore", "pipe", "pipe"] });
-  return JSON.parse(out) as T;
+/**
+ * A remote file read with HTTP range requests through `fetch`: the least a `ByteSource` over HTTP
+ * needs (`@z/store-http`'s `HttpByteSource` adds retries and checks, but this package's tests may
+ * not import it). Anything but a 206 of the asked length is an error.
+ */
+export function rangeSource(url: string): ByteSource {
+  return {
+    async size() {
+      const response = await fetch(url, { method: "HEAD" });
+      if (!response.ok) throw new Error(`HEAD ${url}: ${response.status}`);
+      return Number(response.headers.get("content-length"));
+    },
+    async read(offset, length, options = {}) {
+      const response = await fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: options.signal });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (response.status !== 206 || bytes.length !== length) throw new Error(`GET ${url} bytes ${offset}+${length}: ${response.status} with ${bytes.length} bytes`);
+      return bytes;
+    },
+  };
 }

@@ -1,9 +1,12 @@
 import { copyFile, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { zlibSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipStore } from "@z/store-zip";
-import { hasZarrPython, nodeFile, python, text, utf8 } from "./helpers.js";
+import { text, utf8 } from "./helpers.js";
+import { hasZarrPython, nodeFile, python } from "./node-helpers.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -132,5 +135,76 @@ with zipfile.ZipFile(sys.argv[1]) as zf:
     expect(seen.bad).toBeNull();
     expect(seen.names.filter((name) => name === "été/0")).toHaveLength(1);
     expect((await readFile(copy)).length).toBeGreaterThan((await readFile(path)).length);
+  }, 30_000);
+});
+
+describe.skipIf(!hasZarrPython)("compacted archives: zarr-python, zipfile and unzip read them", () => {
+  it("zarr-python's group with chunks rewritten and a key deleted, compacted in place", async () => {
+    const path = join(dir, "compacted.zip");
+    await copyFile(new URL("./fixtures/zarr-stored.zip", import.meta.url), path);
+    const file = await nodeFile(path);
+    const store = await ZipStore.open(file);
+    // chunk (0, 0) of foo/bar (rows 0-1, columns 0-2) twice, baz/1 rewritten, .zattrs replaced.
+    await store.set("foo/bar/0/0", int32([-1, -1, -1, -1, -1, -1]));
+    await store.set("foo/bar/0/0", int32([100, 101, 102, 106, 107, 108]));
+    await store.set("baz/1", zlibSync(float64([7.5, 8.5]))); // baz has numcodecs' Zlib compressor
+    await store.set(".zattrs", json({ title: "compacted" }));
+    await store.set("stray", utf8("deleted before compacting"));
+    await store.delete("stray");
+    await store.close();
+    const before = (await readFile(path)).length;
+
+    const again = await ZipStore.open(file);
+    const reclaimed = await again.compact();
+    await again.close();
+    await file.close();
+    const after = (await readFile(path)).length;
+    expect(reclaimed).toBeGreaterThan(0);
+    expect(after).toBe(before - reclaimed);
+
+    const seen = python<Record<string, unknown>>(readWithZarrPython, path);
+    expect(seen.attrs).toEqual({ title: "compacted" });
+    const bar = [0, 1, 2, 3].map((r) => [0, 1, 2, 3, 4, 5].map((c) => r * 6 + c));
+    bar[0]!.splice(0, 3, 100, 101, 102);
+    bar[1]!.splice(0, 3, 106, 107, 108);
+    expect(seen.bar).toEqual(bar);
+    expect(seen.baz).toEqual([0, 0.25, 7.5, 8.5, 1]);
+    expect(seen.bad).toBeNull();
+    const names = seen.names as string[];
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain("stray");
+    // Every byte is accounted for: entries back to back from offset 0, then the directory.
+    const layout = python<{ ends: number[]; starts: number[]; directory: number }>(
+      `import sys, json, zipfile
+with zipfile.ZipFile(sys.argv[1]) as zf:
+    infos = sorted(zf.infolist(), key=lambda i: i.header_offset)
+    starts = [i.header_offset for i in infos]
+    ends = [i.header_offset + 30 + len(i.filename.encode()) + len(i.extra) + i.compress_size for i in infos]
+    print(json.dumps({"starts": starts, "ends": ends, "directory": zf.start_dir}))`,
+      path,
+    );
+    expect(layout.starts[0]).toBe(0);
+    expect(layout.starts.slice(1)).toEqual(layout.ends.slice(0, -1));
+    expect(layout.directory).toBe(layout.ends.at(-1));
+    // The command-line testers agree.
+    expect(execFileSync("/usr/bin/python3", ["-m", "zipfile", "-t", path], { encoding: "utf8" })).toContain("Done testing");
+    expect(execFileSync("unzip", ["-t", path], { encoding: "utf8" })).toContain("No errors detected");
+  }, 30_000);
+
+  it("an archive with bytes before it, appended to: zipfile reads both entries", async () => {
+    const path = join(dir, "prefixed.zip");
+    await copyFile(new URL("./fixtures/prefixed.zip", import.meta.url), path);
+    const file = await nodeFile(path);
+    const store = await ZipStore.open(file);
+    await store.set("x/1", utf8("appended"));
+    await store.close();
+    await file.close();
+    const seen = python<[string, string, null]>(
+      `import sys, json, zipfile
+with zipfile.ZipFile(sys.argv[1]) as zf:
+    print(json.dumps([zf.read("x/0").decode(), zf.read("x/1").decode(), zf.testzip()]))`,
+      path,
+    );
+    expect(seen).toEqual(["after the prefix", "appended", null]);
   }, 30_000);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryFile, ZipStore, bytesSource, type WritableByteSource } from "@z/store-zip";
-import { CountingSource, text, utf8 } from "./helpers.js";
+import { CountingSource, base64, fixture, manifest, sameBytes, text, utf8 } from "./helpers.js";
 
 /** A MemoryFile that counts writes. */
 class CountingFile extends MemoryFile {
@@ -205,5 +205,98 @@ describe("random access", () => {
     source.reads.length = 0;
     expect(await store.getRange("chunks/7", { offset: 20_000 })).toEqual(new Uint8Array(0));
     expect(source.reads).toEqual([]);
+  });
+});
+
+describe("compact(): reclaiming the space of overwritten and deleted entries", () => {
+  /** The bytes an entry written by ZipStore takes: local header, name, data. */
+  const record = (key: string, size: number) => 30 + key.length + size;
+
+  it("moves the live entries over the unused bytes and cuts the file; nothing to do the second time", async () => {
+    const file = new CountingFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    await store.set("k", new Uint8Array(1000).fill(1));
+    await store.set("gone", new Uint8Array(500).fill(9));
+    await store.set("other", utf8("other value"));
+    await store.set("k", new Uint8Array(1000).fill(2));
+    await store.delete("gone");
+    await store.close();
+    const before = await file.size();
+
+    const again = await ZipStore.open(file);
+    expect(await again.compact()).toBe(record("k", 1000) + record("gone", 500));
+    expect(await file.size()).toBe(before - record("k", 1000) - record("gone", 500));
+    // Reads right away, and after reopening the bytes.
+    expect((await again.get("k"))?.every((b) => b === 2)).toBe(true);
+    const writes = file.writes;
+    expect(await again.compact()).toBe(0);
+    expect(file.writes).toBe(writes);
+    await again.close();
+    const reopened = await ZipStore.open(file.bytes());
+    expect(await reopened.list()).toEqual(["other", "k"]);
+    expect(text(await reopened.get("other"))).toBe("other value");
+    expect((await reopened.get("k"))?.every((b) => b === 2)).toBe(true);
+    expect(reopened.info("other")?.offset).toBe(0);
+    expect(reopened.info("k")?.offset).toBe(record("other", 11));
+  });
+
+  it("moves an entry larger than the 1 MiB copy piece over a gap shorter than itself", async () => {
+    const file = new MemoryFile();
+    const store = await ZipStore.open(file, { mode: "w" });
+    const big = Uint8Array.from({ length: 3 * 2 ** 20 + 17 }, (_, i) => (i * 7 + (i >> 12)) % 256);
+    await store.set("dead", new Uint8Array(100_000));
+    await store.set("big", big);
+    expect(sameBytes(await store.get("big"), big)).toBe(true); // its data offset is known now, and must move too
+    await store.delete("dead");
+    expect(await store.compact()).toBe(record("dead", 100_000));
+    expect(sameBytes(await store.get("big"), big)).toBe(true);
+    expect(await store.getRange("big", { offset: 2 ** 20, length: 5 })).toEqual(big.slice(2 ** 20, 2 ** 20 + 5));
+    await store.close();
+    expect(sameBytes(await (await ZipStore.open(file.bytes())).get("big"), big)).toBe(true);
+    expect(await file.size()).toBe(record("big", big.length) + 46 + 3 + 22);
+  });
+
+  it("keeps what zipfile wrote and ZipStore does not write itself: data descriptors, directories, foreign names, prefixes, the comment", async () => {
+    const odd = new MemoryFile(fixture("odd"));
+    const store = await ZipStore.open(odd);
+    await store.delete("z/1"); // the first entry: every other one moves
+    const reclaimed = await store.compact();
+    expect(reclaimed).toBeGreaterThan(30);
+    await store.close();
+    const reopened = await ZipStore.open(odd.bytes());
+    for (const key of Object.keys(manifest.odd!.entries).filter((k) => !k.endsWith("/") && !k.startsWith("../") && k !== "z/1")) {
+      expect(await reopened.get(key), key).toEqual(base64(manifest.odd!.entries[key]!.data));
+    }
+    expect((await reopened.listDir("")).prefixes).toEqual(["a", "empty-dir", "été"]);
+    expect(new TextDecoder().decode(odd.bytes().subarray(-18))).toBe("an archive comment");
+    expect(odd.bytes().length).toBe(fixture("odd").length - reclaimed - (46 + 3));
+
+    const prefixed = new MemoryFile(fixture("prefixed"));
+    const again = await ZipStore.open(prefixed);
+    await again.set("x/0", utf8("replaced"));
+    expect(await again.compact()).toBeGreaterThan(0);
+    await again.close();
+    expect(new TextDecoder().decode(prefixed.bytes().subarray(0, 10))).toBe("#!/bin/sh\n");
+    const read = await ZipStore.open(prefixed.bytes());
+    expect(text(await read.get("x/0"))).toBe("replaced");
+    expect(text(await read.get(".zgroup"))).toBe('{"zarr_format": 2}');
+  });
+
+  it("is refused read-only and after close", async () => {
+    const readOnly = await ZipStore.open(fixture("duplicates"));
+    await expect(readOnly.compact()).rejects.toMatchObject({ code: "ZARR_STORE", message: 'cannot compact zip archive: it is open read-only (mode "r")' });
+    const store = await ZipStore.open(new MemoryFile(), { mode: "w" });
+    await store.close();
+    await expect(store.compact()).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("is closed") });
+  });
+
+  it("an archive zarr-python wrote with a duplicate name: the older entry's space is reclaimed", async () => {
+    const file = new MemoryFile(fixture("duplicates"));
+    const store = await ZipStore.open(file);
+    expect(await store.compact()).toBe(record("k", "first".length));
+    await store.close();
+    const reopened = await ZipStore.open(file.bytes());
+    expect(await reopened.list()).toEqual(["other", "k"]);
+    expect(text(await reopened.get("k"))).toBe("second");
   });
 });

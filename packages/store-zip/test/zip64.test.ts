@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryFile, ZipStore } from "@z/store-zip";
-import { SparseFile, fixture, hasZarrPython, python, text, utf8 } from "./helpers.js";
+import { SparseFile, fixture, text, utf8 } from "./helpers.js";
+import { hasZarrPython, python } from "./node-helpers.js";
 
 const GiB = 2 ** 30;
 let dir: string;

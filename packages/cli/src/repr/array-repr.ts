@@ -245,6 +245,10 @@ function formatterFor(dtype: DataType, values: readonly ElementValue[], is0d: bo
       return (v) => `b'${[...(v as Uint8Array)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}'`;
     case "O":
       return (v) => String(v);
+    case "x":
+      // ml_dtypes' floats print as float32 does; int4/int2 as ints.
+      if (dtype.extension === "int4" || dtype.extension === "int2") return (v) => String(v);
+      return floatingFormat(values as number[], floatSize({ ...dtype, itemsize: 4 }), false);
   }
 }
 

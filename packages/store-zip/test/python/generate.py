@@ -2,7 +2,7 @@
 
 Run from anywhere with /usr/bin/python3 (Debian's python3-zarr):
 
-    /usr/bin/python3 packages/store-zip/test/python/generate.py
+    /usr/bin/python3 packages/store-zip/test/python/generate.py [NAME ...]
 
 Each archive goes to test/fixtures/<name>.zip; test/fixtures/manifest.json records, for every
 archive, each key zipfile reads from it (the last entry of a name, as zipfile's NameToInfo) with
@@ -12,6 +12,7 @@ import base64
 import io
 import json
 import os
+import sys
 import zipfile
 
 import numpy as np
@@ -33,6 +34,26 @@ def zarr_group(path, compression):
         bar[...] = np.arange(24, dtype="<i4").reshape(4, 6)
         baz = root.create_dataset("baz", shape=(5,), chunks=(2,), dtype="<f8", compressor=Zlib(level=1))
         baz[...] = np.linspace(0, 1, 5)
+
+
+def zarr_remote(path):
+    """What the tests read over HTTP: zarr.ZipStore (stored entries, its default) with zipfile's
+    zip64 limits lowered to 0, so every size, offset and the count are in zip64 records. About
+    1 MiB: a (1024, 1024) uint8 array "big" in 64 uncompressed chunks of 16 KiB, whose value at
+    (i, j) is (i + 3 * j) % 251, and a small zlib-compressed float64 array "small"."""
+    saved = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = 0, 0
+    try:
+        with zarr.ZipStore(path, mode="w") as store:
+            root = zarr.group(store=store)
+            root.attrs["title"] = "read over http"
+            big = root.create_dataset("big", shape=(1024, 1024), chunks=(128, 128), dtype="u1", compressor=None)
+            i, j = np.indices((1024, 1024))
+            big[...] = ((i + 3 * j) % 251).astype("u1")
+            small = root.create_dataset("small", shape=(10,), chunks=(4,), dtype="<f8", compressor=Zlib(level=1))
+            small[...] = np.arange(10) / 4
+    finally:
+        zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = saved
 
 
 def zip64_forced(path):
@@ -111,12 +132,13 @@ def prefixed(path):
         f.write(b"#!/bin/sh\necho this is not part of the zip\nexit 0\n" + sink.getvalue())
 
 
-def describe(path):
+def describe(path, data=True):
     with zipfile.ZipFile(path) as zf:
         entries = {}
         for info in zf.infolist():
             entries[info.filename] = {
-                "data": base64.b64encode(zf.read(info)).decode(),
+                "data": base64.b64encode(zf.read(info)).decode() if data else None,
+                "size": info.file_size,
                 "method": info.compress_type,
                 "crc": info.CRC,
                 "flags": info.flag_bits,
@@ -133,13 +155,21 @@ def main():
         "odd": odd,
         "duplicates": duplicates,
         "prefixed": prefixed,
+        "zarr-remote": zarr_remote,
     }
+    # With names as arguments, only those archives are written again; the manifest keeps the rest.
+    names = sys.argv[1:] or list(makers)
+    manifest_path = os.path.join(OUT, "manifest.json")
     manifest = {}
-    for name, make in makers.items():
+    if sys.argv[1:] and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    for name in names:
         path = os.path.join(OUT, name + ".zip")
-        make(path)
-        manifest[name] = describe(path)
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        makers[name](path)
+        # The big archive's values follow from a formula; its bytes would only bloat the manifest.
+        manifest[name] = describe(path, data=name != "zarr-remote")
+    with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
 

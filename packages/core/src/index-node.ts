@@ -1,0 +1,14 @@
+/// <reference types="node" />
+/**
+ * `@z/core` as Node loads it (the `node` export condition): everything in `@z/core`, with a default
+ * chunk pool of worker threads, so large reads and writes decode and encode on every core.
+ * Browsers and bundlers for them get `index.ts`, which has none.
+ */
+import { availableParallelism } from "node:os";
+import { setDefaultChunkPool } from "./chunk-pool.js";
+import { WorkerPool } from "./node/worker-pool.js";
+
+export * from "./index.js";
+
+// One core is the calling thread's, which works alongside the pool; a single core gets no pool.
+setDefaultChunkPool(availableParallelism() > 1 ? () => new WorkerPool() : undefined);

@@ -1,0 +1,160 @@
+/// <reference types="node" />
+import { availableParallelism } from "node:os";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { DirectoryStore } from "@z/store-fs";
+import type { Store } from "@z/meta";
+import type { ChunkPool, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
+
+export interface WorkerPoolOptions {
+  /**
+   * Threads (default: `os.availableParallelism() - 1`, as the calling thread works too: it takes
+   * batches whenever every thread is busy).
+   */
+  size?: number;
+  /** See `ChunkPool.minBytes` (default 4 MiB). */
+  minBytes?: number;
+}
+
+interface Pending {
+  readonly batch: PoolBatch;
+  readonly transfer: readonly ArrayBuffer[];
+  readonly resolve: (reply: PoolReply) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  readonly waiting: Map<number, Pending>;
+  ready: boolean;
+  /** Resolves when the thread is ready, or when it dies before that. */
+  readonly started: Promise<void>;
+}
+
+/** Batches one thread holds at once: one running, one queued behind it so the thread never idles. */
+const PER_THREAD = 2;
+
+/**
+ * A `ChunkPool` of `worker_threads`. Threads start on the first batch and are kept for the next
+ * call, but never keep the process alive while idle. A thread that dies fails its batches with the
+ * reason and is replaced on the next batch.
+ */
+export class WorkerPool implements ChunkPool {
+  readonly size: number;
+  readonly minBytes: number | undefined;
+  readonly #threads: Thread[] = [];
+  readonly #queue: Pending[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  constructor(options: WorkerPoolOptions = {}) {
+    this.size = Math.max(1, Math.floor(options.size ?? availableParallelism() - 1));
+    this.minBytes = options.minBytes;
+  }
+
+  run(batch: PoolBatch, transfer: readonly ArrayBuffer[] = []): Promise<PoolReply> {
+    if (this.#closed) return Promise.reject(new Error("the worker pool is closed"));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ batch, transfer, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** A directory store whose reads and writes are `DirectoryStore`'s own can be opened again in a thread. */
+  storeSpec(store: Store): StoreSpec | undefined {
+    if (!(store instanceof DirectoryStore)) return undefined;
+    const reopen = store.reopenOptions;
+    return reopen === undefined ? undefined : { kind: "directory", root: reopen.root, fsync: reopen.fsync };
+  }
+
+  get ready(): number {
+    return this.#threads.filter((t) => t.ready).length;
+  }
+
+  /** Starts every thread; resolves when all are loaded and ready for work. */
+  warm(): Promise<void> {
+    while (!this.#closed && this.#threads.length < this.size) this.#start();
+    return Promise.all(this.#threads.map((t) => t.started)).then(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const pending of this.#queue.splice(0)) pending.reject(new Error("the worker pool is closed"));
+    await Promise.all(this.#threads.splice(0).map((t) => t.worker.terminate()));
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0) {
+      const thread = this.#freeThread();
+      if (thread === undefined) return;
+      const pending = this.#queue.shift()!;
+      const id = this.#nextId++;
+      thread.waiting.set(id, pending);
+      thread.worker.ref();
+      try {
+        thread.worker.postMessage({ id, batch: pending.batch }, pending.transfer as ArrayBuffer[]);
+      } catch (error) {
+        thread.waiting.delete(id);
+        pending.reject(error);
+      }
+    }
+  }
+
+  /** The least busy thread with room, starting a new one while below `size`. */
+  #freeThread(): Thread | undefined {
+    let best: Thread | undefined;
+    for (const t of this.#threads) if (best === undefined || t.waiting.size < best.waiting.size) best = t;
+    if ((best === undefined || best.waiting.size > 0) && this.#threads.length < this.size) return this.#start();
+    return best !== undefined && best.waiting.size < PER_THREAD ? best : undefined;
+  }
+
+  #start(): Thread {
+    const worker = spawn();
+    let started!: () => void;
+    const thread: Thread = { worker, waiting: new Map(), ready: false, started: new Promise((resolve) => (started = resolve)) };
+    this.#threads.push(thread);
+    worker.on("message", ({ id, reply, ready }: { id: number; reply: PoolReply; ready?: true }) => {
+      if (ready) {
+        thread.ready = true;
+        started();
+        return;
+      }
+      const pending = thread.waiting.get(id);
+      thread.waiting.delete(id);
+      if (thread.waiting.size === 0) worker.unref();
+      pending?.resolve(reply);
+      this.#pump();
+    });
+    const fail = (error: unknown): void => {
+      started();
+      const index = this.#threads.indexOf(thread);
+      if (index >= 0) this.#threads.splice(index, 1);
+      for (const pending of thread.waiting.values()) pending.reject(error);
+      thread.waiting.clear();
+      this.#pump();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`a chunk pool thread exited with code ${code}`)));
+    worker.unref();
+    return thread;
+  }
+}
+
+/**
+ * Starts one thread. From `dist` the entry is `worker/chunk-worker.js`, bundled by
+ * `scripts/bundle-worker.mjs`; when running from
+ * sources (`.ts`, in this repository's tests) the thread first registers tsx to load TypeScript.
+ */
+function spawn(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts")) return new Worker(new URL("./worker/chunk-worker.js", here));
+  const tsx = join(dirname(createRequire(here).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
+  const entry = new URL("./chunk-worker.ts", here).href;
+  const code = `import(${JSON.stringify(pathToHref(tsx))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(code, { eval: true, execArgv: [...process.execArgv, "--conditions=@z/source"] });
+}
+
+function pathToHref(path: string): string {
+  return new URL(`file://${path}`).href;
+}

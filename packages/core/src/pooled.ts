@@ -1,0 +1,231 @@
+import { CodecError } from "@z/codecs";
+import type { AnyChunkProjection } from "@z/indexing";
+import { MetadataError, StoreError, ZarrError, type Store, type WritableStore } from "@z/meta";
+import { runBatch, type ChunkJobs } from "./chunk-jobs.js";
+import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, SharedOutput, StoreSpec } from "./chunk-pool.js";
+import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
+import { ChunkError } from "./errors.js";
+
+/** Decoded bytes per read batch: small chunks travel together, so a message carries real work. */
+const BATCH_BYTES = 1 << 20;
+
+/** Batches each pool thread holds at once: one running, one waiting so it never idles. */
+const PER_THREAD = 2;
+
+export interface PooledRead {
+  readonly pool: ChunkPool;
+  /** The array's `.zarray` text. */
+  readonly meta: string;
+  readonly store: Store;
+  /** Set when the pool's threads can read the store themselves. */
+  readonly spec: StoreSpec | undefined;
+  readonly keyOf: (coords: readonly number[]) => string;
+  readonly projections: Iterable<AnyChunkProjection>;
+  readonly nchunks: number;
+  readonly chunkBytes: number;
+  readonly out: SharedOutput;
+  /** This thread's own jobs for the array: batches run here while the pool is still starting. */
+  readonly jobs: ChunkJobs;
+}
+
+/**
+ * Reads a selection through a pool: threads decode chunks and copy them straight into the shared
+ * output. At most two batches per thread are in flight, so memory stays a few chunks whatever the
+ * selection's size. Chunk bytes are read here only when the threads cannot read the store.
+ */
+export async function readPooled(job: PooledRead, options: RunOptions): Promise<void> {
+  const { pool, signal, progress } = { pool: job.pool, ...options };
+  pool.warm?.();
+  const abort = new Int32Array(new SharedArrayBuffer(4));
+  const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
+  const lanes = new Lanes(abort);
+  const here = localStore(job.store);
+  let done = 0;
+  const send = async (items: ReadItem[]): Promise<void> => {
+    if (lanes.failed) lanes.throw();
+    const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, out: job.out, items, abort };
+    const counted = (): void => {
+      done += items.length;
+      progress?.(done, job.nchunks);
+    };
+    const sent = offer(pool, batch);
+    if (sent !== undefined) {
+      lanes.add(
+        sent.then((reply) => {
+          check(reply);
+          counted();
+        }),
+      );
+      return;
+    }
+    // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
+    // threads' replies in (a batch read synchronously never yields to them by itself).
+    await runBatch(batch, async () => job.jobs, () => here);
+    counted();
+    await yieldToEvents();
+  };
+  const onAbort = (): void => {
+    Atomics.store(abort, 0, 1);
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    signal?.throwIfAborted();
+    let items: ReadItem[] = [];
+    if (job.spec !== undefined) {
+      for (const projection of job.projections) {
+        if (lanes.failed || signal?.aborted) break;
+        items.push({ key: job.keyOf(projection.chunkCoords), projection });
+        if (items.length === perBatch) {
+          await send(items);
+          items = [];
+        }
+      }
+    } else {
+      // The threads cannot read this store: read here, several at a time, and hand the bytes over.
+      await forEachConcurrent(
+        job.projections,
+        async (projection) => {
+          const key = job.keyOf(projection.chunkCoords);
+          const bytes = await job.store.get(key, { signal });
+          if (lanes.failed) return;
+          items.push({ key, bytes: bytes ?? null, projection });
+          if (items.length >= perBatch) {
+            const full = items;
+            items = [];
+            await send(full);
+          }
+        },
+        { signal, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY },
+      );
+    }
+    if (items.length > 0 && !lanes.failed) await send(items);
+    await lanes.drain();
+    signal?.throwIfAborted();
+  } catch (error) {
+    Atomics.store(abort, 0, 1);
+    await lanes.settle();
+    signal?.throwIfAborted();
+    throw error;
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Encodes one whole chunk in a pool thread, which also stores it when it can reach the store;
+ * `undefined` when every thread is busy, for the caller to encode it itself.
+ */
+export async function encodePooled(
+  pool: ChunkPool,
+  meta: string,
+  spec: StoreSpec | undefined,
+  key: string,
+  data: Uint8Array,
+  skipEmpty: boolean,
+  transfer: boolean,
+): Promise<EncodedItem | undefined> {
+  const abort = new Int32Array(new SharedArrayBuffer(4));
+  const batch: PoolBatch = { op: "encode", meta, store: spec, skipEmpty, items: [{ key, data }], abort };
+  const sent = offer(pool, batch, transfer ? [data.buffer as ArrayBuffer] : []);
+  if (sent === undefined) return undefined;
+  const reply = await sent;
+  check(reply);
+  return reply.encoded![0]!;
+}
+
+/** Batches this thread has in flight in each pool. */
+const inFlight = new WeakMap<ChunkPool, number>();
+
+/**
+ * Sends `batch` to the pool if a thread is ready and has room; `undefined` otherwise, when the
+ * calling thread does better to do the work itself than to queue it.
+ */
+function offer(pool: ChunkPool, batch: PoolBatch, transfer: readonly ArrayBuffer[] = []): Promise<PoolReply> | undefined {
+  const busy = inFlight.get(pool) ?? 0;
+  if ((pool.ready ?? pool.size) === 0 || busy >= PER_THREAD * pool.size) return undefined;
+  inFlight.set(pool, busy + 1);
+  return pool.run(batch, transfer).finally(() => inFlight.set(pool, (inFlight.get(pool) ?? 1) - 1));
+}
+
+function check(reply: PoolReply): asserts reply is PoolReply & { ok: true } {
+  if (!reply.ok) throw rebuildError(reply.error);
+}
+
+/** The typed error a pool thread threw, rebuilt on this side (same class, code, key, message). */
+export function rebuildError(e: SerializedError): Error {
+  switch (e.name) {
+    case "CodecError":
+      return new CodecError(e.message, { codecId: e.codecId ?? "", key: e.key });
+    case "ChunkError":
+      return new ChunkError(e.message, { key: e.key ?? "" });
+    case "StoreError":
+      return new StoreError(e.message, { key: e.key });
+    case "MetadataError":
+      return new MetadataError(e.message, { key: e.key, field: e.field });
+  }
+  if (e.code !== undefined) {
+    const error = new ZarrError(e.code, e.message, { key: e.key });
+    error.name = e.name;
+    return error;
+  }
+  const error = new Error(e.message);
+  error.name = e.name;
+  return error;
+}
+
+/** Resolves after pending events (pool replies) have run. */
+function yieldToEvents(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate;
+  return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
+}
+
+/** The store as this thread reads it when it stands in for a pool thread: a directory without detours. */
+function localStore(store: Store): WritableStore {
+  const direct = store as Store & { getSync?: (key: string) => Uint8Array | undefined };
+  if (typeof direct.getSync !== "function") return store as WritableStore;
+  return { get: async (key: string) => direct.getSync!.call(store, key) } as unknown as WritableStore;
+}
+
+/**
+ * Batches in flight in the pool. The first failure stops the rest (through the shared abort flag)
+ * and is what `drain` throws.
+ */
+class Lanes {
+  readonly #running = new Set<Promise<void>>();
+  #failure: { error: unknown } | undefined;
+
+  constructor(private readonly abort: Int32Array) {}
+
+  get failed(): boolean {
+    return this.#failure !== undefined;
+  }
+
+  get size(): number {
+    return this.#running.size;
+  }
+
+  throw(): never {
+    throw this.#failure!.error;
+  }
+
+  add(task: Promise<void>): void {
+    const tracked = task.then(
+      () => void this.#running.delete(tracked),
+      (error: unknown) => {
+        this.#running.delete(tracked);
+        this.#failure ??= { error };
+        Atomics.store(this.abort, 0, 1);
+      },
+    );
+    this.#running.add(tracked);
+  }
+
+  async drain(): Promise<void> {
+    await this.settle();
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  async settle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all([...this.#running]);
+  }
+}
