@@ -163,6 +163,160 @@ export interface FrameWorkspace {
 }
 
 /**
+ * Checks a header as c-blosc's `blosc_decompress` does, and more. `available` is how many bytes
+ * of the frame there are (`Infinity` when only part of it is read). Returns false for a frame of
+ * no bytes (nothing more to check or decode). Throws `MalformedInput`, or `tooLarge()` when the
+ * frame claims more than `limit` bytes.
+ */
+export function checkHeader(h: BloscHeader, limit: number, tooLarge: () => Error, available: number): boolean {
+  const { flags, typesize, nbytes, blocksize, cbytes } = h;
+  if (h.version !== FORMAT_VERSION) {
+    throw new MalformedInput(`unsupported Blosc format version ${h.version} (Blosc 1 frames have version 2)`);
+  }
+  if (nbytes > limit) throw tooLarge();
+  if (cbytes < HEADER_SIZE) throw new MalformedInput(`the header's frame size ${cbytes} is smaller than the header`);
+  if (cbytes > available) {
+    throw new MalformedInput(`the header says the frame has ${cbytes} bytes but there are only ${available} (truncated)`);
+  }
+  if (nbytes === 0) return false;
+  if (nbytes > MAX_BUFFERSIZE) throw new MalformedInput(`the header's size ${nbytes} is larger than Blosc allows`);
+  if (flags & FLAG_RESERVED) throw new MalformedInput(`unknown flag 0x08 in the header (flags 0x${flags.toString(16)})`);
+  if (typesize === 0) throw new MalformedInput("the header's type size is 0");
+  if (blocksize === 0 || blocksize > nbytes || blocksize > MAX_BLOCKSIZE) {
+    throw new MalformedInput(`the header's block size ${blocksize} does not fit its size ${nbytes}`);
+  }
+  if (flags & FLAG_MEMCPYED) {
+    if (cbytes !== nbytes + HEADER_SIZE) {
+      throw new MalformedInput(`an uncompressed frame of ${nbytes} bytes must have ${nbytes + HEADER_SIZE}, the header says ${cbytes}`);
+    }
+    return true;
+  }
+  const format = flags >>> 5;
+  const name = FORMAT_NAMES[format];
+  if (name === undefined) throw new MalformedInput(`unknown compressor format ${format} in the header`);
+  if (h.versionlz !== 1) throw new MalformedInput(`unsupported ${name} format version ${h.versionlz} (expected 1)`);
+  const nblocks = Math.ceil(nbytes / blocksize);
+  if (HEADER_SIZE + 4 * nblocks > cbytes) {
+    throw new MalformedInput(`the frame (${cbytes} bytes) is too small for the starts of its ${nblocks} blocks`);
+  }
+  return true;
+}
+
+/** The shape of a checked, compressed (not memcpyed) frame's blocks, and how to undo them. */
+export interface FrameBlocks {
+  readonly header: BloscHeader;
+  readonly nblocks: number;
+  /** Bytes in the last block when it is short, else 0. */
+  readonly leftover: number;
+  /** Where the first stream may start: after the header and the block starts. */
+  readonly firstStream: number;
+  readonly decode: StreamDecoder;
+  readonly unshuffle: typeof unshuffleBytes;
+  readonly bitUnshuffle: typeof unshuffleBits;
+  /** Whether blocks go through the `tmp` buffer of `decodeBlock` (shuffled ones do). */
+  readonly shuffled: boolean;
+}
+
+/** The blocks of a frame whose header `checkHeader` accepted (and that is not memcpyed). */
+export function frameBlocks(h: BloscHeader, decoders: StreamDecoders, workspace: FrameWorkspace = {}): FrameBlocks {
+  const nblocks = Math.ceil(h.nbytes / h.blocksize);
+  const doShuffle = (h.flags & FLAG_SHUFFLE) !== 0 && h.typesize > 1;
+  const doBitShuffle = !doShuffle && (h.flags & FLAG_BITSHUFFLE) !== 0;
+  return {
+    header: h,
+    nblocks,
+    leftover: h.nbytes % h.blocksize,
+    firstStream: HEADER_SIZE + 4 * nblocks,
+    decode: decoders[FORMAT_NAMES[h.flags >>> 5]!],
+    unshuffle: workspace.unshuffleBytes ?? unshuffleBytes,
+    bitUnshuffle: workspace.unshuffleBits ?? unshuffleBits,
+    shuffled: doShuffle || doBitShuffle,
+  };
+}
+
+/** The start of block `block` (from the table after the header, which `table` holds from frame byte 0). */
+export function blockStart(table: Uint8Array, block: number): number {
+  return readU32(table, HEADER_SIZE + 4 * block) | 0;
+}
+
+/** How many bytes block `block` decodes to. */
+export function blockBytes(blocks: FrameBlocks, block: number): number {
+  return block === blocks.nblocks - 1 && blocks.leftover > 0 ? blocks.leftover : blocks.header.blocksize;
+}
+
+/**
+ * Decodes block `block`, whose streams start at frame offset `at`, into `out[outAt, outAt + its
+ * size)`. `src` holds the frame's bytes from frame offset `base` (the whole frame: `base` 0); the
+ * streams must lie in it. `tmp` (a block's bytes) is needed for shuffled frames. `budget` is how
+ * many stream bytes may still be read (streams may not overlap); returns what is left of it.
+ * Throws `MalformedInput`.
+ */
+export function decodeBlock(
+  blocks: FrameBlocks,
+  src: Uint8Array,
+  base: number,
+  block: number,
+  at: number,
+  out: Uint8Array,
+  outAt: number,
+  tmp: Uint8Array | undefined,
+  budget: number,
+): number {
+  const { typesize, flags, cbytes } = blocks.header;
+  const isLeftover = block === blocks.nblocks - 1 && blocks.leftover > 0;
+  const bsize = blockBytes(blocks, block);
+  const dontSplit = (flags & FLAG_DONT_SPLIT) !== 0;
+  const splits = !dontSplit && typesize <= MAX_SPLITS && Math.floor(bsize / typesize) >= MIN_BUFFERSIZE && !isLeftover ? typesize : 1;
+  if (bsize % splits !== 0) {
+    throw new MalformedInput(`block ${block} of ${bsize} bytes cannot be split into ${splits} streams`);
+  }
+  const neblock = bsize / splits;
+  const doShuffle = (flags & FLAG_SHUFFLE) !== 0 && typesize > 1;
+  const shuffled = blocks.shuffled && tmp !== undefined && (doShuffle || bsize >= typesize);
+  const target = shuffled ? tmp : out;
+  const targetAt = shuffled ? 0 : outAt;
+  const end = base + src.length;
+  for (let split = 0; split < splits; split++) {
+    if (at < blocks.firstStream || at > cbytes - 4) {
+      throw new MalformedInput(`stream ${split} of block ${block} starts at ${at}, outside the frame`);
+    }
+    if (at < base || at > end - 4) {
+      throw new MalformedInput(`stream ${split} of block ${block} starts at ${at}, outside its block's bytes (${base} to ${end})`);
+    }
+    const length = readU32(src, at - base) | 0;
+    at += 4;
+    if (length < 0 || length > cbytes - at) {
+      throw new MalformedInput(`stream ${split} of block ${block} has length ${length}, past the end of the frame`);
+    }
+    if (length > end - at) {
+      throw new MalformedInput(`stream ${split} of block ${block} has length ${length}, past its block's bytes (${base} to ${end})`);
+    }
+    budget -= length + 4;
+    if (budget < 0) throw new MalformedInput("the frame's streams overlap");
+    const d = targetAt + split * neblock;
+    const s = at - base;
+    if (length === neblock) {
+      target.set(src.subarray(s, s + length), d);
+    } else {
+      try {
+        blocks.decode(src, s, s + length, target, d, neblock);
+      } catch (error) {
+        if (error instanceof MalformedInput) {
+          throw new MalformedInput(`stream ${split} of block ${block}: ${error.message}`);
+        }
+        throw error;
+      }
+    }
+    at += length;
+  }
+  if (shuffled) {
+    if (doShuffle) blocks.unshuffle(typesize, bsize, tmp, 0, out, outAt);
+    else blocks.bitUnshuffle(typesize, bsize, tmp, 0, out, outAt);
+  }
+  return budget;
+}
+
+/**
  * Decodes a whole Blosc frame as c-blosc's `blosc_decompress` does, with the checks it makes and
  * more (every stream must decode to exactly its size, streams may not overlap or run past the
  * frame). `limit` is the most bytes the frame may claim to hold; `tooLarge` builds the error
@@ -176,94 +330,22 @@ export function decodeFrame(
   workspace: FrameWorkspace = {},
 ): Uint8Array {
   const h = readHeader(data);
-  const { flags, typesize, nbytes, blocksize, cbytes } = h;
-  if (h.version !== FORMAT_VERSION) {
-    throw new MalformedInput(`unsupported Blosc format version ${h.version} (Blosc 1 frames have version 2)`);
-  }
-  if (nbytes > limit) throw tooLarge();
-  if (cbytes < HEADER_SIZE) throw new MalformedInput(`the header's frame size ${cbytes} is smaller than the header`);
-  if (cbytes > data.length) {
-    throw new MalformedInput(`the header says the frame has ${cbytes} bytes but there are only ${data.length} (truncated)`);
-  }
-  if (nbytes === 0) return new Uint8Array(0);
-  if (nbytes > MAX_BUFFERSIZE) throw new MalformedInput(`the header's size ${nbytes} is larger than Blosc allows`);
-  if (flags & FLAG_RESERVED) throw new MalformedInput(`unknown flag 0x08 in the header (flags 0x${flags.toString(16)})`);
-  if (typesize === 0) throw new MalformedInput("the header's type size is 0");
-  if (blocksize === 0 || blocksize > nbytes || blocksize > MAX_BLOCKSIZE) {
-    throw new MalformedInput(`the header's block size ${blocksize} does not fit its size ${nbytes}`);
-  }
+  if (!checkHeader(h, limit, tooLarge, data.length)) return new Uint8Array(0);
+  const { nbytes, blocksize, cbytes } = h;
   const buffers = workspace.buffers?.(nbytes, blocksize);
   const out = buffers?.out ?? new Uint8Array(nbytes);
-  if (flags & FLAG_MEMCPYED) {
-    if (cbytes !== nbytes + HEADER_SIZE) {
-      throw new MalformedInput(`an uncompressed frame of ${nbytes} bytes must have ${nbytes + HEADER_SIZE}, the header says ${cbytes}`);
-    }
+  if (h.flags & FLAG_MEMCPYED) {
     out.set(data.subarray(HEADER_SIZE, cbytes));
     return out;
   }
-  const format = flags >>> 5;
-  const name = FORMAT_NAMES[format];
-  if (name === undefined) throw new MalformedInput(`unknown compressor format ${format} in the header`);
-  if (h.versionlz !== 1) throw new MalformedInput(`unsupported ${name} format version ${h.versionlz} (expected 1)`);
-  const decode = decoders[name];
-  const nblocks = Math.ceil(nbytes / blocksize);
-  const leftover = nbytes % blocksize;
-  const firstStream = HEADER_SIZE + 4 * nblocks;
-  if (firstStream > cbytes) {
-    throw new MalformedInput(`the frame (${cbytes} bytes) is too small for the starts of its ${nblocks} blocks`);
-  }
-  const doShuffle = (flags & FLAG_SHUFFLE) !== 0 && typesize > 1;
-  const doBitShuffle = !doShuffle && (flags & FLAG_BITSHUFFLE) !== 0;
-  const dontSplit = (flags & FLAG_DONT_SPLIT) !== 0;
-  const tmp = doShuffle || doBitShuffle ? (buffers?.tmp ?? new Uint8Array(blocksize)) : undefined;
-  const unshuffle = workspace.unshuffleBytes ?? unshuffleBytes;
-  const bitUnshuffle = workspace.unshuffleBits ?? unshuffleBits;
+  const blocks = frameBlocks(h, decoders, workspace);
+  const tmp = blocks.shuffled ? (buffers?.tmp ?? new Uint8Array(blocksize)) : undefined;
   // The streams, taken together, cannot hold more bytes than the frame has (no overlaps): this
   // keeps the work linear in the input even for hostile block starts.
-  let budget = cbytes - firstStream;
-  for (let block = 0; block < nblocks; block++) {
-    const isLeftover = block === nblocks - 1 && leftover > 0;
-    const bsize = isLeftover ? leftover : blocksize;
-    const splits =
-      !dontSplit && typesize <= MAX_SPLITS && Math.floor(bsize / typesize) >= MIN_BUFFERSIZE && !isLeftover ? typesize : 1;
-    if (bsize % splits !== 0) {
-      throw new MalformedInput(`block ${block} of ${bsize} bytes cannot be split into ${splits} streams`);
-    }
-    const neblock = bsize / splits;
-    const shuffled = tmp !== undefined && (doShuffle || bsize >= typesize);
-    const target = shuffled ? tmp : out;
-    const base = shuffled ? 0 : block * blocksize;
-    let at = readU32(data, HEADER_SIZE + 4 * block) | 0;
-    for (let split = 0; split < splits; split++) {
-      if (at < firstStream || at > cbytes - 4) {
-        throw new MalformedInput(`stream ${split} of block ${block} starts at ${at}, outside the frame`);
-      }
-      const length = readU32(data, at) | 0;
-      at += 4;
-      if (length < 0 || length > cbytes - at) {
-        throw new MalformedInput(`stream ${split} of block ${block} has length ${length}, past the end of the frame`);
-      }
-      budget -= length + 4;
-      if (budget < 0) throw new MalformedInput("the frame's streams overlap");
-      const d = base + split * neblock;
-      if (length === neblock) {
-        target.set(data.subarray(at, at + length), d);
-      } else {
-        try {
-          decode(data, at, at + length, target, d, neblock);
-        } catch (error) {
-          if (error instanceof MalformedInput) {
-            throw new MalformedInput(`stream ${split} of block ${block}: ${error.message}`);
-          }
-          throw error;
-        }
-      }
-      at += length;
-    }
-    if (shuffled) {
-      if (doShuffle) unshuffle(typesize, bsize, tmp, 0, out, block * blocksize);
-      else bitUnshuffle(typesize, bsize, tmp, 0, out, block * blocksize);
-    }
+  let budget = cbytes - blocks.firstStream;
+  const frame = data.subarray(0, cbytes);
+  for (let block = 0; block < blocks.nblocks; block++) {
+    budget = decodeBlock(blocks, frame, 0, block, blockStart(data, block), out, block * blocksize, tmp, budget);
   }
   return out;
 }

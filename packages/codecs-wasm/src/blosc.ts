@@ -10,23 +10,21 @@ import {
   type ChunkContext,
 } from "@z/codecs";
 import {
-  CNAME_FORMAT,
   CNAMES,
   computeBlocksize,
   decodeFrame,
   encodeFrame,
-  FLAG_BITSHUFFLE,
-  FLAG_MEMCPYED,
-  FLAG_SHUFFLE,
   HEADER_SIZE,
   MAX_BUFFERSIZE,
   readHeader,
   splitBlock,
   type Cname,
+  type FrameWorkspace,
   type StreamRequest,
 } from "./blosc-frame.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { lz4Problem } from "./lz4-block.js";
+import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
+import { decodeBloscRange } from "./blosc-range.js";
 import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from "./blosc-streams.js";
 import { copyingShuffles, encodeFrameInWasm } from "./blosc-encode.js";
 import { encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels } from "./encode-kernels.js";
@@ -50,7 +48,9 @@ export const bloscConfig = {
  * array's item size (`chunk.itemsize`, as numcodecs passes the chunk's itemsize to c-blosc) and
  * picks the block size, block split and flags exactly as c-blosc does; the compressed streams are
  * this package's (LZ4, LZ4HC-style, BloscLZ, Snappy, zlib via fflate, Zstd via libzstd in
- * WebAssembly). Decoding reads every frame c-blosc 1.x writes.
+ * WebAssembly). Decoding reads every frame c-blosc 1.x writes. `decodeRange` decodes only the
+ * blocks holding a byte range, reading only their bytes (zarr-python's `partial_decompress`), and
+ * `decodeInto` decodes into the caller's buffer.
  */
 export const blosc = defineCodec({
   id: "blosc",
@@ -58,6 +58,8 @@ export const blosc = defineCodec({
   create: (config) => ({
     encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
     decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
+    decodeRange: decodeBloscRange,
+    decodeInto: decodeBloscInto,
   }),
 });
 
@@ -109,38 +111,47 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
   })();
 }
 
-function decodeBlosc(data: Uint8Array, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
+function decodeBlosc(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array | Promise<Uint8Array> {
   const kernels = readyKernels();
-  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data)) return decodeWith(kernels, data, chunk);
-  return loadKernels().then((loaded) => decodeWith(loaded, data, chunk));
+  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data)) return decodeWith(kernels, data, chunk, into);
+  return loadKernels().then((loaded) => decodeWith(loaded, data, chunk, into));
 }
 
-/**
- * Compressed frames gain from the WebAssembly kernels (LZ4 streams, byte and bit unshuffle);
- * stored ones are copied in TypeScript.
- */
-function worthKernels(data: Uint8Array): boolean {
-  if (data.length < HEADER_SIZE || (data[2]! & FLAG_MEMCPYED) !== 0) return false;
-  return data[2]! >>> 5 === CNAME_FORMAT.lz4 || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0;
+/** `Codec.decodeInto`: decodes into `out` from its start, copying straight out of the kernels' memory. */
+function decodeBloscInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number | Promise<number> {
+  if (data.length >= HEADER_SIZE) {
+    const { nbytes } = readHeader(data);
+    if (nbytes > out.length && nbytes <= maxDecodedSize(chunk)) {
+      throw new CodecError(`blosc data${inChunk(chunk.key)} decodes to ${nbytes} bytes, more than the ${out.length} of the buffer given`, {
+        codecId: "blosc",
+        key: chunk.key,
+      });
+    }
+  }
+  const decoded = decodeBlosc(data, chunk, out);
+  return decoded instanceof Promise ? decoded.then((d) => d.length) : decoded.length;
 }
 
 const align = (n: number) => Math.ceil(n / 16) * 16;
 
-function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: ChunkContext): Uint8Array {
+/** Decodes a whole frame: into `into` (from its start, returning that part of it) when given, else into new memory. */
+function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array {
   const limit = maxDecodedSize(chunk);
   const tooLarge = () => decodedTooLarge("blosc", chunk, limit);
+  // Decoding in TypeScript writes straight into the caller's buffer.
+  const direct: FrameWorkspace = into === undefined ? {} : { buffers: (nbytes, blocksize) => ({ out: into.subarray(0, nbytes), tmp: new Uint8Array(blocksize) }) };
   try {
-    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge);
+    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
     const { nbytes, blocksize } = readHeader(data);
     if (nbytes > limit) throw tooLarge();
-    if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge);
+    if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
     // Lay out input, output and scratch in the kernels' memory and decode there.
     let memory: Uint8Array;
     try {
       memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize));
     } catch {
       // The memory cannot grow that far (a 32-bit address space): decode in TypeScript.
-      return decodeFrame(data, streamDecoders, limit, tooLarge);
+      return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
     }
     try {
       const base = kernels.heapBase;
@@ -149,21 +160,11 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
       const outAt = base + align(data.length);
       const out = memory.subarray(outAt, outAt + nbytes);
       const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
-      const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
-      const decoders = {
-        ...streamDecoders,
-        lz4(src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) {
-          const r = lz4_decode(src.byteOffset + start, end - start, dst.byteOffset + d, n);
-          if (r < 0) throw new MalformedInput(lz4Problem(r));
-          if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
-        },
-      };
-      const decoded = decodeFrame(input, decoders, limit, tooLarge, {
-        buffers: () => ({ out, tmp }),
-        unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
-        unshuffleBits: (typesize, size, src, s, dst, d) => bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
-      });
-      return decoded.slice();
+      const { decoders, workspace } = kernelDecoders(kernels);
+      const decoded = decodeFrame(input, decoders, limit, tooLarge, { ...workspace, buffers: () => ({ out, tmp }) });
+      if (into === undefined) return decoded.slice();
+      into.set(decoded);
+      return into.subarray(0, decoded.length);
     } finally {
       release(kernels);
     }

@@ -32,12 +32,52 @@ export interface ChunkContext {
 }
 
 /**
+ * Reads part of a stored (encoded) chunk for `Codec.decodeRange`: `length` bytes from `offset`,
+ * fewer where the stored value ends (none past its end), or `undefined` when the chunk is not
+ * stored. A store's `getRange` makes one: `(offset, length) => store.getRange(key, { offset, length })`.
+ */
+export type StoredRangeReader = (offset: number, length: number) => Promise<Uint8Array | undefined>;
+
+/** What `Codec.decodeRange` gives. */
+export interface DecodedRange {
+  /**
+   * The decoded bytes from `start` to `end`, owned by the caller; fewer (down to none) when the
+   * chunk decodes to fewer than `end` bytes.
+   */
+  readonly bytes: Uint8Array;
+  /** How many bytes the whole chunk decodes to (what `decode` would have returned). */
+  readonly decodedSize: number;
+}
+
+/**
  * A codec turns bytes (or values) into bytes and back. `toJSON` returns the exact config that
  * goes into `.zarray`, so that `registry.create(codec.toJSON())` makes an equal codec.
+ *
+ * Two optional methods let readers do less work; a codec without them is used through `decode`:
+ *
+ * - `decodeRange` decodes only part of a chunk, reading only the stored bytes that part needs
+ *   (numcodecs' `Blosc.decode_partial`, zarr-python's `partial_decompress`). `@z/core` uses it for
+ *   selections that touch a small part of a chunk, when the array has no filters and the store has
+ *   `getRange`.
+ * - `decodeInto` decodes a whole chunk into a buffer the caller owns and reuses.
  */
 export interface Codec {
   readonly id: string;
   encode(data: CodecData, chunk: ChunkContext): Promise<CodecData> | CodecData;
   decode(data: CodecData, chunk: ChunkContext): Promise<CodecData> | CodecData;
+  /**
+   * Decodes bytes `start` to `end` (0 <= start <= end) of what `decode` would return for the stored
+   * chunk that `read` reads, reading only what it needs of it. Resolves to `undefined` when `read`
+   * finds no stored chunk. Must give exactly the bytes `decode` would, and throw as `decode` would
+   * (typed errors) for corrupt input in the parts it reads; it must also refuse, like `decode`, a
+   * chunk claiming to decode to more than `maxDecodedSize(chunk)` bytes.
+   */
+  decodeRange?(read: StoredRangeReader, start: number, end: number, chunk: ChunkContext): Promise<DecodedRange | undefined>;
+  /**
+   * Decodes `data` as `decode` does, into `out` from its start instead of a new buffer, and returns
+   * how many bytes it wrote. Throws a `CodecError` when the decoded chunk does not fit in `out`
+   * (nothing is promised about `out`'s contents then).
+   */
+  decodeInto?(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Promise<number> | number;
   toJSON(): CodecConfig;
 }

@@ -1,5 +1,5 @@
 import { ZarrError, type CodecConfig } from "@z/meta";
-import type { ChunkContext, Codec, CodecData } from "./codec.js";
+import type { ChunkContext, Codec, CodecData, DecodedRange, StoredRangeReader } from "./codec.js";
 import { parseConfig, serializeConfig, type ConfigInput, type ConfigSchema, type ConfigValues } from "./config-schema.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -18,10 +18,15 @@ export interface CodecFactory {
   create(config: CodecConfig, context?: CodecCreateContext): Codec | Promise<Codec>;
 }
 
-/** The encode/decode pair a codec definition builds from its parsed config. */
+/**
+ * The encode/decode pair a codec definition builds from its parsed config, and optionally the
+ * partial and in-place decoders (see `Codec.decodeRange` and `Codec.decodeInto`).
+ */
 export interface CodecImplementation {
   encode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
   decode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
+  decodeRange?(read: StoredRangeReader, start: number, end: number, chunk: ChunkContext): Promise<DecodedRange | undefined>;
+  decodeInto?(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number | Promise<number>;
 }
 
 /** What `defineCodec` takes: the id, the config declaration, and how to build the codec. */
@@ -85,11 +90,14 @@ export function defineCodec<const S extends ConfigSchema>(definition: CodecDefin
     const implementation = definition.create(values);
     const encode = guard(id, "encode", implementation.encode.bind(implementation));
     const decode = guard(id, "decode", implementation.decode.bind(implementation));
+    const { decodeRange, decodeInto } = implementation;
     return Object.freeze({
       id,
       config: values,
       encode,
       decode,
+      ...(decodeRange && { decodeRange: guardRange(id, decodeRange.bind(implementation)) }),
+      ...(decodeInto && { decodeInto: guardInto(id, decodeInto.bind(implementation)) }),
       toJSON: () => serializeConfig(id, schema, values),
     });
   };
@@ -98,19 +106,80 @@ export function defineCodec<const S extends ConfigSchema>(definition: CodecDefin
 }
 
 type Step = (data: CodecData, chunk: ChunkContext) => CodecData | Promise<CodecData>;
+type RangeStep = NonNullable<CodecImplementation["decodeRange"]>;
+type IntoStep = NonNullable<CodecImplementation["decodeInto"]>;
+
+/** Rethrows our own errors and an abort as they are; anything else becomes a CodecError naming the codec and chunk. */
+function failure(id: string, name: string, error: unknown, chunk: ChunkContext): never {
+  if (error instanceof ZarrError) throw error;
+  if (chunk.signal?.aborted && error === chunk.signal.reason) throw error;
+  const message = error instanceof Error ? error.message : String(error);
+  throw new CodecError(`codec ${id} failed to ${name}${inChunk(chunk.key)}: ${message}`, {
+    codecId: id,
+    key: chunk.key,
+    cause: error,
+  });
+}
+
+/** `decodeRange` with foreign errors wrapped and the range and result checked. */
+function guardRange(id: string, step: RangeStep): RangeStep {
+  return async (read, start, end, chunk) => {
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+      throw new CodecError(`codec ${id} cannot decode the range ${start} to ${end}${inChunk(chunk.key)}: expected 0 <= start <= end`, {
+        codecId: id,
+        key: chunk.key,
+      });
+    }
+    let result: DecodedRange | undefined;
+    try {
+      chunk.signal?.throwIfAborted();
+      result = await step(read, start, end, chunk);
+    } catch (error) {
+      return failure(id, "decode a range", error, chunk);
+    }
+    if (result === undefined) return undefined;
+    const { bytes, decodedSize } = result;
+    const expected = Math.max(0, Math.min(end, decodedSize) - start);
+    if (!(bytes instanceof Uint8Array) || !Number.isSafeInteger(decodedSize) || bytes.length !== expected) {
+      throw new CodecError(`codec ${id} decoded the range ${start} to ${end}${inChunk(chunk.key)} to something other than its ${expected} bytes`, {
+        codecId: id,
+        key: chunk.key,
+      });
+    }
+    return result;
+  };
+}
+
+/** `decodeInto` with foreign errors wrapped and the count checked. */
+function guardInto(id: string, step: IntoStep): IntoStep {
+  const check = (n: number, out: Uint8Array, chunk: ChunkContext): number => {
+    if (Number.isSafeInteger(n) && n >= 0 && n <= out.length) return n;
+    throw new CodecError(`codec ${id} decoded${inChunk(chunk.key)} into a buffer of ${out.length} bytes and reported ${n} bytes`, {
+      codecId: id,
+      key: chunk.key,
+    });
+  };
+  return (data, out, chunk) => {
+    let result: number | Promise<number>;
+    try {
+      chunk.signal?.throwIfAborted();
+      result = step(data, out, chunk);
+    } catch (error) {
+      return failure(id, "decode", error, chunk);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (n) => check(n, out, chunk),
+        (error: unknown) => failure(id, "decode", error, chunk),
+      );
+    }
+    return check(result, out, chunk);
+  };
+}
 
 /** Wraps a step so foreign errors become CodecErrors and results are checked. */
 function guard(id: string, name: "encode" | "decode", step: Step): Step {
-  const fail = (error: unknown, chunk: ChunkContext): never => {
-    if (error instanceof ZarrError) throw error;
-    if (chunk.signal?.aborted && error === chunk.signal.reason) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CodecError(`codec ${id} failed to ${name}${inChunk(chunk.key)}: ${message}`, {
-      codecId: id,
-      key: chunk.key,
-      cause: error,
-    });
-  };
+  const fail = (error: unknown, chunk: ChunkContext): never => failure(id, name, error, chunk);
   const check = (result: CodecData, chunk: ChunkContext): CodecData => {
     if (result instanceof Uint8Array || Array.isArray(result)) return result;
     const what = result === null ? "null" : typeof result === "object" ? (result as object).constructor?.name : typeof result;

@@ -323,6 +323,56 @@ export async function checkRoundTrip(
 }
 
 /**
+ * For a codec with `decodeRange` or `decodeInto` (see `Codec`): for every byte sample, ranges of
+ * what `decode` gives (empty, whole, at both ends, inside, past the end) must come out exactly,
+ * with the whole chunk's size, reading through a range reader over the encoded bytes; a reader
+ * finding no stored chunk gives `undefined`; `decodeInto` must write the same bytes into a larger
+ * buffer, report their count and leave the rest alone. Codecs with neither pass trivially.
+ */
+export async function checkPartialDecode(
+  codec: Codec,
+  samples: readonly (CodecSample | Uint8Array)[] = defaultSamples(),
+  options: Pick<CodecCheckOptions, "itemsize" | "timeout"> = {},
+): Promise<void> {
+  const { decodeRange, decodeInto } = codec;
+  if (decodeRange === undefined && decodeInto === undefined) return;
+  const timeout = options.timeout ?? 10000;
+  for (const [index, raw] of samples.entries()) {
+    const sample = asSample(raw, index);
+    if (!(sample.data instanceof Uint8Array)) continue;
+    const what = `${configText(codec)}: ${sample.name}`;
+    const context = contextFor(sample.data, options.itemsize, sample.context);
+    const encoded = await timed(`${what}: encode`, timeout, () => codec.encode(sample.data, context));
+    if (!(encoded instanceof Uint8Array)) throw new CodecContractError(`${what}: encode returned ${describeData(encoded)}, not bytes`);
+    const whole = await timed(`${what}: decode`, timeout, () => codec.decode(encoded.slice(), context));
+    if (!(whole instanceof Uint8Array)) throw new CodecContractError(`${what}: decode returned ${describeData(whole)}, not bytes`);
+    const n = whole.length;
+    if (decodeRange !== undefined) {
+      const read = async (offset: number, length: number) => encoded.slice(offset, offset + length);
+      const third = Math.floor(n / 3);
+      for (const [start, end] of [[0, n], [0, 0], [third, Math.floor(n / 2)], [Math.max(0, n - 1), n], [Math.max(0, n - 5), n + 10], [n, n + 3]] as const) {
+        const result = await timed(`${what}: decodeRange(${start}, ${end})`, timeout, () => decodeRange.call(codec, read, start, end, context));
+        const expected = whole.subarray(start, end);
+        if (result === undefined) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) found no chunk`);
+        if (result.decodedSize !== n) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) reported a chunk of ${result.decodedSize} bytes, decode gives ${n}`);
+        const wrong = difference(result.bytes, expected);
+        if (wrong) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) differs from decode's bytes: ${wrong}`);
+      }
+      const missing = await decodeRange.call(codec, async () => undefined, 0, n, context);
+      if (missing !== undefined) throw new CodecContractError(`${what}: decodeRange of a chunk that is not stored gave ${describeData(missing)}, not undefined`);
+    }
+    if (decodeInto !== undefined) {
+      const out = new Uint8Array(n + 8).fill(0xa5);
+      const count = await timed(`${what}: decodeInto`, timeout, () => decodeInto.call(codec, encoded.slice(), out, context));
+      if (count !== n) throw new CodecContractError(`${what}: decodeInto reported ${count} bytes, decode gives ${n}`);
+      const wrong = difference(out.subarray(0, n), whole);
+      if (wrong) throw new CodecContractError(`${what}: decodeInto differs from decode: ${wrong}`);
+      if (out.subarray(n).some((b) => b !== 0xa5)) throw new CodecContractError(`${what}: decodeInto wrote past the decoded bytes`);
+    }
+  }
+}
+
+/**
  * For each config: `toJSON()` must be plain JSON whose `id` is the codec's, and building a codec from
  * it must give the same `toJSON()` again and (with `deterministic`) a codec that encodes the same
  * bytes: what `.zarray` stores rebuilds the same codec. With `strictConfig`, an unknown key must be
@@ -586,6 +636,11 @@ function checks(subject: CodecFactory | Codec, options: CodecCheckOptions): Name
       name: `handles corrupt input (${options.corruption ?? "checksum"})`,
       run: async () => checkCorruptInput(await p.build(config), samples, options),
     });
+    list.push({
+      group,
+      name: "decodes ranges and into buffers as decode does (when it can)",
+      run: async () => checkPartialDecode(await p.build(config), samples, options),
+    });
     if (options.boundedDecode) {
       list.push({
         group,
@@ -621,8 +676,8 @@ function checks(subject: CodecFactory | Codec, options: CodecCheckOptions): Name
 
 /**
  * Checks a codec (or a codec factory) against the codec contract: round trips of varied buffers,
- * config round trip, decoding known encodings, corrupt input, and (with `boundedDecode`) refusing
- * oversized output. Without `api`, runs every check and rejects with a `CodecContractError` at the
+ * partial and in-place decoding (for codecs that offer them), config round trip, decoding known
+ * encodings, corrupt input, and (with `boundedDecode`) refusing oversized output. Without `api`, runs every check and rejects with a `CodecContractError` at the
  * first failure. With `{ describe, it }` (vitest, jest, mocha), registers one test per check.
  */
 export function checkCodec(subject: CodecFactory | Codec, options?: CodecCheckOptions): Promise<void>;

@@ -14,6 +14,7 @@ import {
   checkCodec,
   checkConfigRoundTrip,
   checkCorruptInput,
+  checkPartialDecode,
   checkRoundTrip,
   CodecContractError,
   contextFor,
@@ -39,6 +40,27 @@ describe("the kit catches broken codecs", () => {
   it("a codec that ignores byteOffset (reads .buffer)", async () => {
     const codec = broken("lazy", (bytes) => new Uint8Array(bytes.buffer).slice(0, bytes.length));
     await expect(checkRoundTrip(codec, few)).rejects.toThrow(/lazy.*round trip of one item: decode\(encode\(x\)\) differs from x/);
+  });
+
+  it("a codec whose decodeRange or decodeInto disagrees with decode", async () => {
+    const identity = (bytes: Uint8Array) => bytes.slice();
+    const good: Codec = {
+      ...broken("ranges", identity),
+      decodeRange: async (read, start, end) => {
+        const bytes = await read(start, end - start);
+        return bytes && { bytes, decodedSize: 4096 };
+      },
+    };
+    // The sizes only hold for the 4 KiB sample.
+    const random = few.filter((s) => s.name === "random 4 KiB");
+    await expect(checkPartialDecode(good, random)).resolves.toBeUndefined();
+    const offByOne: Codec = { ...good, decodeRange: async (read, start, end) => ({ bytes: (await read(start + 1, end - start))!, decodedSize: 4096 }) };
+    await expect(checkPartialDecode(offByOne, random)).rejects.toThrow(/decodeRange\(0, 4096\) differs from decode's bytes/);
+    const spills: Codec = {
+      ...broken("into", identity),
+      decodeInto: (data, out) => (out.set(data as Uint8Array), out.fill(0, (data as Uint8Array).length), (data as Uint8Array).length),
+    };
+    await expect(checkPartialDecode(spills, random)).rejects.toThrow(/decodeInto wrote past the decoded bytes/);
   });
 
   it("a codec that changes its input", async () => {

@@ -68,6 +68,7 @@ import { arrayInfo } from "./info.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
+import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -123,6 +124,7 @@ export class ZarrArray {
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
   #objects: Promise<ObjectChunkCodec> | undefined;
+  readonly #part: PartialReadTarget;
 
   /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
   readonly zarrFormat: 1 | 2;
@@ -154,6 +156,7 @@ export class ZarrArray {
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
+    this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
     this.#jobs = new ChunkJobs(meta, codec);
     // An array large enough for the pool starts its threads now, while the caller gets to work.
     if (!this.isView) this.#poolFor(this.nchunks, undefined)?.pool.warm?.();
@@ -306,7 +309,8 @@ export class ZarrArray {
     const size = product(indexer.shape);
     const Ctor = typedArrayConstructor(this.dtype);
     const values = size * valuesPerElement(this.dtype);
-    const pooled = options.out === undefined ? this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
+    const pooled = options.out === undefined && !readsParts(this.#part, indexer) ? this.#poolFor(indexer.nchunks, options.pool) : undefined;
     let out: TypedArray;
     if (pooled !== undefined) {
       const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
@@ -323,6 +327,7 @@ export class ZarrArray {
       await forEachConcurrent(
         indexer,
         async (p: AnyChunkProjection) => {
+          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
           const stored = await this.store.get(key, { signal: options.signal });
           await this.#jobs.place(outView, zeroed, stored, key, p, options.signal);

@@ -1,4 +1,4 @@
-import type { Codec, ChunkContext, CodecData, CodecRegistry } from "@z/codecs";
+import type { Codec, ChunkContext, CodecData, CodecRegistry, DecodedRange, StoredRangeReader } from "@z/codecs";
 import { ZarrError, type ArrayMetadata } from "@z/meta";
 import { ChunkError } from "./errors.js";
 
@@ -51,6 +51,71 @@ export class ChunkCodec {
       );
     }
     return data;
+  }
+
+  /**
+   * Decodes a stored chunk into `out` (at least one chunk's bytes; the first `chunkBytes` are
+   * written) and returns that part of it: straight into `out` when the array has no filters and
+   * its compressor has `Codec.decodeInto` (blosc copies out of its WebAssembly memory), else by
+   * `decode` and a copy. The same checks and errors as `decode`.
+   */
+  async decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+    if (out.length < this.chunkBytes) {
+      throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, { key });
+    }
+    const codec = this.codecs.length === 1 ? this.codecs[0]! : undefined;
+    if (codec?.decodeInto === undefined) {
+      const decoded = await this.decode(stored, key, signal);
+      out.set(decoded);
+      return out.subarray(0, decoded.length);
+    }
+    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    let n: number;
+    try {
+      n = await codec.decodeInto(stored, out.subarray(0, this.chunkBytes), chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to decode chunk ${key}: ${String(error)}`, { key, cause: error });
+    }
+    if (n !== this.chunkBytes) {
+      throw new ChunkError(
+        `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
+          `(${this.context.elements} elements of ${this.context.itemsize} bytes)`,
+        { key },
+      );
+    }
+    return out.subarray(0, n);
+  }
+
+  /**
+   * Whether `decodeRange` can decode part of a chunk: the array has no filters, and no compressor
+   * or one with `Codec.decodeRange`.
+   */
+  get decodesRanges(): boolean {
+    return this.codecs.length === 0 || (this.codecs.length === 1 && this.codecs[0]!.decodeRange !== undefined);
+  }
+
+  /**
+   * Bytes `start` to `end` of the decoded chunk that `read` reads, reading only what they need
+   * (only when `decodesRanges`); `undefined` when the chunk is not stored. Without a compressor
+   * the stored bytes are the chunk's; the byte after `end` is read too, so a stored chunk longer
+   * than a chunk is noticed when the range reaches its end.
+   */
+  async decodeRange(read: StoredRangeReader, start: number, end: number, key: string, signal?: AbortSignal): Promise<DecodedRange | undefined> {
+    const codec = this.codecs[0];
+    if (codec === undefined) {
+      const bytes = await read(start, end - start + (end === this.chunkBytes ? 1 : 0));
+      if (bytes === undefined) return undefined;
+      const decodedSize = bytes.length === end - start ? this.chunkBytes : start + bytes.length;
+      return { bytes: bytes.subarray(0, end - start), decodedSize };
+    }
+    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    try {
+      return await codec.decodeRange!(read, start, end, chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, { key, cause: error });
+    }
   }
 
   async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {

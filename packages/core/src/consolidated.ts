@@ -15,6 +15,7 @@ import {
 } from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
+import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
 import type { OpenMode } from "./create.js";
@@ -71,7 +72,9 @@ export class ConsolidatedStore implements Store {
     readonly inner: Store,
     private readonly documents: ReadonlyMap<string, Uint8Array>,
     private readonly base: string,
-  ) {}
+  ) {
+    if (!servesRanges(inner)) readsWholeValues(this);
+  }
 
   static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
     const bytes = await inner.get(key);

@@ -1,6 +1,7 @@
 import type { ByteRange, DirectoryListing, Store, StoreOptions } from "@z/meta";
 import { isListable, isWritable } from "@z/meta";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
+import { readsWholeValues } from "./store-ranges.js";
 
 /**
  * Keeps recently read values of a slow store (HTTP, zip over HTTP) in memory, up to `maxSize`
@@ -24,6 +25,7 @@ export class LRUStoreCache implements Store {
     readonly maxSize: number | null,
   ) {
     if (maxSize !== null && (!Number.isFinite(maxSize) || maxSize < 0)) throw new ArgumentError(`maxSize must be a non-negative number or null, got ${maxSize}`);
+    readsWholeValues(this);
   }
 
   /** Bytes held in the cache. */

@@ -2,6 +2,7 @@ import { readFileSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
+import { forgetFiles } from "./file-read.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
 import { errorCode, ioError, isMissing, rethrow } from "./io-errors.js";
 import { keySegments, listPrefix, prefixSegments } from "./keys.js";
@@ -117,6 +118,15 @@ export class DirectoryStore implements WritableStore, ListableStore {
     const path = this.filePath(key);
     checkRange(key, range);
     options.signal?.throwIfAborted();
+    if (!("suffixLength" in range) && range.length !== undefined && range.length <= DIRECT_RANGE) {
+      // The common case (a chunk's header, its blocks): no fstat, the buffer is the length asked for.
+      try {
+        return await this.#fs.readRange(path, range.offset, range.length, { signal: options.signal });
+      } catch (err) {
+        if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
+        rethrow(options.signal, "read", key, path, err);
+      }
+    }
     let handle;
     try {
       handle = await this.#fs.open(path, "r");
@@ -152,7 +162,9 @@ export class DirectoryStore implements WritableStore, ListableStore {
     options.signal?.throwIfAborted();
     try {
       await writeFileAtomic(this.#fs, path, value, { fsync: this.#fsync });
+      forgetFiles(path);
     } catch (err) {
+      forgetFiles(path);
       if (errorCode(err) === "EISDIR" || errorCode(err) === "ENOTEMPTY" || errorCode(err) === "EEXIST") {
         const stats = await this.#fs.stat(path).catch(() => undefined);
         if (stats?.isDirectory() === true) {
@@ -169,6 +181,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
     options.signal?.throwIfAborted();
     try {
       await this.#fs.unlink(path);
+      forgetFiles(path);
     } catch (err) {
       if (isMissing(err)) return;
       // unlink of a directory fails with EISDIR on Linux, EPERM on macOS: not a key, nothing to do
@@ -223,6 +236,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
       const stats = await this.#fs.stat(dir);
       if (!stats.isDirectory()) return;
       await this.#fs.rm(dir, { recursive: true, force: true });
+      forgetFiles(dir);
     } catch (err) {
       if (isMissing(err)) return;
       rethrow(options.signal, "remove directory", path, dir, err);
@@ -248,6 +262,8 @@ export class DirectoryStore implements WritableStore, ListableStore {
     try {
       await this.#fs.mkdir(dirname(target), { recursive: true });
       await this.#fs.rename(source, target);
+      forgetFiles(source);
+      forgetFiles(target);
     } catch (err) {
       rethrow(options.signal, "rename", from, source, err);
     }
@@ -286,6 +302,9 @@ export class DirectoryStore implements WritableStore, ListableStore {
     return stats?.isDirectory() === true ? "link to directory" : "other";
   }
 }
+
+/** Ranges up to this long are read into a buffer of their length without asking the file's size first. */
+const DIRECT_RANGE = 64 << 20;
 
 /**
  * A plain `Uint8Array` over memory of its own. Node hands out `Buffer`s, whose `slice` makes a

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "@z/meta";
 import { DirectoryStore, TempStore } from "@z/store-fs";
+import { openRangeFiles } from "../src/file-read.js";
 import { fileTree, text, utf8 } from "./helpers.js";
 
 const temps: TempStore[] = [];
@@ -141,6 +142,73 @@ describe("DirectoryStore", () => {
     expect(err).toBeInstanceOf(StoreError);
     expect(err).toMatchObject({ code: "ZARR_STORE", key: "a/0.0", cause: eio });
     expect((err as Error).message).toBe(`cannot read "a/0.0" (${join(temp.root, "a", "0.0")}): EIO: i/o error, read`);
+  });
+
+  it("wraps failures of range reads in a StoreError with the key and the cause", async () => {
+    const temp = new TempStore();
+    temps.push(temp);
+    const eio = Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+    const store = new DirectoryStore(temp.root, { fs: { readRange: async () => Promise.reject(eio) } });
+    const err = await store.getRange("a/0.0", { offset: 4, length: 16 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: "ZARR_STORE", key: "a/0.0", cause: eio });
+  });
+
+  it("reads whole files and ranges of any size; directories are not values", async () => {
+    const store = fresh();
+    const big = new Uint8Array(3 << 20).map((_, i) => (i * 31) & 255);
+    await store.set("a/big", big);
+    await store.set("a/small", big.subarray(0, 8192));
+    await store.set("a/empty", new Uint8Array(0));
+    expect(Buffer.compare((await store.get("a/big"))!, big)).toBe(0);
+    expect(Buffer.compare((await store.get("a/small"))!, big.subarray(0, 8192))).toBe(0);
+    expect(await store.get("a/empty")).toEqual(new Uint8Array(0));
+    expect(Buffer.compare((await store.getRange("a/big", { offset: 1_000_001, length: 700_000 }))!, big.subarray(1_000_001, 1_700_001))).toBe(0);
+    expect(Buffer.compare((await store.getRange("a/small", { offset: 8000, length: 4096 }))!, big.subarray(8000, 8192))).toBe(0);
+    expect(await store.getRange("a/small", { offset: 9000, length: 10 })).toEqual(new Uint8Array(0));
+    expect(await store.get("a")).toBeUndefined();
+    expect(await store.getRange("a", { offset: 0, length: 10 })).toBeUndefined();
+    expect(await store.getRange("a/missing", { offset: 0, length: 10 })).toBeUndefined();
+  });
+
+  it("shares one open file between range reads that follow each other, and closes it when they stop", async () => {
+    const store = fresh();
+    const data = new Uint8Array(10_000).map((_, i) => i & 255);
+    await store.set("a/0.0", data);
+    const header = await store.getRange("a/0.0", { offset: 0, length: 16 });
+    expect(openRangeFiles()).toBe(1); // still open for the read that follows
+    const body = await store.getRange("a/0.0", { offset: 5000, length: 100 });
+    expect([header, body]).toEqual([data.slice(0, 16), data.slice(5000, 5100)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(openRangeFiles()).toBe(0);
+  });
+
+  it("reads what was written last, also while range reads keep the old file open", async () => {
+    const store = fresh();
+    await store.set("k", new Uint8Array(64));
+    for (let round = 1; round < 10; round++) {
+      const value = new Uint8Array(64).fill(round);
+      // Reads one after another keep the file open across the write.
+      let stop = false;
+      const reading = (async () => {
+        while (!stop) await store.getRange("k", { offset: 0, length: 64 });
+      })();
+      await store.set("k", value);
+      const got = await store.getRange("k", { offset: 0, length: 64 });
+      stop = true;
+      await reading;
+      expect(got, `round ${round}`).toEqual(value);
+      await store.delete("k");
+      expect(await store.getRange("k", { offset: 0, length: 64 }), `round ${round}`).toBeUndefined();
+    }
+    await store.set("d/x", utf8("one"));
+    expect(text(await store.getRange("d/x", { offset: 0, length: 3 }))).toBe("one");
+    await store.rename("d", "e");
+    expect(await store.getRange("d/x", { offset: 0, length: 3 })).toBeUndefined();
+    expect(text(await store.getRange("e/x", { offset: 0, length: 3 }))).toBe("one");
   });
 
   it("stops when its signal is aborted", async () => {

@@ -1,0 +1,169 @@
+/*
+ * Reading a small part of a chunk without reading and decoding all of it (zarr-python's
+ * `partial_decompress`). A selection touches, in each chunk, a box of elements; in the chunk's C or
+ * F order that box lies within one span of bytes, from its first corner to its last. When the span
+ * is small next to the chunk, the array has no filters, its compressor can decode byte ranges
+ * (`Codec.decodeRange`: blosc) or there is none, and the store has `getRange`, only the span is
+ * decoded (for blosc: only its blocks are read and decompressed), and the selection is copied out
+ * of it. Anything else goes the ordinary way, a whole chunk at a time, and so do arrays behind an
+ * `LRUStoreCache`, which caches whole chunks (see store-ranges.ts).
+ */
+import {
+  copyProjection,
+  rangeLength,
+  type AnyChunkProjection,
+  type DimSelection,
+  type OrthogonalDimSelection,
+  type StridedView,
+} from "@z/indexing";
+import type { DataType, Store, TypedArray } from "@z/meta";
+import type { ChunkCodec } from "./chunk-codec.js";
+import { bytesToTyped } from "./chunk-data.js";
+import { ChunkError } from "./errors.js";
+import { servesRanges } from "./store-ranges.js";
+
+/** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
+const MAX_SHARE = 0.5;
+
+/** What a partial read needs to know of its array. */
+export interface PartialReadTarget {
+  readonly store: Store;
+  readonly codec: ChunkCodec;
+  readonly chunks: readonly number[];
+  /** The chunk's strides in elements (C or F order). */
+  readonly strides: readonly number[];
+  readonly dtype: DataType;
+  chunkKey(coords: readonly number[]): string;
+}
+
+/**
+ * Copies what `p` selects from its chunk into `out` by decoding only the part of the chunk it
+ * touches, and returns true; returns false, having read nothing or found no stored chunk, when
+ * the chunk is to be read the ordinary way (which also handles a missing chunk). The copy gives
+ * exactly what copying from the whole decoded chunk gives.
+ */
+export async function readPart(
+  target: PartialReadTarget,
+  p: AnyChunkProjection,
+  out: StridedView<TypedArray>,
+  valuesPerElement: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const { store, codec, strides, dtype } = target;
+  if (!servesRanges(store) || !codec.decodesRanges) return false;
+  const box = touchedBox(p);
+  const span = box && spanOf(target, box);
+  if (box === undefined || span === undefined) return false;
+  const [start, end] = span;
+  const itemsize = dtype.itemsize;
+  const key = target.chunkKey(p.chunkCoords);
+  const read = (offset: number, length: number) => store.getRange!(key, { offset, length }, { signal });
+  const decoded = await codec.decodeRange(read, start, end, key, signal);
+  if (decoded === undefined) return false;
+  if (decoded.decodedSize !== codec.chunkBytes) {
+    throw new ChunkError(
+      `chunk ${key} decoded to ${decoded.decodedSize} bytes, expected ${codec.chunkBytes} ` +
+        `(${codec.chunkBytes / itemsize} elements of ${itemsize} bytes)`,
+      { key },
+    );
+  }
+  // The span as a view of the box: the box's first corner is the span's first element.
+  const view: StridedView<TypedArray> = {
+    data: bytesToTyped(decoded.bytes, dtype),
+    offset: 0,
+    shape: box.lo.map((lo, d) => box.hi[d]! - lo + 1),
+    strides,
+  };
+  copyProjection(out, view, shifted(p, box.lo), "read", valuesPerElement);
+  return true;
+}
+
+/** The decoded bytes `[start, end)` holding `box`, or undefined when they are too much of the chunk for a partial read. */
+function spanOf(target: PartialReadTarget, box: Box): [number, number] | undefined {
+  let first = 0;
+  let last = 0;
+  box.lo.forEach((lo, d) => {
+    first += lo * target.strides[d]!;
+    last += box.hi[d]! * target.strides[d]!;
+  });
+  const start = first * target.dtype.itemsize;
+  const end = (last + 1) * target.dtype.itemsize;
+  return end - start > target.codec.chunkBytes * MAX_SHARE ? undefined : [start, end];
+}
+
+/** Reads of more chunks than this are not checked by `readsParts` (they go the ordinary way). */
+const MAX_PARTS_CHECKED = 64;
+
+/**
+ * Whether every chunk of a selection would be read in part (`readPart`): such a read costs little
+ * and stays on the calling thread instead of decoding whole chunks in a pool.
+ */
+export function readsParts(target: PartialReadTarget, projections: Iterable<AnyChunkProjection> & { readonly nchunks: number }): boolean {
+  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store) || !target.codec.decodesRanges) return false;
+  for (const p of projections) {
+    const box = touchedBox(p);
+    if (box === undefined || spanOf(target, box) === undefined) return false;
+  }
+  return true;
+}
+
+interface Box {
+  readonly lo: number[];
+  readonly hi: number[];
+}
+
+/** The smallest box of chunk elements holding everything `p` selects; undefined when it selects nothing. */
+export function touchedBox(p: AnyChunkProjection): Box | undefined {
+  const lo: number[] = [];
+  const hi: number[] = [];
+  if (p.kind === "points") {
+    if (p.count === 0) return undefined;
+    for (const list of p.chunkSelection) {
+      const [min, max] = extent(list);
+      lo.push(min);
+      hi.push(max);
+    }
+    return { lo, hi };
+  }
+  for (const sel of p.chunkSelection as readonly OrthogonalDimSelection[]) {
+    if (typeof sel === "number") {
+      lo.push(sel);
+      hi.push(sel);
+    } else if (sel instanceof Int32Array) {
+      if (sel.length === 0) return undefined;
+      const [min, max] = extent(sel);
+      lo.push(min);
+      hi.push(max);
+    } else {
+      const n = rangeLength(sel);
+      if (n === 0) return undefined;
+      const end = sel.start + (n - 1) * sel.step;
+      lo.push(Math.min(sel.start, end));
+      hi.push(Math.max(sel.start, end));
+    }
+  }
+  return { lo, hi };
+}
+
+function extent(list: Int32Array): [number, number] {
+  let min = list[0]!;
+  let max = min;
+  for (let i = 1; i < list.length; i++) {
+    const v = list[i]!;
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  return [min, max];
+}
+
+/** `p` with its chunk indices counted from the box's first corner `lo`. */
+function shifted(p: AnyChunkProjection, lo: readonly number[]): AnyChunkProjection {
+  const shiftList = (list: Int32Array, d: number) => list.map((v) => v - lo[d]!);
+  if (p.kind === "points") return { ...p, chunkSelection: p.chunkSelection.map(shiftList) };
+  const chunkSelection = (p.chunkSelection as readonly OrthogonalDimSelection[]).map((sel, d) => {
+    if (typeof sel === "number") return sel - lo[d]!;
+    if (sel instanceof Int32Array) return shiftList(sel, d);
+    return { start: sel.start - lo[d]!, stop: sel.stop - lo[d]!, step: sel.step };
+  });
+  return p.kind === "orthogonal" ? { ...p, chunkSelection } : { ...p, chunkSelection: chunkSelection as DimSelection[] };
+}
