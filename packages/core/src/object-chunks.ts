@@ -19,6 +19,7 @@ import type { ObjectChunkCodec } from "./object-codec.js";
 
 export { ObjectChunkCodec } from "./object-codec.js";
 import { asKernelValues, filledValues } from "./object-values.js";
+import { broadcast } from "./values.js";
 import type { SelectionOptions } from "./array.js";
 import type { DataType } from "@z/meta";
 
@@ -152,29 +153,6 @@ function objectSource(value: unknown, shape: readonly number[], key: string): St
 
 function isNdLike(value: unknown): value is NdArrayLike {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && "data" in value && "shape" in value;
-}
-
-/** Numpy broadcasting: dimensions align from the right; a length of 1 repeats. */
-function broadcast(view: StridedView<TypedArray>, shape: readonly number[], key: string): StridedView<TypedArray> {
-  const fail = (): never => {
-    throw new ValueError(`cannot broadcast a value of shape [${view.shape.join(", ")}] to the selection shape [${shape.join(", ")}] of ${key}`, { key });
-  };
-  let vshape = [...view.shape];
-  let vstrides = [...view.strides];
-  while (vshape.length > shape.length) {
-    if (vshape[0] !== 1) fail();
-    vshape = vshape.slice(1);
-    vstrides = vstrides.slice(1);
-  }
-  const lead = shape.length - vshape.length;
-  const strides = shape.map((length, i) => {
-    if (i < lead) return 0;
-    const vlength = vshape[i - lead]!;
-    if (vlength === length) return vstrides[i - lead]!;
-    if (vlength === 1) return 0;
-    return fail();
-  });
-  return { data: view.data, offset: view.offset, shape, strides };
 }
 
 /**

@@ -38,7 +38,7 @@ function isNdLike(value: unknown): value is NdArrayLike {
 }
 
 /** Numpy broadcasting of `view` to `shape`: missing leading dims and length-1 dims get stride 0. */
-function broadcast(view: StridedView<TypedArray>, shape: readonly number[], key: string): StridedView<TypedArray> {
+export function broadcast(view: StridedView<TypedArray>, shape: readonly number[], key: string): StridedView<TypedArray> {
   const fail = (): never => {
     throw new ValueError(
       `cannot broadcast a value of shape [${view.shape.join(", ")}] to the selection shape [${shape.join(", ")}] of ${key}`,
