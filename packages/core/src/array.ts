@@ -519,7 +519,7 @@ export class ZarrArray {
       // A chunk made here is handed to the thread; one decoded from the store may share its buffer.
       const bytes = new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
       const { encodePooled } = await import("./pooled.js");
-      const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, whole ? bytes : bytes.slice(), !this.writeEmptyChunks, whole);
+      const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, bytes, !this.writeEmptyChunks, whole);
       if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
     }
     encoded ??= await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);

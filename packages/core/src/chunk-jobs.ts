@@ -121,6 +121,20 @@ export async function runBatch(
   return results;
 }
 
+/**
+ * `store` as a thread working through pool batches reads it: synchronously where the store can
+ * (a directory store's `getSync`), since nothing else waits on that thread meanwhile.
+ */
+export function withSyncReads(store: WritableStore): WritableStore {
+  const direct = store as WritableStore & { getSync?: (key: string) => Uint8Array | undefined };
+  if (typeof direct.getSync !== "function") return store;
+  return {
+    get: async (key) => direct.getSync!(key),
+    set: (key, value, options) => store.set(key, value, options),
+    delete: (key, options) => store.delete(key, options),
+  };
+}
+
 /** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */
 export class PoolAborted extends Error {
   constructor() {

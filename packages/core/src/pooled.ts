@@ -1,7 +1,7 @@
 import { CodecError } from "@z/codecs";
 import type { AnyChunkProjection } from "@z/indexing";
 import { MetadataError, StoreError, ZarrError, type Store, type WritableStore } from "@z/meta";
-import { runBatch, type ChunkJobs } from "./chunk-jobs.js";
+import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
 import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, SharedOutput, StoreSpec } from "./chunk-pool.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ChunkError } from "./errors.js";
@@ -39,7 +39,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   const abort = new Int32Array(new SharedArrayBuffer(4));
   const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
   const lanes = new Lanes(abort);
-  const here = localStore(job.store);
+  const here = withSyncReads(job.store as WritableStore);
   let done = 0;
   const send = async (items: ReadItem[]): Promise<void> => {
     if (lanes.failed) lanes.throw();
@@ -48,7 +48,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
       done += items.length;
       progress?.(done, job.nchunks);
     };
-    const sent = offer(pool, batch);
+    const sent = offer(pool, () => [batch, []]);
     if (sent !== undefined) {
       lanes.add(
         sent.then((reply) => {
@@ -122,11 +122,14 @@ export async function encodePooled(
   key: string,
   data: Uint8Array,
   skipEmpty: boolean,
-  transfer: boolean,
+  owned: boolean,
 ): Promise<EncodedItem | undefined> {
-  const abort = new Int32Array(new SharedArrayBuffer(4));
-  const batch: PoolBatch = { op: "encode", meta, store: spec, skipEmpty, items: [{ key, data }], abort };
-  const sent = offer(pool, batch, transfer ? [data.buffer as ArrayBuffer] : []);
+  // Bytes this thread owns are handed over; others are copied, but only once a thread takes them.
+  const sent = offer(pool, () => {
+    const items = [{ key, data: owned ? data : data.slice() }];
+    const abort = new Int32Array(new SharedArrayBuffer(4));
+    return [{ op: "encode", meta, store: spec, skipEmpty, items, abort }, owned ? [data.buffer as ArrayBuffer] : []];
+  });
   if (sent === undefined) return undefined;
   const reply = await sent;
   check(reply);
@@ -137,12 +140,14 @@ export async function encodePooled(
 const inFlight = new WeakMap<ChunkPool, number>();
 
 /**
- * Sends `batch` to the pool if a thread is ready and has room; `undefined` otherwise, when the
- * calling thread does better to do the work itself than to queue it.
+ * Sends the batch `make` builds to the pool if a thread is ready and has room; `undefined`
+ * otherwise (nothing built), when the calling thread does better to do the work itself than to
+ * queue it.
  */
-function offer(pool: ChunkPool, batch: PoolBatch, transfer: readonly ArrayBuffer[] = []): Promise<PoolReply> | undefined {
+function offer(pool: ChunkPool, make: () => readonly [PoolBatch, readonly ArrayBuffer[]]): Promise<PoolReply> | undefined {
   const busy = inFlight.get(pool) ?? 0;
   if ((pool.ready ?? pool.size) === 0 || busy >= PER_THREAD * pool.size) return undefined;
+  const [batch, transfer] = make();
   inFlight.set(pool, busy + 1);
   return pool.run(batch, transfer).finally(() => inFlight.set(pool, (inFlight.get(pool) ?? 1) - 1));
 }
@@ -177,13 +182,6 @@ export function rebuildError(e: SerializedError): Error {
 function yieldToEvents(): Promise<void> {
   const immediate = (globalThis as { setImmediate?: (f: () => void) => void }).setImmediate;
   return new Promise((resolve) => (immediate === undefined ? setTimeout(resolve, 0) : immediate(resolve)));
-}
-
-/** The store as this thread reads it when it stands in for a pool thread: a directory without detours. */
-function localStore(store: Store): WritableStore {
-  const direct = store as Store & { getSync?: (key: string) => Uint8Array | undefined };
-  if (typeof direct.getSync !== "function") return store as WritableStore;
-  return { get: async (key: string) => direct.getSync!.call(store, key) } as unknown as WritableStore;
 }
 
 /**

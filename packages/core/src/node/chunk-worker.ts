@@ -3,26 +3,18 @@
 import { parentPort } from "node:worker_threads";
 import type { WritableStore } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
-import { jobsCache, runBatch, serializeError } from "../chunk-jobs.js";
+import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
 import type { PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 
 const jobsFor = jobsCache(defaultCodecRegistry);
 const stores = new Map<string, WritableStore>();
 
-/** The directory a batch names; reads are synchronous here, where nothing else waits on this thread. */
+/** The directory a batch names, read synchronously. */
 function storeFor(spec: StoreSpec): WritableStore {
   const id = `${spec.fsync ? "fsync:" : ""}${spec.root}`;
   let store = stores.get(id);
-  if (store === undefined) {
-    const directory = new DirectoryStore(spec.root, { fsync: spec.fsync });
-    store = {
-      get: async (key) => directory.getSync(key),
-      set: (key, value, options) => directory.set(key, value, options),
-      delete: (key, options) => directory.delete(key, options),
-    };
-    stores.set(id, store);
-  }
+  if (store === undefined) stores.set(id, (store = withSyncReads(new DirectoryStore(spec.root, { fsync: spec.fsync }))));
   return store;
 }
 
