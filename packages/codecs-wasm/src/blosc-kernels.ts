@@ -3,19 +3,22 @@ import { streamDecoders } from "./blosc-streams.js";
 import { MalformedInput } from "./errors.js";
 import type { Kernels } from "./kernels.js";
 import { lz4Problem } from "./lz4-block.js";
+import { NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 
 /**
- * Compressed frames gain from the WebAssembly kernels (LZ4 streams, byte and bit unshuffle);
- * stored ones are copied in TypeScript. `data` starts with the frame's header.
+ * Compressed frames gain from the WebAssembly kernels (LZ4 and Zstd streams, byte and bit
+ * unshuffle); stored ones are copied in TypeScript. `data` starts with the frame's header.
  */
 export function worthKernels(data: Uint8Array): boolean {
   if (data.length < HEADER_SIZE || (data[2]! & FLAG_MEMCPYED) !== 0) return false;
-  return data[2]! >>> 5 === CNAME_FORMAT.lz4 || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0;
+  const format = data[2]! >>> 5;
+  return format === CNAME_FORMAT.lz4 || format === CNAME_FORMAT.zstd || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0;
 }
 
 /**
  * The stream decoders and unshuffles that run in the kernels. Every buffer handed to them must
- * be a view of the kernels' memory (they pass `byteOffset`s to WebAssembly).
+ * be a view of the kernels' memory (they pass `byteOffset`s to WebAssembly), with
+ * `ZSTD_READ_SLACK` readable bytes after the input.
  */
 export function kernelDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: FrameWorkspace } {
   const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
@@ -26,6 +29,13 @@ export function kernelDecoders(kernels: Kernels): { decoders: StreamDecoders; wo
         const r = lz4_decode(src.byteOffset + start, end - start, dst.byteOffset + d, n);
         if (r < 0) throw new MalformedInput(lz4Problem(r));
         if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
+      },
+      zstd(src, start, end, dst, d, n) {
+        const r = zstdDecodeIn(kernels, src, start, end, dst, d, n);
+        // c-blosc's Zstd streams declare their size; any other goes to the TypeScript decoder.
+        if (r === NO_CONTENT_SIZE) return streamDecoders.zstd(src, start, end, dst, d, n);
+        if (r < 0) throw new MalformedInput(`invalid Zstd stream (${r === OUTPUT_TOO_LONG ? `decodes to more than ${n} bytes` : zstdProblem(r)})`);
+        if (r !== n) throw new MalformedInput(`Zstd stream decodes to ${r} bytes, expected ${n}`);
       },
     },
     workspace: {

@@ -29,6 +29,7 @@ import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from
 import { copyingShuffles, encodeFrameInWasm } from "./blosc-encode.js";
 import { encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels } from "./encode-kernels.js";
 import { corruptData, MalformedInput } from "./errors.js";
+import { ZSTD_READ_SLACK } from "./zstd-wasm.js";
 
 /**
  * numcodecs `Blosc(cname="lz4", clevel=5, shuffle=SHUFFLE, blocksize=0)`:
@@ -148,7 +149,7 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
     // Lay out input, output and scratch in the kernels' memory and decode there.
     let memory: Uint8Array;
     try {
-      memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize));
+      memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize) + ZSTD_READ_SLACK);
     } catch {
       // The memory cannot grow that far (a 32-bit address space): decode in TypeScript.
       return decodeFrame(data, streamDecoders, limit, tooLarge, direct);

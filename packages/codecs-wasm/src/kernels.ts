@@ -1,5 +1,6 @@
 /*
- * The WebAssembly kernels (wasm/kernels.c: LZ4 block decoding and byte unshuffling with SIMD),
+ * The WebAssembly kernels (wasm/kernels.c: LZ4 block decoding and byte unshuffling with SIMD;
+ * wasm/zstd.c: Zstandard decoding),
  * instantiated asynchronously on first use. Where WebAssembly (or its SIMD) is unavailable, or
  * the module fails to load, callers fall back to the TypeScript implementations.
  */
@@ -11,6 +12,7 @@ interface Exports {
   lz4_decode(src: number, srcLen: number, dst: number, dstLen: number): number;
   unshuffle(typesize: number, size: number, src: number, dst: number): void;
   bitunshuffle(typesize: number, size: number, src: number, dst: number): void;
+  zstd_decode(src: number, srcLen: number, dst: number, dstCap: number, verify: number): number;
 }
 
 /** An instance of the kernels and its linear memory, handed out as regions. */

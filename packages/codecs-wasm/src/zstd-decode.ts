@@ -455,24 +455,9 @@ export interface ZstdDecoded {
  * `limit`, and `MalformedInput` for anything malformed (including a content checksum mismatch).
  */
 export function zstdDecode(src: Uint8Array, limit: number, options: ZstdDecodeOptions = {}): Uint8Array {
-  // First pass: the declared content sizes, to size the output exactly when every frame has one.
-  let declared = 0;
-  let known = true;
-  for (let at = 0; at < src.length; ) {
-    const info = frameInfo(src, at);
-    if (info.skippable) {
-      at = info.next;
-      continue;
-    }
-    if (info.contentSize < 0) {
-      known = false;
-      break;
-    }
-    declared += info.contentSize;
-    if (declared > limit) throw new OutputTooLarge();
-    at = info.next;
-  }
-  let out = new Uint8Array(known ? declared : Math.min(limit, Math.max(src.length * 4, 1 << 16)));
+  // The declared content sizes size the output exactly when every frame has one.
+  const declared = declaredContentSize(src, limit);
+  let out = new Uint8Array(declared >= 0 ? declared : Math.min(limit, Math.max(src.length * 4, 1 << 16)));
   const grow = (needed: number): Uint8Array => {
     if (needed > limit) throw new OutputTooLarge();
     const bigger = new Uint8Array(Math.min(limit, Math.max(needed, out.length * 2)));
@@ -548,6 +533,27 @@ export function zstdDecode(src: Uint8Array, limit: number, options: ZstdDecodeOp
     }
   }
   return op === out.length ? out : out.slice(0, op);
+}
+
+/**
+ * The total content size the frames of `src` declare (skippable frames count 0), or -1 when a
+ * frame does not declare one. Walks the frame and block headers only; throws `MalformedInput` for
+ * a malformed header and `OutputTooLarge` once the total passes `limit`.
+ */
+export function declaredContentSize(src: Uint8Array, limit: number): number {
+  let declared = 0;
+  for (let at = 0; at < src.length; ) {
+    const info = frameInfo(src, at);
+    if (info.skippable) {
+      at = info.next;
+      continue;
+    }
+    if (info.contentSize < 0) return -1;
+    declared += info.contentSize;
+    if (declared > limit) throw new OutputTooLarge();
+    at = info.next;
+  }
+  return declared;
 }
 
 interface FrameInfo {
