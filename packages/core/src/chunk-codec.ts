@@ -87,6 +87,11 @@ export class ChunkCodec {
     return out.subarray(0, n);
   }
 
+  /** Whether `decodeInto` decodes straight into the buffer given (no filters; a compressor with `Codec.decodeInto`). */
+  get decodesInto(): boolean {
+    return this.codecs.length === 1 && this.codecs[0]!.decodeInto !== undefined;
+  }
+
   /**
    * Whether `decodeRange` can decode part of a chunk: the array has no filters, and no compressor
    * or one with `Codec.decodeRange`.

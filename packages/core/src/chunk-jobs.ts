@@ -14,6 +14,7 @@ import { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
+import { ScratchBuffers } from "./scratch-buffers.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -30,6 +31,7 @@ export class ChunkJobs {
   readonly #strides: readonly number[];
   readonly #zeroFill: boolean;
   #fillChunk: StridedView<TypedArray> | undefined;
+  readonly #scratch = new ScratchBuffers();
 
   constructor(meta: ArrayMetadata, codec: ChunkCodec) {
     this.meta = meta;
@@ -74,7 +76,19 @@ export class ChunkJobs {
       if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
       return;
     }
-    copyProjection(out, await this.decode(stored, key, signal), p, "read", this.k);
+    if (!this.codec.decodesInto) {
+      copyProjection(out, await this.decode(stored, key, signal), p, "read", this.k);
+      return;
+    }
+    // Decoded into a reused buffer: a new one per chunk would cost, over a read, page faults and
+    // garbage as large as the whole array.
+    const scratch = this.#scratch.take(this.codec.chunkBytes);
+    try {
+      const raw = await this.codec.decodeInto(stored, scratch, key, signal);
+      copyProjection(out, this.chunkView(bytesToTyped(raw, this.meta.dtype)), p, "read", this.k);
+    } finally {
+      this.#scratch.give(scratch);
+    }
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
