@@ -220,10 +220,69 @@ static inline uint64_t transpose8(uint64_t x) {
   return x;
 }
 
+/* Items per tile of bitunshuffle's byte planes: 64 KiB of planes at most, a multiple of 128. */
+#define PLANE_TILE 65536
+static u8 planes[PLANE_TILE];
+
+/* 8x8 bit transposes of the two 64-bit lanes of v. */
+static inline v128_t transpose8x2(v128_t x) {
+  v128_t t;
+  t = wasm_v128_and(wasm_v128_xor(x, wasm_u64x2_shr(x, 7)), wasm_i64x2_splat(0x00AA00AA00AA00AAll));
+  x = wasm_v128_xor(x, wasm_v128_xor(t, wasm_i64x2_shl(t, 7)));
+  t = wasm_v128_and(wasm_v128_xor(x, wasm_u64x2_shr(x, 14)), wasm_i64x2_splat(0x0000CCCC0000CCCCll));
+  x = wasm_v128_xor(x, wasm_v128_xor(t, wasm_i64x2_shl(t, 14)));
+  t = wasm_v128_and(wasm_v128_xor(x, wasm_u64x2_shr(x, 28)), wasm_i64x2_splat(0x00000000F0F0F0F0ll));
+  return wasm_v128_xor(x, wasm_v128_xor(t, wasm_i64x2_shl(t, 28)));
+}
+
+#define LO8(a, b) wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define HI8(a, b) wasm_i8x16_shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#define LO16(a, b) wasm_i16x8_shuffle(a, b, 0, 8, 1, 9, 2, 10, 3, 11)
+#define HI16(a, b) wasm_i16x8_shuffle(a, b, 4, 12, 5, 13, 6, 14, 7, 15)
+#define LO32(a, b) wasm_i32x4_shuffle(a, b, 0, 4, 1, 5)
+#define HI32(a, b) wasm_i32x4_shuffle(a, b, 2, 6, 3, 7)
+
+/*
+ * One byte plane from its 8 bit planes: out[8g + k] has bit b = bit k of rows[b * stride + g],
+ * for g < groups. 16 groups at a time: the 8 rows' bytes are interleaved into one 64-bit lane per
+ * group, whose 8x8 bit matrix is then transposed.
+ */
+static void planes_to_bytes(const u8 *rows, int stride, int groups, u8 *out) {
+  int g = 0;
+  for (; g + 16 <= groups; g += 16) {
+    const u8 *r = rows + g;
+    v128_t r0 = wasm_v128_load(r), r1 = wasm_v128_load(r + stride), r2 = wasm_v128_load(r + 2 * stride),
+           r3 = wasm_v128_load(r + 3 * stride), r4 = wasm_v128_load(r + 4 * stride), r5 = wasm_v128_load(r + 5 * stride),
+           r6 = wasm_v128_load(r + 6 * stride), r7 = wasm_v128_load(r + 7 * stride);
+    v128_t a0 = LO8(r0, r1), a1 = HI8(r0, r1), a2 = LO8(r2, r3), a3 = HI8(r2, r3);
+    v128_t a4 = LO8(r4, r5), a5 = HI8(r4, r5), a6 = LO8(r6, r7), a7 = HI8(r6, r7);
+    v128_t b0 = LO16(a0, a2), b1 = HI16(a0, a2), b2 = LO16(a1, a3), b3 = HI16(a1, a3);
+    v128_t b4 = LO16(a4, a6), b5 = HI16(a4, a6), b6 = LO16(a5, a7), b7 = HI16(a5, a7);
+    u8 *o = out + 8 * g;
+    wasm_v128_store(o, transpose8x2(LO32(b0, b4)));
+    wasm_v128_store(o + 16, transpose8x2(HI32(b0, b4)));
+    wasm_v128_store(o + 32, transpose8x2(LO32(b1, b5)));
+    wasm_v128_store(o + 48, transpose8x2(HI32(b1, b5)));
+    wasm_v128_store(o + 64, transpose8x2(LO32(b2, b6)));
+    wasm_v128_store(o + 80, transpose8x2(HI32(b2, b6)));
+    wasm_v128_store(o + 96, transpose8x2(LO32(b3, b7)));
+    wasm_v128_store(o + 112, transpose8x2(HI32(b3, b7)));
+  }
+  for (; g < groups; g++) {
+    const u8 *r = rows + g;
+    uint64_t x = (uint64_t)r[0] | (uint64_t)r[stride] << 8 | (uint64_t)r[2 * stride] << 16 |
+                 (uint64_t)r[3 * stride] << 24 | (uint64_t)r[4 * stride] << 32 | (uint64_t)r[5 * stride] << 40 |
+                 (uint64_t)r[6 * stride] << 48 | (uint64_t)r[7 * stride] << 56;
+    x = transpose8(x);
+    __builtin_memcpy(out + 8 * g, &x, 8);
+  }
+}
+
 /*
  * Bit unshuffle of one block (see src/shuffle.ts): src holds 8 * typesize rows of n / 8 bytes, row
  * 8j + b holding bit b of byte j of every item. Blocks whose item count is not a multiple of 8
- * were not shuffled and are copied.
+ * were not shuffled and are copied. Tile by tile: the bit planes become byte planes (byte j of
+ * every item of the tile), which the byte unshuffle interleaves.
  */
 EXPORT("bitunshuffle")
 void bitunshuffle(int typesize, int size, const u8 *src, u8 *dst) {
@@ -233,21 +292,12 @@ void bitunshuffle(int typesize, int size, const u8 *src, u8 *dst) {
     return;
   }
   int rowBytes = n / 8;
-  for (int j = 0; j < typesize; j++) {
-    const u8 *rows = src + 8 * j * rowBytes;
-    for (int g = 0; g < rowBytes; g++) {
-      const u8 *r = rows + g;
-      uint64_t x = (uint64_t)r[0] | (uint64_t)r[rowBytes] << 8 | (uint64_t)r[2 * rowBytes] << 16 |
-                   (uint64_t)r[3 * rowBytes] << 24 | (uint64_t)r[4 * rowBytes] << 32 |
-                   (uint64_t)r[5 * rowBytes] << 40 | (uint64_t)r[6 * rowBytes] << 48 |
-                   (uint64_t)r[7 * rowBytes] << 56;
-      x = transpose8(x);
-      u8 *o = dst + 8 * g * typesize + j;
-      for (int k = 0; k < 8; k++) {
-        o[k * typesize] = (u8)x;
-        x >>= 8;
-      }
-    }
+  int tile = (PLANE_TILE / typesize) & ~127;
+  for (int i0 = 0; i0 < n; i0 += tile) {
+    int count = n - i0 < tile ? n - i0 : tile;
+    u8 *target = typesize == 1 ? dst + i0 : planes;
+    for (int j = 0; j < typesize; j++) planes_to_bytes(src + 8 * j * rowBytes + i0 / 8, rowBytes, count / 8, target + j * count);
+    if (typesize > 1) unshuffle(typesize, count * typesize, planes, dst + i0 * typesize);
   }
   int done = n * typesize;
   for (int k = done; k < size; k++) dst[k] = src[k];
