@@ -151,7 +151,7 @@ static inline u32 bits_read(BitIn *b, u32 n) {
 }
 
 /* Refills after reads. Returns 1 when the next 56 bits are in hand (fast mode), 0 otherwise. */
-static inline int bits_reload(BitIn *b) {
+static inline __attribute__((always_inline)) int bits_reload(BitIn *b) {
   if (b->used > 64) return 0;
   if (b->p >= b->start + 8) {
     b->p -= b->used >> 3;
@@ -533,7 +533,7 @@ static inline void wild_copy(u8 *d, const u8 *s, u32 n) {
 }
 
 /* A match at distance `offset` (>= 1) of length n, with WILD bytes of room past d + n. */
-static inline void match_copy(u8 *d, u32 offset, u32 n) {
+static inline __attribute__((always_inline)) void match_copy(u8 *d, u32 offset, u32 n) {
   const u8 *m = d - offset;
   if (offset >= 16) {
     wild_copy(d, m, n);
