@@ -7,9 +7,9 @@
  * One instance serves every encode; an encode lays out its input, output and scratch at the heap
  * base and must finish synchronously (no await in between), so encodes never overlap in memory.
  */
-interface EncodeExports {
-  readonly memory: WebAssembly.Memory;
-  readonly __heap_base: WebAssembly.Global;
+import { LazyWasm, type Instance, type ModuleExports } from "./lazy-wasm.js";
+
+interface EncodeExports extends ModuleExports {
   shuffle(typesize: number, size: number, src: number, dst: number): void;
   bitshuffle(typesize: number, size: number, src: number, dst: number, tmp: number): void;
   /** LZ4 block of src[0, n) into dst (room for lz4Bound(n)); returns its length. */
@@ -21,78 +21,28 @@ interface EncodeExports {
 }
 
 /** An instance of the encoders and its linear memory. */
-export interface EncodeKernels {
-  readonly exports: EncodeExports;
-  /** Where free memory starts. */
-  readonly heapBase: number;
-}
+export type EncodeKernels = Instance<EncodeExports>;
 
-let compiled: WebAssembly.Module | undefined;
-let current: EncodeKernels | undefined;
-let pending: Promise<EncodeKernels | undefined> | undefined;
-let unavailable = false;
-let disabled = false;
+// The module's base64 is a chunk of its own: importing the package (or decoding) never loads it.
+const module = new LazyWasm<EncodeExports>(async () => (await import("./encode-wasm.js")).ENCODE_WASM_BASE64, 64 << 20);
 
 /** The encoders if they are ready now (else `undefined`; see `loadEncodeKernels`). */
-export function readyEncodeKernels(): EncodeKernels | undefined {
-  return disabled ? undefined : current;
-}
+export const readyEncodeKernels = (): EncodeKernels | undefined => module.ready();
 
 /** Whether loading the encoders was tried and failed, or they are turned off. */
-export function encodeKernelsUnavailable(): boolean {
-  return disabled || unavailable;
-}
+export const encodeKernelsUnavailable = (): boolean => module.unavailable();
 
 /** Instantiates the encoders (once); resolves to `undefined` where WebAssembly SIMD is unavailable. */
-export function loadEncodeKernels(): Promise<EncodeKernels | undefined> {
-  if (disabled || unavailable) return Promise.resolve(undefined);
-  if (current) return Promise.resolve(current);
-  pending ??= (async () => {
-    try {
-      if (typeof WebAssembly !== "object") throw new Error("no WebAssembly");
-      // The module's base64 is a chunk of its own: importing the package (or decoding) never loads it.
-      const { ENCODE_WASM_BASE64 } = await import("./encode-wasm.js");
-      compiled ??= await WebAssembly.compile(Uint8Array.from(atob(ENCODE_WASM_BASE64), (c) => c.charCodeAt(0)));
-      const instance = await WebAssembly.instantiate(compiled, {});
-      const exports = instance.exports as unknown as EncodeExports;
-      current = { exports, heapBase: Number(exports.__heap_base.value) };
-      return current;
-    } catch {
-      unavailable = true;
-      return undefined;
-    } finally {
-      pending = undefined;
-    }
-  })();
-  return pending;
-}
-
-/** Memory above this is given back after an encode (by dropping the instance). */
-const KEEP_MEMORY = 64 << 20;
+export const loadEncodeKernels = (): Promise<EncodeKernels | undefined> => module.load();
 
 /**
  * Makes the encoders' memory hold at least `bytes` past the heap base and returns a byte view of
  * all of it, or `undefined` if it cannot grow that far. Earlier views may be detached by it.
  */
-export function reserveEncode(kernels: EncodeKernels, bytes: number): Uint8Array | undefined {
-  const memory = kernels.exports.memory;
-  const needed = kernels.heapBase + bytes;
-  const have = memory.buffer.byteLength;
-  try {
-    if (needed > have) memory.grow(Math.ceil((needed - have) / 65536));
-  } catch {
-    return undefined;
-  }
-  return new Uint8Array(memory.buffer);
-}
+export const reserveEncode = (kernels: EncodeKernels, bytes: number): Uint8Array | undefined => module.reserve(kernels, bytes);
 
 /** Called after an encode: drops an instance whose memory grew large, so it can be collected. */
-export function releaseEncode(kernels: EncodeKernels): void {
-  if (kernels.exports.memory.buffer.byteLength > KEEP_MEMORY && current === kernels) {
-    current = undefined;
-    void loadEncodeKernels();
-  }
-}
+export const releaseEncode = (kernels: EncodeKernels): void => module.release(kernels);
 
 /** Rounds up to a multiple of 16 (SIMD loads and stores like aligned regions). */
 export const align16 = (n: number): number => Math.ceil(n / 16) * 16;
@@ -103,6 +53,4 @@ export function deflateBound(n: number): number {
 }
 
 /** For tests: turn the encoders off (the TypeScript encoders are used) or back on. */
-export function setEncodeKernelsEnabled(enabled: boolean): void {
-  disabled = !enabled;
-}
+export const setEncodeKernelsEnabled = (enabled: boolean): void => module.setEnabled(enabled);
