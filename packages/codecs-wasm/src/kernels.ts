@@ -4,7 +4,6 @@
  * WebAssembly (or its SIMD) is unavailable, or the module fails to load, callers fall back to the
  * TypeScript implementations.
  */
-import { KERNELS_WASM_BASE64 } from "./kernels-wasm.js";
 import { LazyWasm, type Instance, type ModuleExports } from "./lazy-wasm.js";
 
 interface Exports extends ModuleExports {
@@ -17,7 +16,8 @@ interface Exports extends ModuleExports {
 /** An instance of the kernels and its linear memory, handed out as regions. */
 export type Kernels = Instance<Exports>;
 
-const module = new LazyWasm<Exports>(() => KERNELS_WASM_BASE64, 256 << 20);
+// The module's base64 is a chunk of its own, loaded with the first decode that uses it.
+const module = new LazyWasm<Exports>(async () => (await import("./kernels-wasm.js")).KERNELS_WASM_BASE64, 256 << 20);
 
 /** Whether loading the kernels was tried and failed (WebAssembly or its SIMD missing). */
 export const kernelsUnavailable = (): boolean => module.unavailable();
