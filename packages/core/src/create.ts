@@ -21,9 +21,9 @@ import {
   type Synchronizer,
   type TypedArray,
 } from "@z/meta";
-import { storeSeparator, ZarrArray } from "./array.js";
+import { storeSeparator, ZarrArray, type ArrayOpenOptions } from "./array.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
-import { containsArray, containsGroup, prepareNewNode } from "./hierarchy.js";
+import { containsGroup, prepareNewNode } from "./hierarchy.js";
 import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
 import { MemoryStore } from "./memory-store.js";
 import type { NdArrayLike } from "./nd-array.js";
@@ -199,6 +199,16 @@ export type OpenMode = "r" | "r+" | "a" | "w" | "w-" | "x";
 export type OpenArrayOptions = Partial<CreateOptions> & { mode?: OpenMode };
 
 /** Opens (or, depending on `mode`, creates) an array, as zarr-python's `open_array` (default mode `a`). */
+/** The array at `path`, or `undefined` when it has no metadata. */
+async function openIfArray(store: Store, path: string, options: ArrayOpenOptions): Promise<ZarrArray | undefined> {
+  try {
+    return await ZarrArray.open(store, path, options);
+  } catch (error) {
+    if (error instanceof NodeNotFoundError) return undefined;
+    throw error;
+  }
+}
+
 export async function openArray(store: Store, options: OpenArrayOptions = {}): Promise<ZarrArray> {
   const mode = options.mode ?? "a";
   const path = normalizeStoragePath(options.path);
@@ -210,15 +220,14 @@ export async function openArray(store: Store, options: OpenArrayOptions = {}): P
   switch (mode) {
     case "r":
     case "r+":
-      if (!(await containsArray(store, path, signal))) {
-        if (await containsGroup(store, path, signal)) throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
-        throw new NodeNotFoundError("array", path, { key: arrayMetaKey(path) });
-      }
-      return ZarrArray.open(store, path, { ...options, readOnly: mode === "r" || options.readOnly });
-    case "a":
-      if (await containsArray(store, path, signal)) return ZarrArray.open(store, path, options);
+    case "a": {
+      // Opening reads the metadata once; only when there is none is the path looked at further.
+      const existing = await openIfArray(store, path, mode === "a" ? options : { ...options, readOnly: mode === "r" || options.readOnly });
+      if (existing !== undefined) return existing;
       if (await containsGroup(store, path, signal)) throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
-      return createNew(false);
+      if (mode === "a") return createNew(false);
+      throw new NodeNotFoundError("array", path, { key: arrayMetaKey(path) });
+    }
     case "w":
       return createNew(true);
     case "w-":

@@ -103,6 +103,18 @@ describe("opening arrays with a mode", () => {
     expect(Array.from((await w.get()).data as Float64Array)).toEqual([0, 0, 0, 0]);
   });
 
+  it("reads an array's metadata once when opening it, and nothing else", async () => {
+    const store = new MemoryStore();
+    await create({ store, path: "a/b", shape: [4], dtype: "<i2" });
+    const asked: string[] = [];
+    const counting = { get: (key: string) => (asked.push(`get ${key}`), store.get(key)), has: (key: string) => (asked.push(`has ${key}`), store.has(key)) };
+    for (const mode of ["r", "r+", "a"] as const) {
+      asked.length = 0;
+      await openArray(counting, { path: "a/b", mode });
+      expect(asked, mode).toEqual(["get a/b/.zarray"]);
+    }
+  });
+
   it("opening a group as an array names what is there", async () => {
     const store = new MemoryStore();
     await group({ store });
