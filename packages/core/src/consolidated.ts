@@ -6,6 +6,7 @@ import {
   MetadataError,
   normalizeStoragePath,
   parseJson,
+  V1_META_KEY,
   type ByteRange,
   type DirectoryListing,
   type JsonObject,
@@ -94,6 +95,9 @@ export class ConsolidatedStore implements Store {
 
   async get(key: string, options?: StoreOptions): Promise<Uint8Array | undefined> {
     if (isMetadataKey(key)) return this.documents.get(key)?.slice();
+    // Opening the root looks for spec v1's `meta` too; a consolidated (v2) hierarchy has none, and
+    // asking the store (a 404 over HTTP) would only say so slower.
+    if (key === V1_META_KEY) return undefined;
     return this.inner.get(key, options);
   }
 

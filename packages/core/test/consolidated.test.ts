@@ -41,6 +41,16 @@ describe("consolidated metadata", () => {
     expect(Array.from((await y.get()).data as Float32Array)).toEqual([5, 1, 1]);
   });
 
+  it("asks the store for .zmetadata and data only: no metadata key, and not spec v1's meta", async () => {
+    const store = await loadFixture((key) => /\.z(array|group|attrs)$/.test(key));
+    const asked: string[] = [];
+    const counting = { get: (key: string) => (asked.push(key), store.get(key)) };
+    const root = (await openConsolidated(counting)) as Group;
+    await ((await root.getItem("x/y")) as ZarrArray).get();
+    expect(asked.filter((key) => !key.startsWith("x/y/"))).toEqual([".zmetadata"]);
+    expect(asked.length).toBeGreaterThan(1);
+  });
+
   it("r+ writes data but refuses metadata, as zarr-python", async () => {
     const store = await loadFixture();
     const root = (await openConsolidated(store)) as Group;
