@@ -163,9 +163,8 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     const paths = await page.locator("#hierarchy button").evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset["path"]));
     expect(paths).toEqual(["", "labels", "labels/mask", "volume"]);
     expect(await page.locator("#hierarchy").innerText()).toContain("[3,24,32] <f4 blosc");
-    // Listing reads .zmetadata and no per-node metadata document nor chunk (core's open also probes
-    // the root for a spec v1 array's "meta" key).
-    expect(requests.filter((p) => p.startsWith("/data/example.zarr/") && !/\/(\.zmetadata|meta)$/.test(p))).toEqual([]);
+    // Listing reads .zmetadata and nothing else: no per-node metadata document, no chunk.
+    expect(requests.filter((p) => p.startsWith("/data/example.zarr/"))).toEqual(["/data/example.zarr/.zmetadata"]);
   });
 
   it("draws slice 0 of the blosc array through viridis with 2nd/98th percentile limits", async () => {

@@ -1,6 +1,7 @@
 import type { CodecRegistry } from "@z/codecs";
 import { copyProjection, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
 import {
+  needsByteSwap,
   parseArrayMetadata,
   typedArrayConstructor,
   valuesPerElement,
@@ -15,6 +16,7 @@ import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } fr
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
 import { ScratchBuffers } from "./scratch-buffers.js";
+import { contiguousTarget } from "./contiguous-target.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -32,6 +34,8 @@ export class ChunkJobs {
   readonly #zeroFill: boolean;
   #fillChunk: StridedView<TypedArray> | undefined;
   readonly #scratch = new ScratchBuffers();
+  /** Decoded bytes are the output's values as they are (one value per element, no byte swap). */
+  readonly #direct: boolean;
 
   constructor(meta: ArrayMetadata, codec: ChunkCodec) {
     this.meta = meta;
@@ -40,6 +44,7 @@ export class ChunkJobs {
     this.k = valuesPerElement(meta.dtype);
     this.#strides = stridesFor(meta.chunks, meta.order);
     this.#zeroFill = this.pattern.every((b) => b === 0);
+    this.#direct = this.k === 1 && meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype);
   }
 
   static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
@@ -78,6 +83,13 @@ export class ChunkJobs {
     }
     if (!this.codec.decodesInto) {
       copyProjection(out, await this.decode(stored, key, signal), p, "read", this.k);
+      return;
+    }
+    const at = this.#direct ? contiguousTarget(out, p, this.meta.chunks, this.#strides) : undefined;
+    if (at !== undefined) {
+      // The whole chunk is one run of the output in the chunk's own layout: decoded right there.
+      const data = out.data;
+      await this.codec.decodeInto(stored, new Uint8Array(data.buffer, data.byteOffset + at * data.BYTES_PER_ELEMENT, this.codec.chunkBytes), key, signal);
       return;
     }
     // Decoded into a reused buffer: a new one per chunk would cost, over a read, page faults and

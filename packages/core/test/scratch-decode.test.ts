@@ -1,9 +1,10 @@
 /*
- * Reads decode chunks into a few reused buffers when the compressor can decode into a buffer
- * (Codec.decodeInto), and into new ones otherwise; either way the values are the same.
+ * Reads decode chunks straight into the output where a whole chunk is one run of it, else into a
+ * few reused buffers, when the compressor can decode into a buffer (Codec.decodeInto); either way
+ * the values are the same.
  */
 import { describe, expect, it } from "vitest";
-import { create, defaultCodecRegistry, MemoryStore } from "@z/core";
+import { create, defaultCodecRegistry, MemoryStore, slice } from "@z/core";
 import { defineCodec, requireBytes } from "@z/codecs";
 
 /** A "compressor" that stores bytes reversed, with and without decodeInto, recording the buffers it decodes into. */
@@ -37,5 +38,31 @@ describe("reads through Codec.decodeInto", () => {
     expect(buffers.length).toBe(64);
     // As many buffers as chunks decode at once, not one per chunk.
     expect(new Set(buffers.map((b) => b.buffer)).size).toBeLessThanOrEqual(4);
+  });
+
+  it("decode whole chunks that are one run of the output right into it", async () => {
+    const buffers: Uint8Array[] = [];
+    const registry = defaultCodecRegistry().clone().register("reversed", () => reversing(buffers));
+    const values = Int32Array.from({ length: 6400 }, (_, i) => i * 7 - 3000);
+    const cases = [
+      { what: "chunked along the first axis, full read", chunks: [10, 80], dtype: "<i4", order: "C", selection: null, direct: 8 },
+      { what: "one whole chunk selected", chunks: [10, 10], dtype: "<i4", order: "C", selection: [slice(10, 20), slice(30, 40)], direct: 1 },
+      { what: "(1, n) chunks in F order", chunks: [1, 80], dtype: "<i4", order: "F", selection: null, direct: 80 },
+      { what: "F order with two long dimensions", chunks: [10, 80], dtype: "<i4", order: "F", selection: null, direct: 0 },
+      { what: "big-endian values (swapped after decoding)", chunks: [10, 80], dtype: ">i4", order: "C", selection: null, direct: 0 },
+      { what: "a selection inside chunks", chunks: [10, 80], dtype: "<i4", order: "C", selection: [slice(0, 80), slice(1, 80)], direct: 0 },
+    ] as const;
+    for (const c of cases) {
+      buffers.length = 0;
+      const a = await create({ store: new MemoryStore(), shape: [80, 80], chunks: [...c.chunks], dtype: c.dtype, order: c.order, compressor: { id: "reversed" }, registry, pool: false });
+      await a.set(null, { data: values, shape: [80, 80] });
+      const read = await a.get(c.selection === null ? null : [...c.selection]);
+      expect(read.shape, c.what).toEqual(c.selection === null ? [80, 80] : [c.selection[0].stop - c.selection[0].start, c.selection[1].stop - c.selection[1].start]);
+      const direct = buffers.filter((b) => b.buffer === (read.data as Int32Array).buffer).length;
+      expect(direct, `${c.what}: ${buffers.length} decoded into, ${buffers.map((b) => b.length)}`).toBe(c.direct);
+      const whole = Array.from(values);
+      const want = c.selection === null ? whole : whole.filter((_, i) => Math.floor(i / 80) >= c.selection![0].start && Math.floor(i / 80) < c.selection![0].stop && i % 80 >= c.selection![1].start && i % 80 < c.selection![1].stop);
+      expect(Array.from(read.data as Int32Array), c.what).toEqual(want);
+    }
   });
 });
