@@ -146,6 +146,15 @@ describe("truncated and wrong-length responses are errors, never partial data", 
     expect(calls).toBe(2);
   });
 
+  it("a body longer than Content-Length says is an error too", async () => {
+    const store = new HttpStore("http://example.invalid/", {
+      retries: 0,
+      fetch: async () => new Response(value, { status: 200, headers: { "content-length": "5" } }),
+    });
+    const err = await rejection(store.get("k"));
+    expect(err.message).toBe("GET http://example.invalid/k failed: the body has more than 5 bytes but Content-Length says 5 (longer response)");
+  });
+
   it("a 206 whose Content-Range does not match the request or the body", async () => {
     const cases: [string, Record<string, string>, Uint8Array][] = [
       ["wrong start", { "content-range": "bytes 0-3/20" }, value.subarray(0, 4)],
