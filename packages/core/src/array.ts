@@ -69,6 +69,7 @@ import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
+import { writeBuffers } from "./scratch-buffers.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -509,7 +510,7 @@ export class ZarrArray {
     // Only read what will survive: a chunk overwritten whole is never fetched.
     const chunk =
       (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
-      this.#chunkView(whole ? new (typedArrayConstructor(this.dtype))(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
+      this.#chunkView(whole ? this.#wholeChunkBuffer(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
     if (fields !== undefined) this.#writeFields(selectionView(chunk, (p as ChunkProjection).chunkSelection), p as ChunkProjection, source, fields);
     else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
     else copyProjection(source.view, chunk, p, "write", k);
@@ -529,6 +530,15 @@ export class ZarrArray {
     } else if (encoded !== "stored") {
       await store.set(key, encoded, { signal });
     }
+    // Encoded here into other bytes than the chunk's (a codec may return its input): the buffer is free again.
+    const buffer = chunk.data.buffer;
+    if (whole && buffer.byteLength > 0 && !(encoded instanceof Uint8Array && encoded.buffer === buffer)) writeBuffers.give(new Uint8Array(buffer));
+  }
+
+  /** A chunk's worth of values to overwrite whole (contents undefined): a buffer a previous write gave back, or a new one. */
+  #wholeChunkBuffer(values: number): TypedArray {
+    const Ctor = typedArrayConstructor(this.dtype);
+    return new Ctor(writeBuffers.take(values * Ctor.BYTES_PER_ELEMENT).buffer as ArrayBuffer, 0, values);
   }
 
   // --- views ----------------------------------------------------------------------------------

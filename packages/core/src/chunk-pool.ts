@@ -90,7 +90,12 @@ export type EncodedItem =
   | { readonly key: string; readonly kind: "stored" | "empty" };
 
 export type PoolReply =
-  | { readonly ok: true; readonly encoded?: readonly EncodedItem[] }
+  | {
+      readonly ok: true;
+      readonly encoded?: readonly EncodedItem[];
+      /** The buffers of an encode batch's items, transferred back for reuse (optional: a pool may keep them). */
+      readonly returned?: readonly ArrayBuffer[];
+    }
   | { readonly ok: false; readonly error: SerializedError };
 
 /** An error crossing threads: enough to rebuild the typed error on the other side. */

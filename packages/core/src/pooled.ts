@@ -4,6 +4,7 @@ import { MetadataError, StoreError, ZarrError, type Store, type WritableStore } 
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
 import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, SharedOutput, StoreSpec } from "./chunk-pool.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
+import { writeBuffers } from "./scratch-buffers.js";
 import { ChunkError } from "./errors.js";
 
 /** Decoded bytes per read batch: small chunks travel together, so a message carries real work. */
@@ -133,6 +134,7 @@ export async function encodePooled(
   if (sent === undefined) return undefined;
   const reply = await sent;
   check(reply);
+  for (const buffer of reply.returned ?? []) writeBuffers.give(new Uint8Array(buffer));
   return reply.encoded![0]!;
 }
 

@@ -36,3 +36,10 @@ export class ScratchBuffers {
     this.#free = [];
   }
 }
+
+/**
+ * Buffers of whole chunks being written: filled, encoded (here or in a pool thread, which sends
+ * them back), then filled again for the next chunk, so a large write does not allocate (and
+ * page-fault) a new chunk-sized buffer per chunk.
+ */
+export const writeBuffers = new ScratchBuffers();

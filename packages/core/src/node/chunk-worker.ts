@@ -4,7 +4,7 @@ import { parentPort } from "node:worker_threads";
 import type { WritableStore } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
-import type { PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
+import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 
 const jobsFor = jobsCache(defaultCodecRegistry);
@@ -20,16 +20,31 @@ function storeFor(spec: StoreSpec): WritableStore {
 
 parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }) => {
   let reply: PoolReply;
+  let returned: ArrayBuffer[] = [];
   try {
     const encoded = await runBatch(batch, jobsFor, storeFor);
     // Encoded bytes are copied back, not transferred: a codec may hand out a view of memory it
-    // keeps (a WASM heap cannot be transferred at all).
-    reply = encoded === undefined ? { ok: true } : { ok: true, encoded };
+    // keeps (a WASM heap cannot be transferred at all). The chunks' own buffers go back whole
+    // for the caller to fill again, unless an encoding is a view of one (no compressor).
+    if (encoded !== undefined && batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), encoded);
+    reply = encoded === undefined ? { ok: true } : { ok: true, encoded, ...(returned.length > 0 ? { returned } : {}) };
   } catch (error) {
     reply = { ok: false, error: serializeError(error) };
+    returned = [];
   }
-  parentPort!.postMessage({ id, reply });
+  parentPort!.postMessage({ id, reply }, returned);
 });
+
+/** The plain, whole buffers behind `data` that no encoding shares. */
+function reusable(data: readonly Uint8Array[], encoded: readonly EncodedItem[]): ArrayBuffer[] {
+  const shared = new Set(encoded.map((e) => (e.kind === "encoded" ? e.bytes.buffer : undefined)));
+  const buffers = new Set<ArrayBuffer>();
+  for (const d of data) {
+    const buffer = d.buffer;
+    if (buffer instanceof ArrayBuffer && d.byteOffset === 0 && d.byteLength === buffer.byteLength && !shared.has(buffer)) buffers.add(buffer);
+  }
+  return [...buffers];
+}
 
 // Loaded: the pool may now send work here rather than do it on the calling thread.
 parentPort!.postMessage({ ready: true });

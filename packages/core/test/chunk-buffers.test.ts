@@ -66,3 +66,45 @@ describe("reads through Codec.decodeInto", () => {
     }
   });
 });
+
+describe("writes of whole chunks", () => {
+  it("fill a few reused buffers, not one per chunk, and store every chunk right", async () => {
+    const inputs: ArrayBufferLike[] = [];
+    const registry = defaultCodecRegistry()
+      .clone()
+      .register("reversed", () =>
+        defineCodec({
+          id: "reversed",
+          config: {},
+          create: () => ({
+            encode: (data, chunk) => {
+              const bytes = requireBytes(data, "reversed", chunk);
+              inputs.push(bytes.buffer);
+              return bytes.slice().reverse();
+            },
+            decode: (data, chunk) => requireBytes(data, "reversed", chunk).slice().reverse(),
+          }),
+        }),
+      );
+    const store = new MemoryStore();
+    const a = await create({ store, shape: [80, 80], chunks: [10, 10], dtype: "<i4", compressor: { id: "reversed" }, registry, pool: false });
+    const values = Int32Array.from({ length: 6400 }, (_, i) => i * 3 + 1);
+    await a.set(null, { data: values, shape: [80, 80] }, { concurrency: 4 });
+    expect(inputs.length).toBe(64);
+    expect(new Set(inputs).size).toBeLessThanOrEqual(4);
+    expect(Array.from((await a.get(null)).data as Int32Array)).toEqual(Array.from(values));
+    // Each stored chunk is its own bytes (a reused buffer never leaks into a stored value).
+    const first = (await store.get("0.0"))!;
+    expect(Array.from(new Int32Array(first.slice().reverse().buffer))).toEqual(Array.from({ length: 100 }, (_, i) => values[Math.floor(i / 10) * 80 + (i % 10)]!));
+  });
+
+  it("without a compressor store chunks whose buffers are never reused under them", async () => {
+    const store = new MemoryStore();
+    const a = await create({ store, shape: [40], chunks: [10], dtype: "<i4", compressor: null, pool: false });
+    await a.set(null, Int32Array.from({ length: 40 }, (_, i) => i));
+    await a.set(null, Int32Array.from({ length: 40 }, (_, i) => 100 + i));
+    expect(Array.from((await a.get(null)).data as Int32Array)).toEqual(Array.from({ length: 40 }, (_, i) => 100 + i));
+    await a.set([slice(0, 10)], Int32Array.from({ length: 10 }, () => 7));
+    expect(Array.from((await a.get([slice(0, 20)])).data as Int32Array)).toEqual([...Array(10).fill(7), ...Array.from({ length: 10 }, (_, i) => 110 + i)]);
+  });
+});
