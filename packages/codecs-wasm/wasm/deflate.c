@@ -13,14 +13,7 @@
  *
  * The whole input is in memory, so positions are absolute: no sliding window.
  */
-#include <stdint.h>
-
-#define EXPORT(name) __attribute__((export_name(name)))
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+#include "common.h"
 
 #define WSIZE 32768
 #define WMASK (WSIZE - 1)
@@ -33,22 +26,6 @@ typedef uint64_t u64;
 #define L_CODES 286
 #define D_CODES 30
 #define BL_CODES 19
-
-static inline u32 rd32(const u8 *p) {
-  u32 v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-static inline u64 rd64(const u8 *p) {
-  u64 v;
-  __builtin_memcpy(&v, p, 8);
-  return v;
-}
-static inline u16 rd16(const u8 *p) {
-  u16 v;
-  __builtin_memcpy(&v, p, 2);
-  return v;
-}
 
 /* ---- tables ---- */
 

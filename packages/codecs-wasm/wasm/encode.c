@@ -6,27 +6,7 @@
  * TypeScript paths are interchangeable. No libc: the TypeScript side lays out the module's linear
  * memory (input, output, scratch) and grows it.
  */
-#include <stdint.h>
-#include <wasm_simd128.h>
-
-#define EXPORT(name) __attribute__((export_name(name)))
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-
-static inline u32 rd32(const u8 *p) {
-  u32 v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-
-static inline u64 rd64(const u8 *p) {
-  u64 v;
-  __builtin_memcpy(&v, p, 8);
-  return v;
-}
+#include "common.h"
 
 /* Byte shuffle of one block: dst gets typesize streams of n = size / typesize bytes, stream j
  * holding byte j of every item; the size % typesize trailing bytes follow unchanged. */

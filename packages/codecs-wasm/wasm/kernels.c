@@ -4,20 +4,12 @@
  * src/lz4-block.ts and src/shuffle.ts); no code from other projects. No libc: the module works
  * on its own linear memory, which the TypeScript side lays out (input, output, scratch) and grows.
  */
-#include <stdint.h>
-#include <wasm_simd128.h>
-
-#define EXPORT(name) __attribute__((export_name(name)))
-
-typedef uint8_t u8;
-typedef uint32_t u32;
+#include "common.h"
 
 /* Failures, as in src/lz4-block.ts. */
 #define LZ4_TRUNCATED (-1)
 #define LZ4_OVERFLOW (-2)
 #define LZ4_BAD_OFFSET (-3)
-
-static inline void copy16(u8 *d, const u8 *s) { wasm_v128_store(d, wasm_v128_load(s)); }
 
 /*
  * Decodes the LZ4 block src[0, srcLen) into dst[0, dstLen); returns the bytes written or a

@@ -9,16 +9,7 @@
  * read up to WILD bytes past a literal run (the caller leaves that much memory after the input).
  * Writes never leave [dst, dst + dstCap).
  */
-#include <stdint.h>
-#include <wasm_simd128.h>
-
-#define EXPORT(name) __attribute__((export_name(name)))
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef int16_t i16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+#include "common.h"
 
 /* Failures; src/zstd-wasm.ts words them. */
 #define E_TRUNCATED (-1)
@@ -47,20 +38,8 @@ typedef uint64_t u64;
 #define WILD 32
 #define HUF_MAX_LOG 11
 
-static inline u32 rd16(const u8 *p) { return p[0] | (p[1] << 8); }
 static inline u32 rd24(const u8 *p) { return p[0] | (p[1] << 8) | (p[2] << 16); }
-static inline u32 rd32(const u8 *p) {
-  u32 v;
-  __builtin_memcpy(&v, p, 4);
-  return v;
-}
-static inline u64 rd64(const u8 *p) {
-  u64 v;
-  __builtin_memcpy(&v, p, 8);
-  return v;
-}
 static inline u32 high_bit(u32 x) { return 31 - __builtin_clz(x); }
-static inline void copy16(u8 *d, const u8 *s) { wasm_v128_store(d, wasm_v128_load(s)); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* XXH64 (the frame's content checksum is its low 32 bits) */
@@ -473,6 +452,14 @@ static int huf_decode1(const u8 *p, const u8 *end, u8 *o, u32 n) {
   return huf_finish(&b, o, oend);
 }
 
+#define HUF_FOUR         \
+  do {                   \
+    HUF_SYMBOL(b0, o0);  \
+    HUF_SYMBOL(b1, o1);  \
+    HUF_SYMBOL(b2, o2);  \
+    HUF_SYMBOL(b3, o3);  \
+  } while (0)
+
 /* The four streams of [p, end), with the 6-byte jump table at p, into o[0, n). */
 static int huf_decode4(const u8 *p, const u8 *end, u8 *o, u32 n) {
   if (end - p < 6) return E_LITERALS;
@@ -489,26 +476,12 @@ static int huf_decode4(const u8 *p, const u8 *end, u8 *o, u32 n) {
   int fast = bits_reload(&b0) & bits_reload(&b1) & bits_reload(&b2) & bits_reload(&b3);
   if (fast) {
     while (oend - o3 >= 5) {
-      HUF_SYMBOL(b0, o0);
-      HUF_SYMBOL(b1, o1);
-      HUF_SYMBOL(b2, o2);
-      HUF_SYMBOL(b3, o3);
-      HUF_SYMBOL(b0, o0);
-      HUF_SYMBOL(b1, o1);
-      HUF_SYMBOL(b2, o2);
-      HUF_SYMBOL(b3, o3);
-      HUF_SYMBOL(b0, o0);
-      HUF_SYMBOL(b1, o1);
-      HUF_SYMBOL(b2, o2);
-      HUF_SYMBOL(b3, o3);
-      HUF_SYMBOL(b0, o0);
-      HUF_SYMBOL(b1, o1);
-      HUF_SYMBOL(b2, o2);
-      HUF_SYMBOL(b3, o3);
-      HUF_SYMBOL(b0, o0);
-      HUF_SYMBOL(b1, o1);
-      HUF_SYMBOL(b2, o2);
-      HUF_SYMBOL(b3, o3);
+      /* A symbol from each stream in turn: four independent chains for the CPU to overlap. */
+      HUF_FOUR;
+      HUF_FOUR;
+      HUF_FOUR;
+      HUF_FOUR;
+      HUF_FOUR;
       if (!(bits_reload(&b0) & bits_reload(&b1) & bits_reload(&b2) & bits_reload(&b3))) break;
     }
   }
