@@ -53,7 +53,7 @@ describe("zlib and gzip with the WebAssembly encoder", () => {
       const theirs = (await zlibTs.create({ level }).encode(data, contextFor(data, 4))) as Uint8Array;
       expect(ours.length / theirs.length, `level ${level}`).toBeLessThan(1.03);
     }
-  });
+  }, 60_000);
 
   it("fall back to the TypeScript encoder without WebAssembly", async () => {
     setEncodeKernelsEnabled(false);

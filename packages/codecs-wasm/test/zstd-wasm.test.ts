@@ -62,7 +62,7 @@ describe("the WebAssembly Zstandard decoder", async () => {
         expect(Buffer.compare(decoded as Uint8Array, bytes), `${name} at level ${level}`).toBe(0);
       }
     }
-  });
+  }, 60_000);
 
   it("decodes several frames and skippable frames in a row, and verifies content checksums", async () => {
     const a = await zstdCompress(cases[3]!.bytes, 3);
@@ -125,5 +125,5 @@ describe("the WebAssembly Zstandard decoder", async () => {
     // Both outcomes occur, so both branches above were checked.
     expect(refused).toBeGreaterThan(100);
     expect(decoded).toBeGreaterThan(10);
-  });
+  }, 60_000);
 });
