@@ -45,23 +45,24 @@ describe("reads through Codec.decodeInto", () => {
     const registry = defaultCodecRegistry().clone().register("reversed", () => reversing(buffers));
     const values = Int32Array.from({ length: 6400 }, (_, i) => i * 7 - 3000);
     const cases = [
-      { what: "chunked along the first axis, full read", chunks: [10, 80], dtype: "<i4", order: "C", selection: null, direct: 8 },
-      { what: "one whole chunk selected", chunks: [10, 10], dtype: "<i4", order: "C", selection: [slice(10, 20), slice(30, 40)], direct: 1 },
-      { what: "(1, n) chunks in F order", chunks: [1, 80], dtype: "<i4", order: "F", selection: null, direct: 80 },
-      { what: "F order with two long dimensions", chunks: [10, 80], dtype: "<i4", order: "F", selection: null, direct: 0 },
-      { what: "big-endian values (swapped after decoding)", chunks: [10, 80], dtype: ">i4", order: "C", selection: null, direct: 0 },
-      { what: "a selection inside chunks", chunks: [10, 80], dtype: "<i4", order: "C", selection: [slice(0, 80), slice(1, 80)], direct: 0 },
+      { what: "chunked along the first axis, full read", chunks: [10, 80], dtype: "<i4", order: "C", box: null, direct: 8 },
+      { what: "one whole chunk selected", chunks: [10, 10], dtype: "<i4", order: "C", box: [10, 20, 30, 40], direct: 1 },
+      { what: "(1, n) chunks in F order", chunks: [1, 80], dtype: "<i4", order: "F", box: null, direct: 80 },
+      { what: "F order with two long dimensions", chunks: [10, 80], dtype: "<i4", order: "F", box: null, direct: 0 },
+      { what: "big-endian values (swapped after decoding)", chunks: [10, 80], dtype: ">i4", order: "C", box: null, direct: 0 },
+      { what: "a selection inside chunks", chunks: [10, 80], dtype: "<i4", order: "C", box: [0, 80, 1, 80], direct: 0 },
     ] as const;
     for (const c of cases) {
       buffers.length = 0;
       const a = await create({ store: new MemoryStore(), shape: [80, 80], chunks: [...c.chunks], dtype: c.dtype, order: c.order, compressor: { id: "reversed" }, registry, pool: false });
       await a.set(null, { data: values, shape: [80, 80] });
-      const read = await a.get(c.selection === null ? null : [...c.selection]);
-      expect(read.shape, c.what).toEqual(c.selection === null ? [80, 80] : [c.selection[0].stop - c.selection[0].start, c.selection[1].stop - c.selection[1].start]);
+      const box = c.box;
+      const read = await a.get(box === null ? null : [slice(box[0], box[1]), slice(box[2], box[3])]);
+      expect(read.shape, c.what).toEqual(box === null ? [80, 80] : [box[1] - box[0], box[3] - box[2]]);
       const direct = buffers.filter((b) => b.buffer === (read.data as Int32Array).buffer).length;
       expect(direct, `${c.what}: ${buffers.length} decoded into, ${buffers.map((b) => b.length)}`).toBe(c.direct);
-      const whole = Array.from(values);
-      const want = c.selection === null ? whole : whole.filter((_, i) => Math.floor(i / 80) >= c.selection![0].start && Math.floor(i / 80) < c.selection![0].stop && i % 80 >= c.selection![1].start && i % 80 < c.selection![1].stop);
+      const inBox = (i: number) => box === null || (Math.floor(i / 80) >= box[0] && Math.floor(i / 80) < box[1] && i % 80 >= box[2] && i % 80 < box[3]);
+      const want = Array.from(values).filter((_, i) => inBox(i));
       expect(Array.from(read.data as Int32Array), c.what).toEqual(want);
     }
   });

@@ -107,7 +107,10 @@ describe("opening arrays with a mode", () => {
     const store = new MemoryStore();
     await create({ store, path: "a/b", shape: [4], dtype: "<i2" });
     const asked: string[] = [];
-    const counting = { get: (key: string) => (asked.push(`get ${key}`), store.get(key)), has: (key: string) => (asked.push(`has ${key}`), store.has(key)) };
+    const counting = {
+      get: (key: string) => (asked.push(`get ${key}`), store.get(key)),
+      has: async (key: string) => (asked.push(`has ${key}`), (await store.get(key)) !== undefined),
+    };
     for (const mode of ["r", "r+", "a"] as const) {
       asked.length = 0;
       await openArray(counting, { path: "a/b", mode });
