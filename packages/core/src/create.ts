@@ -198,7 +198,6 @@ export type OpenMode = "r" | "r+" | "a" | "w" | "w-" | "x";
 
 export type OpenArrayOptions = Partial<CreateOptions> & { mode?: OpenMode };
 
-/** Opens (or, depending on `mode`, creates) an array, as zarr-python's `open_array` (default mode `a`). */
 /** The array at `path`, or `undefined` when it has no metadata. */
 async function openIfArray(store: Store, path: string, options: ArrayOpenOptions): Promise<ZarrArray | undefined> {
   try {
@@ -209,6 +208,7 @@ async function openIfArray(store: Store, path: string, options: ArrayOpenOptions
   }
 }
 
+/** Opens (or, depending on `mode`, creates) an array, as zarr-python's `open_array` (default mode `a`). */
 export async function openArray(store: Store, options: OpenArrayOptions = {}): Promise<ZarrArray> {
   const mode = options.mode ?? "a";
   const path = normalizeStoragePath(options.path);
