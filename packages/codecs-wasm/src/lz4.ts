@@ -1,4 +1,4 @@
-import { decodedTooLarge, defineCodec, integer, maxDecodedSize, requireBytes, type ChunkContext } from "@z/codecs";
+import { CodecError, decodedTooLarge, defineCodec, inChunk, integer, maxDecodedSize, requireBytes, type ChunkContext } from "@z/codecs";
 import { corruptData } from "./errors.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve } from "./kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
@@ -25,13 +25,19 @@ export const lz4 = defineCodec({
       if (encodeKernelsUnavailable() || bytes.length < 4096) return encodeLz4(bytes, acceleration);
       return loadEncodeKernels().then((loaded) => (loaded && encodeLz4InWasm(loaded, bytes, acceleration)) ?? encodeLz4(bytes, acceleration));
     },
-    decode: (data, chunk) => {
-      const bytes = requireBytes(data, "lz4", chunk);
-      if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk);
-      return loadKernels().then(() => decodeLz4(bytes, chunk));
+    decode: (data, chunk) => decodeLz4When(requireBytes(data, "lz4", chunk), chunk, undefined),
+    decodeInto: (data, out, chunk) => {
+      const decoded = decodeLz4When(requireBytes(data, "lz4", chunk), chunk, out);
+      return decoded instanceof Promise ? decoded.then((d) => d.length) : decoded.length;
     },
   }),
 });
+
+/** Decodes now, or once the kernels have loaded when they are worth waiting for. */
+function decodeLz4When(bytes: Uint8Array, chunk: ChunkContext, into: Uint8Array | undefined): Uint8Array | Promise<Uint8Array> {
+  if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk, into);
+  return loadKernels().then(() => decodeLz4(bytes, chunk, into));
+}
 
 function encodeLz4(bytes: Uint8Array, acceleration: number): Uint8Array {
   const out = new Uint8Array(4 + lz4Bound(bytes.length));
@@ -57,13 +63,17 @@ function encodeLz4InWasm(kernels: EncodeKernels, bytes: Uint8Array, acceleration
   }
 }
 
-function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
+/** Decodes into `into` (from its start, returning that part of it) when given, else into new memory. */
+function decodeLz4(data: Uint8Array, chunk: ChunkContext, into: Uint8Array | undefined): Uint8Array {
   if (data.length < 4) {
     throw corruptData("lz4", chunk, data.length === 0 ? "no data" : "unexpected end of data (truncated size header)");
   }
   const size = (data[0]! | (data[1]! << 8) | (data[2]! << 16) | (data[3]! << 24)) >>> 0;
   const limit = maxDecodedSize(chunk);
   if (size > limit) throw decodedTooLarge("lz4", chunk, limit);
+  if (into !== undefined && size > into.length) {
+    throw new CodecError(`lz4 data${inChunk(chunk.key)} decodes to ${size} bytes, more than the ${into.length} of the buffer given`, { codecId: "lz4", key: chunk.key });
+  }
   const kernels = readyKernels();
   let out: Uint8Array;
   let end: number;
@@ -74,17 +84,17 @@ function decodeLz4(data: Uint8Array, chunk: ChunkContext): Uint8Array {
     const memory = reserve(kernels, inputSize + size);
     const base = kernels.heapBase;
     memory.set(data, base);
-    const result = kernels.exports.lz4_decode(base + 4, data.length - 4, base + inputSize, size);
-    end = result;
-    out = result === size ? memory.slice(base + inputSize, base + inputSize + size) : new Uint8Array(0);
+    end = kernels.exports.lz4_decode(base + 4, data.length - 4, base + inputSize, size);
+    out = into ?? new Uint8Array(end === size ? size : 0);
+    if (end === size) out.set(memory.subarray(base + inputSize, base + inputSize + size));
     release(kernels);
   } else {
-    out = new Uint8Array(size);
+    out = into ?? new Uint8Array(size);
     end = lz4DecodeBlock(data, 4, data.length, out, 0, size);
   }
   if (end < 0) throw corruptData("lz4", chunk, lz4Problem(end));
   if (end !== size) {
     throw corruptData("lz4", chunk, `the header says ${size} bytes but the data decodes to ${end} (truncated?)`);
   }
-  return out;
+  return into === undefined ? out : into.subarray(0, size);
 }
