@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerCodec, type CodecFactory } from "@z/codecs";
+import { CodecRegistry, registerCodec, type CodecFactory } from "@z/codecs";
+import { blosc } from "@z/codecs-wasm";
 import { create, MemoryStore, openArray, slice } from "@z/core";
 import { WorkerPool } from "@z/core/node";
 import { TempStore } from "@z/store-fs";
@@ -128,6 +129,25 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     const z = await create({ store, shape: [64], chunks: [8], dtype: "<i4", compressor: { id: "test-reverse" } });
     await z.set(null, { data: Int32Array.from({ length: 64 }, (_, i) => i), shape: [64] }, { pool });
     expect(Array.from((await z.get(undefined, { pool })).data as Int32Array)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+  });
+
+  it("sends arrays to the pool when the application registered the built-in codec itself", async () => {
+    // As an application that registers @z/codecs-wasm's factories under their ids: the same codec.
+    const registry = new CodecRegistry([["blosc", () => blosc]]);
+    const store = tempStore();
+    const options = { shape: [64, 64], chunks: [8, 8], dtype: "<i2", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } };
+    const z = await create({ store, ...options, registry });
+    const data = Int16Array.from({ length: 64 * 64 }, (_, i) => i - 2000);
+    await z.set(null, { data, shape: [64, 64] }, { pool: false });
+    const run = pool.run.bind(pool);
+    let batches = 0;
+    pool.run = (batch, transfer) => (batches++, run(batch, transfer));
+    try {
+      expect(Array.from((await z.get(undefined, { pool })).data as Int16Array)).toEqual(Array.from(data));
+      expect(batches).toBeGreaterThan(0);
+    } finally {
+      pool.run = run;
+    }
   });
 });
 
