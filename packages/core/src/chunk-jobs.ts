@@ -1,6 +1,7 @@
 import type { CodecRegistry } from "@z/codecs";
-import { copyProjection, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
+import { copyProjection, selectionView, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
 import {
+  needsByteSwap,
   parseArrayMetadata,
   typedArrayConstructor,
   valuesPerElement,
@@ -10,7 +11,7 @@ import {
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
-import { ChunkCodec } from "./chunk-codec.js";
+import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
@@ -30,6 +31,11 @@ export class ChunkJobs {
   readonly #strides: readonly number[];
   readonly #zeroFill: boolean;
   #fillChunk: StridedView<TypedArray> | undefined;
+  /** Whether chunks may be decoded straight into an output (held in memory as stored). */
+  readonly #direct: boolean;
+  readonly #elements: number;
+  /** The chunk's shape and strides, for locating a projection in it (no data). */
+  readonly #chunkLayout: StridedView<TypedArray>;
 
   constructor(meta: ArrayMetadata, codec: ChunkCodec) {
     this.meta = meta;
@@ -38,6 +44,9 @@ export class ChunkJobs {
     this.k = valuesPerElement(meta.dtype);
     this.#strides = stridesFor(meta.chunks, meta.order);
     this.#zeroFill = this.pattern.every((b) => b === 0);
+    this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
+    this.#direct = codec.decodesInto && meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
+    this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
   static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
@@ -67,14 +76,63 @@ export class ChunkJobs {
 
   /**
    * Places one chunk's part of a selection into `out`. A missing chunk (`stored` undefined) gives
-   * the fill value, which a zeroed output already holds when the fill value is zero.
+   * the fill value, which a zeroed output already holds when the fill value is zero. Runs
+   * synchronously (returning undefined) when the codecs decode synchronously, else returns a
+   * promise. A chunk that fills a contiguous stretch of `out` is decoded straight into it;
+   * others are decoded into a reused buffer and copied from there.
    */
-  async place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): Promise<void> {
+  place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): void | Promise<void> {
     if (stored === undefined) {
       if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
       return;
     }
-    copyProjection(out, await this.decode(stored, key, signal), p, "read", this.k);
+    const codec = this.codec;
+    if (!codec.decodesInto) {
+      const raw = codec.decodeNow(stored, key, signal);
+      const copy = (bytes: Uint8Array): void => copyProjection(out, this.chunkView(bytesToTyped(bytes, this.meta.dtype)), p, "read", this.k);
+      return isPromise(raw) ? raw.then(copy) : copy(raw);
+    }
+    const direct = this.#directTarget(out, p);
+    if (direct !== undefined) {
+      const done = codec.decodeInto(stored, direct, key, signal);
+      return isPromise(done) ? done.then(() => undefined) : undefined;
+    }
+    const scratch = takeScratch(codec.chunkBytes);
+    const copy = (bytes: Uint8Array): void => {
+      try {
+        copyProjection(out, this.chunkView(bytesToTyped(bytes, this.meta.dtype)), p, "read", this.k);
+      } finally {
+        releaseScratch(scratch);
+      }
+    };
+    let raw: Uint8Array | Promise<Uint8Array>;
+    try {
+      raw = codec.decodeInto(stored, scratch, key, signal);
+    } catch (error) {
+      releaseScratch(scratch);
+      throw error;
+    }
+    if (!isPromise(raw)) return copy(raw);
+    return raw.then(copy, (error: unknown) => {
+      releaseScratch(scratch);
+      throw error;
+    });
+  }
+
+  /**
+   * The bytes of `out` a whole chunk goes to, when `p` takes all of it, in its memory order, to a
+   * contiguous stretch of `out` held as the chunk holds it (no byte swap, no extension dtype).
+   */
+  #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array | undefined {
+    if (!this.#direct || p.kind === "points" || p.kind === "orthogonal") return undefined;
+    const chunk = selectionView(this.#chunkLayout, p.chunkSelection);
+    if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== this.#elements) return undefined;
+    const target = selectionView(out, p.outSelection);
+    const start = denseStart(target);
+    if (start === undefined || elements(target.shape) !== this.#elements) return undefined;
+    const data = out.data;
+    const bytes = data.BYTES_PER_ELEMENT * this.k;
+    return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
@@ -82,6 +140,43 @@ export class ChunkJobs {
     if (skipEmpty && isAllPattern(chunk, this.pattern)) return "empty";
     return this.codec.encode(typedToBytes(chunk, this.meta.dtype), key, signal);
   }
+}
+
+const EMPTY = new Uint8Array(0);
+
+const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+/** Where a view starts when its elements lie one after another in C order (dimensions of 1 aside), else undefined. */
+function denseStart(view: StridedView): number | undefined {
+  let expected = 1;
+  for (let d = view.shape.length - 1; d >= 0; d--) {
+    const n = view.shape[d]!;
+    if (n === 1) continue;
+    if (view.strides[d] !== expected) return undefined;
+    expected *= n;
+  }
+  return view.offset;
+}
+
+/**
+ * One buffer per thread that chunks are decoded into before their part is copied out, so reading
+ * many chunks allocates no chunk-sized buffer per chunk. A decode that waits (a codec still
+ * loading) holds it; meanwhile others get buffers of their own. Buffers above `KEEP_SCRATCH`
+ * are not kept.
+ */
+let scratch: Uint8Array | undefined;
+let scratchBusy = false;
+const KEEP_SCRATCH = 16 << 20;
+
+function takeScratch(bytes: number): Uint8Array {
+  if (scratchBusy || bytes > KEEP_SCRATCH) return new Uint8Array(bytes);
+  if (scratch === undefined || scratch.length < bytes) scratch = new Uint8Array(bytes);
+  scratchBusy = true;
+  return scratch.subarray(0, bytes);
+}
+
+function releaseScratch(buffer: Uint8Array): void {
+  if (scratch !== undefined && buffer.buffer === scratch.buffer) scratchBusy = false;
 }
 
 /** Runs one pool batch: what a pool thread does with each message. */
@@ -96,10 +191,16 @@ export async function runBatch(
   if (batch.op === "read") {
     const { buffer, shape } = batch.out;
     const out: StridedView<TypedArray> = { data: new Ctor(buffer as unknown as ArrayBuffer), offset: 0, shape, strides: cStrides(shape) };
+    const getSync = (store as SyncReads | undefined)?.getSync;
     for (const item of batch.items) {
       checkAbort(batch.abort);
-      const stored = item.bytes === undefined ? await store!.get(item.key) : (item.bytes ?? undefined);
-      await jobs.place(out, true, stored, item.key, item.projection);
+      let stored: Uint8Array | undefined;
+      if (item.bytes !== undefined) stored = item.bytes ?? undefined;
+      else if (getSync !== undefined) stored = getSync(item.key);
+      else stored = await store!.get(item.key);
+      // Synchronous end to end when the codecs are: no promise per chunk.
+      const placed = jobs.place(out, true, stored, item.key, item.projection);
+      if (placed !== undefined) await placed;
     }
     return undefined;
   }
@@ -125,14 +226,21 @@ export async function runBatch(
  * `store` as a thread working through pool batches reads it: synchronously where the store can
  * (a directory store's `getSync`), since nothing else waits on that thread meanwhile.
  */
-export function withSyncReads(store: WritableStore): WritableStore {
-  const direct = store as WritableStore & { getSync?: (key: string) => Uint8Array | undefined };
+export function withSyncReads(store: WritableStore): WritableStore & Partial<SyncReads> {
+  const direct = store as WritableStore & Partial<SyncReads>;
   if (typeof direct.getSync !== "function") return store;
+  const getSync = (key: string): Uint8Array | undefined => direct.getSync!(key);
   return {
-    get: async (key) => direct.getSync!(key),
+    get: async (key) => getSync(key),
+    getSync,
     set: (key, value, options) => store.set(key, value, options),
     delete: (key, options) => store.delete(key, options),
   };
+}
+
+/** A store that reads synchronously too (a directory store). */
+interface SyncReads {
+  getSync(key: string): Uint8Array | undefined;
 }
 
 /** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */

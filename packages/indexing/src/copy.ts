@@ -45,7 +45,74 @@ export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: Stri
     source = contiguousCopy(src, k);
   }
   const plan = simplify(dst.shape, [dst.strides, source.strides]);
-  stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+  if (!copyWords(dst.data, dst.offset * k, source.data, source.offset * k, plan, k)) {
+    stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+  }
+}
+
+/** Contiguous runs shorter than this many bytes are copied word by word; longer ones by `set`. */
+const WORD_RUN_BYTES = 256;
+
+/**
+ * Copies as `stridedCopy` does, but in 4-byte words, when the innermost dimension is a short
+ * contiguous run on both sides and every run starts on a word boundary: rows of small chunks then
+ * cost a tight loop rather than a subarray and `set` each. Words copy the bits as they are (a NaN
+ * keeps its payload, a bigint needs no conversion). Returns false, having copied nothing, when the
+ * copy is not of that kind.
+ */
+function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart: number, plan: Plan, k: number): boolean {
+  const { shape } = plan;
+  const ndim = shape.length;
+  // Real typed arrays only (object arrays pass JS arrays dressed as them), in different buffers.
+  if (ndim === 0 || !ArrayBuffer.isView(dst) || !ArrayBuffer.isView(src) || dst.buffer === src.buffer) return false;
+  const [dstStrides, srcStrides] = plan.strides as [number[], number[]];
+  if (dstStrides[ndim - 1] !== 1 || srcStrides[ndim - 1] !== 1) return false;
+  const bytes = dst.BYTES_PER_ELEMENT;
+  const runBytes = shape[ndim - 1]! * k * bytes;
+  if (runBytes >= WORD_RUN_BYTES || runBytes % 4 !== 0) return false;
+  const dstByte = dst.byteOffset + dstStart * bytes;
+  const srcByte = src.byteOffset + srcStart * bytes;
+  if (dstByte % 4 !== 0 || srcByte % 4 !== 0) return false;
+  const wordShape = shape.slice();
+  wordShape[ndim - 1] = runBytes / 4;
+  const wordStrides: number[][] = [[], []];
+  for (let d = 0; d < ndim - 1; d++) {
+    const a = dstStrides[d]! * k * bytes;
+    const b = srcStrides[d]! * k * bytes;
+    if (a % 4 !== 0 || b % 4 !== 0) return false;
+    wordStrides[0]!.push(a / 4);
+    wordStrides[1]!.push(b / 4);
+  }
+  wordStrides[0]!.push(1);
+  wordStrides[1]!.push(1);
+  const dstWords = wordsOf(dst);
+  const srcWords = wordsOf(src);
+  if (dstWords === undefined || srcWords === undefined) return false;
+  const dp = (dstByte - dstWords.byteOffset) / 4;
+  const sp = (srcByte - srcWords.byteOffset) / 4;
+  const n = wordShape[ndim - 1]!;
+  if (ndim === 2) {
+    // The common case (rows of a 2-d chunk), without the odometer's closure.
+    const rows = wordShape[0]!;
+    const dStep = wordStrides[0]![0]!;
+    const sStep = wordStrides[1]![0]!;
+    for (let r = 0, d = dp, s = sp; r < rows; r++, d += dStep, s += sStep) {
+      for (let i = 0; i < n; i++) dstWords[d + i] = srcWords[s + i]!;
+    }
+    return true;
+  }
+  odometer(wordShape, wordStrides, [dp, sp], 1, (positions) => {
+    const d = positions[0]!;
+    const s = positions[1]!;
+    for (let i = 0; i < n; i++) dstWords[d + i] = srcWords[s + i]!;
+  });
+  return true;
+}
+
+/** The 4-byte words of the buffer `data` lies in, from the word `data` starts in, to the end of `data`'s last word. */
+function wordsOf(data: TypedArray): Int32Array | undefined {
+  if (data.byteOffset % 4 !== 0) return undefined;
+  return new Int32Array(data.buffer, data.byteOffset, Math.floor(data.byteLength / 4));
 }
 
 /**
