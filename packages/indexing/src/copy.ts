@@ -31,7 +31,7 @@ export const SHORT_RUN = 16;
  */
 export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: StridedView<T>, valuesPerElement = 1): void {
   const k = checkValuesPerElement(valuesPerElement);
-  if (dst.shape.length !== src.shape.length || dst.shape.some((n, d) => n !== src.shape[d])) {
+  if (!sameShape(dst.shape, src.shape)) {
     throw new SelectionError(
       `cannot copy a view of shape [${src.shape.join(", ")}] into one of shape [${dst.shape.join(", ")}]`,
     );
@@ -88,25 +88,33 @@ function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart:
   const dstWords = wordsOf(dst);
   const srcWords = wordsOf(src);
   if (dstWords === undefined || srcWords === undefined) return false;
-  const dp = (dstByte - dstWords.byteOffset) / 4;
-  const sp = (srcByte - srcWords.byteOffset) / 4;
-  const n = wordShape[ndim - 1]!;
-  if (ndim === 2) {
-    // The common case (rows of a 2-d chunk), without the odometer's closure.
-    const rows = wordShape[0]!;
-    const dStep = wordStrides[0]![0]!;
-    const sStep = wordStrides[1]![0]!;
-    for (let r = 0, d = dp, s = sp; r < rows; r++, d += dStep, s += sStep) {
-      for (let i = 0; i < n; i++) dstWords[d + i] = srcWords[s + i]!;
-    }
+  // Word positions as small integers (`| 0`), which the loops index fastest; buffers of 2^31
+  // words (8 GiB) or more go the ordinary way.
+  if (dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31) return false;
+  const dp = ((dstByte - dstWords.byteOffset) / 4) | 0;
+  const sp = ((srcByte - srcWords.byteOffset) / 4) | 0;
+  const n = wordShape[ndim - 1]! | 0;
+  if (ndim === 1) {
+    copyWordRows(dstWords, dp, 0, srcWords, sp, 0, 1, n);
     return true;
   }
-  odometer(wordShape, wordStrides, [dp, sp], 1, (positions) => {
-    const d = positions[0]!;
-    const s = positions[1]!;
-    for (let i = 0; i < n; i++) dstWords[d + i] = srcWords[s + i]!;
-  });
+  if (ndim === 2) {
+    // The common case (rows of a 2-d chunk), without the odometer.
+    copyWordRows(dstWords, dp, wordStrides[0]![0]! | 0, srcWords, sp, wordStrides[1]![0]! | 0, wordShape[0]! | 0, n);
+    return true;
+  }
+  odometer(wordShape.slice(0, -1).concat(1), wordStrides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
   return true;
+}
+
+/**
+ * `rows` runs of `n` words, each `dStep`/`sStep` words after the last. Its own function, with
+ * every value a parameter, so the loops compile to plain integer indexing.
+ */
+function copyWordRows(dst: Int32Array, d: number, dStep: number, src: Int32Array, s: number, sStep: number, rows: number, n: number): void {
+  for (let r = 0; r < rows; r++, d += dStep, s += sStep) {
+    for (let i = 0; i < n; i++) dst[d + i] = src[s + i]!;
+  }
 }
 
 /** The 4-byte words of the buffer `data` lies in, from the word `data` starts in, to the end of `data`'s last word. */
@@ -163,20 +171,26 @@ interface Plan {
  * loop is the tightest) and merges neighbours that every view can walk as one.
  */
 function simplify(shape: readonly number[], strides: readonly (readonly number[])[]): Plan {
-  const dims = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
+  // Plain loops: this runs once per chunk copied, so its cost is per chunk.
+  const dims: number[] = [];
+  for (let d = 0; d < shape.length; d++) if (shape[d] !== 1) dims.push(d);
   const first = strides[0]!;
-  dims.sort((a, b) => Math.abs(first[b]!) - Math.abs(first[a]!) || a - b);
+  if (dims.length > 1) dims.sort((a, b) => Math.abs(first[b]!) - Math.abs(first[a]!) || a - b);
+  const views = strides.length;
   const outShape: number[] = [];
-  const outStrides: number[][] = strides.map(() => []);
+  const outStrides: number[][] = [];
+  for (let v = 0; v < views; v++) outStrides.push([]);
   for (const d of dims) {
     const n = shape[d]!;
     const last = outShape.length - 1;
-    if (last >= 0 && strides.every((s, v) => outStrides[v]![last] === s[d]! * n)) {
+    let merge = last >= 0;
+    for (let v = 0; merge && v < views; v++) merge = outStrides[v]![last] === strides[v]![d]! * n;
+    if (merge) {
       outShape[last] = outShape[last]! * n;
-      strides.forEach((s, v) => (outStrides[v]![last] = s[d]!));
+      for (let v = 0; v < views; v++) outStrides[v]![last] = strides[v]![d]!;
     } else {
       outShape.push(n);
-      strides.forEach((s, v) => outStrides[v]!.push(s[d]!));
+      for (let v = 0; v < views; v++) outStrides[v]!.push(strides[v]![d]!);
     }
   }
   return { shape: outShape, strides: outStrides };
@@ -302,14 +316,15 @@ export function valueRange(view: StridedView, k: number, role: string): [number,
   if (strides.length !== shape.length) {
     throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
   }
-  if (shape.some((n) => n === 0)) return undefined;
   let lo = offset;
   let hi = offset;
-  shape.forEach((n, d) => {
+  for (let d = 0; d < shape.length; d++) {
+    const n = shape[d]!;
+    if (n === 0) return undefined;
     const reach = strides[d]! * (n - 1);
     if (reach < 0) lo += reach;
     else hi += reach;
-  });
+  }
   const first = lo * k;
   const end = (hi + 1) * k;
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end) || first < 0 || end > view.data.length) {
@@ -319,6 +334,12 @@ export function valueRange(view: StridedView, k: number, role: string): [number,
     );
   }
   return [first, end];
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return false;
+  return true;
 }
 
 function overlaps(a: TypedArray, aRange: [number, number], b: TypedArray, bRange: [number, number]): boolean {
