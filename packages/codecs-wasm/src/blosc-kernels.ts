@@ -18,6 +18,15 @@ export function worthKernels(data: Uint8Array): boolean {
  * be a view of the kernels' memory (they pass `byteOffset`s to WebAssembly).
  */
 export function kernelDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: FrameWorkspace } {
+  // Made once per instance: a chunk's decode should not build them again.
+  let made = madeFor.get(kernels);
+  if (made === undefined) madeFor.set(kernels, (made = makeDecoders(kernels)));
+  return made;
+}
+
+const madeFor = new WeakMap<Kernels, { decoders: StreamDecoders; workspace: FrameWorkspace }>();
+
+function makeDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: FrameWorkspace } {
   const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
   return {
     decoders: {

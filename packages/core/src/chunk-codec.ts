@@ -100,27 +100,30 @@ export class ChunkCodec {
     }
     const codec = this.codecs[0]!;
     const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
-    const wrap = (error: unknown): never => {
-      if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to decode chunk ${key}: ${String(error)}`, { key, cause: error });
-    };
-    const check = (n: number): Uint8Array => {
-      if (n !== this.chunkBytes) {
-        throw new ChunkError(
-          `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
-            `(${this.context.elements} elements of ${this.context.itemsize} bytes)`,
-          { key },
-        );
-      }
-      return out.subarray(0, n);
-    };
     let n: number | Promise<number>;
     try {
       n = codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
     } catch (error) {
-      return wrap(error);
+      throw wrapped(codec, "decode", chunk, error);
     }
-    return isPromise(n) ? n.then(check, wrap) : check(n);
+    if (isPromise(n)) {
+      return n.then(
+        (m) => this.#decodedInto(out, m, key),
+        (error: unknown) => Promise.reject(wrapped(codec, "decode", chunk, error)),
+      );
+    }
+    return this.#decodedInto(out, n, key);
+  }
+
+  #decodedInto(out: Uint8Array, n: number, key: string): Uint8Array {
+    if (n !== this.chunkBytes) {
+      throw new ChunkError(
+        `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
+          `(${this.context.elements} elements of ${this.context.itemsize} bytes)`,
+        { key },
+      );
+    }
+    return out.subarray(0, n);
   }
 
   /**
