@@ -55,12 +55,16 @@ export const bloscConfig = {
 export const blosc = defineCodec({
   id: "blosc",
   config: bloscConfig,
-  create: (config) => ({
-    encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
-    decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
-    decodeRange: decodeBloscRange,
-    decodeInto: decodeBloscInto,
-  }),
+  create: (config) => {
+    // A codec made is about to decode: the kernels compile meanwhile, so the first chunk need not wait.
+    void loadKernels();
+    return {
+      encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
+      decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
+      decodeRange: decodeBloscRange,
+      decodeInto: decodeBloscInto,
+    };
+  },
 });
 
 interface BloscSettings {
