@@ -179,6 +179,29 @@ function releaseScratch(buffer: Uint8Array): void {
   if (scratch !== undefined && buffer.buffer === scratch.buffer) scratchBusy = false;
 }
 
+/**
+ * One buffer per thread that stored chunks are read into (`getSyncInto`), the same way: taken
+ * while a chunk is decoded, grown to the largest chunk read (up to `KEEP_SCRATCH`).
+ */
+let input: Uint8Array | undefined;
+let inputBusy = false;
+const NO_INPUT = new Uint8Array(0);
+
+function takeInput(): Uint8Array {
+  if (inputBusy) return NO_INPUT;
+  inputBusy = true;
+  return (input ??= new Uint8Array(1 << 16));
+}
+
+function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
+  if (buffer === NO_INPUT) return;
+  inputBusy = false;
+  // A value too large for the buffer came in an array of its own: keep that for the next one.
+  if (read !== undefined && read.buffer !== buffer.buffer && read.length > buffer.length && read.length <= KEEP_SCRATCH) {
+    input = new Uint8Array(read.buffer as ArrayBuffer, read.byteOffset, read.length);
+  }
+}
+
 /** Runs one pool batch: what a pool thread does with each message. */
 export async function runBatch(
   batch: PoolBatch,
@@ -191,16 +214,23 @@ export async function runBatch(
   if (batch.op === "read") {
     const { buffer, shape } = batch.out;
     const out: StridedView<TypedArray> = { data: new Ctor(buffer as unknown as ArrayBuffer), offset: 0, shape, strides: cStrides(shape) };
-    const getSync = (store as SyncReads | undefined)?.getSync;
+    const sync = store as Partial<SyncReads> | undefined;
     for (const item of batch.items) {
       checkAbort(batch.abort);
       let stored: Uint8Array | undefined;
+      let readBuffer: Uint8Array | undefined;
       if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-      else if (getSync !== undefined) stored = getSync(item.key);
+      else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput()));
+      else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
       else stored = await store!.get(item.key);
-      // Synchronous end to end when the codecs are: no promise per chunk.
-      const placed = jobs.place(out, true, stored, item.key, item.projection);
-      if (placed !== undefined) await placed;
+      // Synchronous end to end when the codecs are: no promise per chunk. The read buffer is
+      // free again once the chunk is placed.
+      try {
+        const placed = jobs.place(out, true, stored, item.key, item.projection);
+        if (placed !== undefined) await placed;
+      } finally {
+        if (readBuffer !== undefined) releaseInput(readBuffer, stored);
+      }
     }
     return undefined;
   }
@@ -230,9 +260,11 @@ export function withSyncReads(store: WritableStore): WritableStore & Partial<Syn
   const direct = store as WritableStore & Partial<SyncReads>;
   if (typeof direct.getSync !== "function") return store;
   const getSync = (key: string): Uint8Array | undefined => direct.getSync!(key);
+  const into = direct.getSyncInto;
   return {
     get: async (key) => getSync(key),
     getSync,
+    ...(typeof into === "function" ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) } : {}),
     set: (key, value, options) => store.set(key, value, options),
     delete: (key, options) => store.delete(key, options),
   };
@@ -241,6 +273,8 @@ export function withSyncReads(store: WritableStore): WritableStore & Partial<Syn
 /** A store that reads synchronously too (a directory store). */
 interface SyncReads {
   getSync(key: string): Uint8Array | undefined;
+  /** Reads into `buffer` when the value fits (a directory store's `getSyncInto`). */
+  getSyncInto?(key: string, buffer: Uint8Array): Uint8Array | undefined;
 }
 
 /** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */
