@@ -197,8 +197,8 @@ function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
   if (buffer === NO_INPUT) return;
   inputBusy = false;
   // A value too large for the buffer came in an array of its own: keep that for the next one.
-  if (read !== undefined && read.buffer !== buffer.buffer && read.length > buffer.length && read.length <= KEEP_SCRATCH) {
-    input = new Uint8Array(read.buffer as ArrayBuffer, read.byteOffset, read.length);
+  if (read !== undefined && read.buffer !== buffer.buffer && read.buffer.byteLength > buffer.length && read.buffer.byteLength <= KEEP_SCRATCH) {
+    input = new Uint8Array(read.buffer as ArrayBuffer);
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
@@ -112,7 +112,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
 
   /**
    * `getSync` into `buffer`: the value is read into its start and returned as a view of it when it
-   * fits, else into a new array. For a reader done with each value before it reads the next (a
+   * fits, else as a view of the start of a new, larger array. For a reader done with each value before it reads the next (a
    * pool thread decoding chunk after chunk), which then allocates nothing per value.
    */
   getSyncInto(key: string, buffer: Uint8Array): Uint8Array | undefined {
@@ -126,17 +126,21 @@ export class DirectoryStore implements WritableStore, ListableStore {
       throw ioError("read", key, path, err);
     }
     try {
-      const stats = fstatSync(fd);
-      if (stats.isDirectory()) return undefined;
-      const size = stats.size;
-      const out = size <= buffer.length ? buffer.subarray(0, size) : new Uint8Array(size);
+      // Read until the end (a read of nothing) rather than ask the size first: no fstat, no
+      // Stats object per value. A value that outgrows `buffer` continues in a larger array.
+      let out = buffer;
       let filled = 0;
-      while (filled < size) {
-        const n = readSync(fd, out, filled, size - filled, filled);
+      for (;;) {
+        if (filled === out.length) {
+          const larger = new Uint8Array(Math.max(2 * out.length, 65536));
+          larger.set(out);
+          out = larger;
+        }
+        const n = readSync(fd, out, filled, out.length - filled, filled);
         if (n === 0) break;
         filled += n;
       }
-      return filled === size ? out : out.subarray(0, filled);
+      return out.subarray(0, filled);
     } catch (err) {
       if (errorCode(err) === "EISDIR") return undefined;
       throw ioError("read", key, path, err);

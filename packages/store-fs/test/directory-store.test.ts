@@ -186,6 +186,7 @@ describe("DirectoryStore", () => {
     expect(Buffer.compare(small, big.subarray(0, 300))).toBe(0);
     const whole = store.getSyncInto("a/big", buffer)!;
     expect(whole.buffer).not.toBe(buffer.buffer);
+    expect(whole.length).toBe(big.length);
     expect(Buffer.compare(whole, big)).toBe(0);
     expect(store.getSyncInto("a/empty", buffer)).toEqual(new Uint8Array(0));
     expect(store.getSyncInto("a/missing", buffer)).toBeUndefined();
