@@ -73,37 +73,28 @@ function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart:
   const dstByte = dst.byteOffset + dstStart * bytes;
   const srcByte = src.byteOffset + srcStart * bytes;
   if (dstByte % 4 !== 0 || srcByte % 4 !== 0) return false;
-  const wordShape = shape.slice();
-  wordShape[ndim - 1] = runBytes / 4;
-  const wordStrides: number[][] = [[], []];
-  for (let d = 0; d < ndim - 1; d++) {
-    const a = dstStrides[d]! * k * bytes;
-    const b = srcStrides[d]! * k * bytes;
-    if (a % 4 !== 0 || b % 4 !== 0) return false;
-    wordStrides[0]!.push(a / 4);
-    wordStrides[1]!.push(b / 4);
-  }
-  wordStrides[0]!.push(1);
-  wordStrides[1]!.push(1);
   const dstWords = wordsOf(dst);
   const srcWords = wordsOf(src);
-  if (dstWords === undefined || srcWords === undefined) return false;
   // Word positions as small integers (`| 0`), which the loops index fastest; buffers of 2^31
   // words (8 GiB) or more go the ordinary way.
-  if (dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31) return false;
+  if (dstWords === undefined || srcWords === undefined || dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31) return false;
   const dp = ((dstByte - dstWords.byteOffset) / 4) | 0;
   const sp = ((srcByte - srcWords.byteOffset) / 4) | 0;
-  const n = wordShape[ndim - 1]! | 0;
+  const n = (runBytes / 4) | 0;
   if (ndim === 1) {
     copyWordRows(dstWords, dp, 0, srcWords, sp, 0, 1, n);
     return true;
   }
+  const unit = k * bytes;
+  for (let d = 0; d < ndim - 1; d++) if ((dstStrides[d]! * unit) % 4 !== 0 || (srcStrides[d]! * unit) % 4 !== 0) return false;
   if (ndim === 2) {
     // The common case (rows of a 2-d chunk), without the odometer.
-    copyWordRows(dstWords, dp, wordStrides[0]![0]! | 0, srcWords, sp, wordStrides[1]![0]! | 0, wordShape[0]! | 0, n);
+    copyWordRows(dstWords, dp, ((dstStrides[0]! * unit) / 4) | 0, srcWords, sp, ((srcStrides[0]! * unit) / 4) | 0, shape[0]! | 0, n);
     return true;
   }
-  odometer(wordShape.slice(0, -1).concat(1), wordStrides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
+  const outer = shape.slice(0, -1).concat(1);
+  const strides = [dstStrides.map((s) => (s * unit) / 4), srcStrides.map((s) => (s * unit) / 4)];
+  odometer(outer, strides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
   return true;
 }
 
@@ -117,7 +108,7 @@ function copyWordRows(dst: Int32Array, d: number, dStep: number, src: Int32Array
   }
 }
 
-/** The 4-byte words of the buffer `data` lies in, from the word `data` starts in, to the end of `data`'s last word. */
+/** The 4-byte words of the buffer `data` lies in, from where `data` starts to the end of its last whole word. */
 function wordsOf(data: TypedArray): Int32Array | undefined {
   if (data.byteOffset % 4 !== 0) return undefined;
   return new Int32Array(data.buffer, data.byteOffset, Math.floor(data.byteLength / 4));

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
 import { forgetFiles } from "./file-read.js";
@@ -45,9 +45,11 @@ export class DirectoryStore implements WritableStore, ListableStore {
   readonly #fs: StoreFileSystem;
   readonly #fsync: boolean;
   readonly #ownFs: boolean;
+  readonly #rootSlash: string;
 
   constructor(root: string, options: DirectoryStoreOptions = {}) {
     this.root = resolve(root);
+    this.#rootSlash = this.root.endsWith(sep) ? this.root : this.root + sep;
     const stats = statSync(this.root, { throwIfNoEntry: false });
     if (stats !== undefined && !stats.isDirectory()) {
       throw new StoreError(`cannot use ${this.root} as a directory store: it exists and is not a directory`);
@@ -79,7 +81,9 @@ export class DirectoryStore implements WritableStore, ListableStore {
 
   /** The file `key` maps to. Throws a `StoreError` for keys that could escape the root. */
   filePath(key: string): string {
-    return join(this.root, ...keySegments(key));
+    const segments = keySegments(key);
+    // A checked key has no empty, `.` or `..` segment: on POSIX, joining is concatenating.
+    return sep === "/" ? this.#rootSlash + key : join(this.root, ...segments);
   }
 
   /** The value under `key`; `undefined` when there is no such file (or it is a directory). */
