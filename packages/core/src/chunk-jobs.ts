@@ -1,5 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
-import { copyProjection, selectionView, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
+import { copyProjection, rangeLength, selectionView, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
 import {
   needsByteSwap,
   parseArrayMetadata,
@@ -125,6 +125,14 @@ export class ChunkJobs {
    */
   #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array | undefined {
     if (!this.#direct || p.kind === "points" || p.kind === "orthogonal") return undefined;
+    // Cheap refusal first (most chunks of most reads): in C order a box is one stretch only if,
+    // after its first dimension longer than 1, it spans the output's whole length.
+    let spanned = false;
+    for (let d = 0; d < p.outSelection.length; d++) {
+      const length = rangeLength(p.outSelection[d]!);
+      if (spanned && length !== out.shape[d]) return undefined;
+      if (length > 1) spanned = true;
+    }
     const chunk = selectionView(this.#chunkLayout, p.chunkSelection);
     if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== this.#elements) return undefined;
     const target = selectionView(out, p.outSelection);
