@@ -227,13 +227,13 @@ export async function runBatch(
       checkAbort(batch.abort);
       let stored: Uint8Array | undefined;
       let readBuffer: Uint8Array | undefined;
-      if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-      else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput()));
-      else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
-      else stored = await store!.get(item.key);
-      // Synchronous end to end when the codecs are: no promise per chunk. The read buffer is
-      // free again once the chunk is placed.
+      // Synchronous end to end when the store reads and the codecs decode synchronously: no
+      // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
       try {
+        if (item.bytes !== undefined) stored = item.bytes ?? undefined;
+        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput()));
+        else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
+        else stored = await store!.get(item.key);
         const placed = jobs.place(out, true, stored, item.key, item.projection);
         if (placed !== undefined) await placed;
       } finally {

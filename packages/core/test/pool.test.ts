@@ -52,6 +52,27 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     expect(Array.from(v1.data as Float64Array)).toEqual(Array.from((await z.getCoordinateSelection(points, { pool: false })).data as Float64Array));
   });
 
+  it("reads chunk files of very different sizes one after another into reused buffers", async () => {
+    // Noisy chunks (~100 KiB stored, more than a read buffer starts with) between tiny ones: each thread's read buffer grows,
+    // then serves smaller files; every chunk must come back as written.
+    const store = tempStore();
+    const z = await create({ store, shape: [16, 128, 128], chunks: [1, 128, 128], dtype: "<u8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } });
+    let seed = 7;
+    const noise = (): bigint => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return BigInt(seed) * BigInt(seed + 1);
+    };
+    const data = BigUint64Array.from({ length: 16 * 128 * 128 }, (_, i) => (Math.floor(i / (128 * 128)) % 3 === 0 ? noise() : BigInt(i % 5)));
+    await z.set(null, { data, shape: [16, 128, 128] }, { pool: false });
+    const sizes = await Promise.all(Array.from({ length: 16 }, async (_, i) => (await store.get(`${i}.0.0`))!.length));
+    expect(Math.max(...sizes)).toBeGreaterThan(1 << 16);
+    expect(Math.min(...sizes)).toBeLessThan(1 << 12);
+    for (let round = 0; round < 2; round++) {
+      const got = await z.get(undefined, { pool });
+      expect((got.data as BigUint64Array).every((v, i) => v === data[i])).toBe(true);
+    }
+  });
+
   it("reads a store the threads cannot open by handing them the chunk bytes", async () => {
     const store = new MemoryStore();
     expect(pool.storeSpec(store)).toBeUndefined();
