@@ -140,6 +140,7 @@ export class ChunkJobs {
     if (start === undefined || elements(target.shape) !== this.#elements) return undefined;
     const data = out.data;
     const bytes = data.BYTES_PER_ELEMENT * this.k;
+    if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
     return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
   }
 
