@@ -21,6 +21,15 @@ export function worthKernels(data: Uint8Array): boolean {
  * `ZSTD_READ_SLACK` readable bytes after the input.
  */
 export function kernelDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: FrameWorkspace } {
+  // Made once per instance: a chunk's decode should not build them again.
+  let made = madeFor.get(kernels);
+  if (made === undefined) madeFor.set(kernels, (made = makeDecoders(kernels)));
+  return made;
+}
+
+const madeFor = new WeakMap<Kernels, { decoders: StreamDecoders; workspace: FrameWorkspace }>();
+
+function makeDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: FrameWorkspace } {
   const { lz4_decode, unshuffle, bitunshuffle } = kernels.exports;
   return {
     decoders: {

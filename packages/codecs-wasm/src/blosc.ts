@@ -56,12 +56,16 @@ export const bloscConfig = {
 export const blosc = defineCodec({
   id: "blosc",
   config: bloscConfig,
-  create: (config) => ({
-    encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
-    decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
-    decodeRange: decodeBloscRange,
-    decodeInto: decodeBloscInto,
-  }),
+  create: (config) => {
+    // A codec made is about to decode: the kernels compile meanwhile, so the first chunk need not wait.
+    void loadKernels();
+    return {
+      encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
+      decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
+      decodeRange: decodeBloscRange,
+      decodeInto: decodeBloscInto,
+    };
+  },
 });
 
 interface BloscSettings {
@@ -140,19 +144,19 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
   const limit = maxDecodedSize(chunk);
   const tooLarge = () => decodedTooLarge("blosc", chunk, limit);
   // Decoding in TypeScript writes straight into the caller's buffer.
-  const direct: FrameWorkspace = into === undefined ? {} : { buffers: (nbytes, blocksize) => ({ out: into.subarray(0, nbytes), tmp: new Uint8Array(blocksize) }) };
+  const direct = (): FrameWorkspace => (into === undefined ? {} : { buffers: (nbytes, blocksize) => ({ out: into.subarray(0, nbytes), tmp: new Uint8Array(blocksize) }) });
   try {
-    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
+    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge, direct());
     const { nbytes, blocksize } = readHeader(data);
     if (nbytes > limit) throw tooLarge();
-    if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
+    if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge, direct());
     // Lay out input, output and scratch in the kernels' memory and decode there.
     let memory: Uint8Array;
     try {
       memory = reserve(kernels, align(data.length) + align(nbytes) + align(blocksize) + ZSTD_READ_SLACK);
     } catch {
       // The memory cannot grow that far (a 32-bit address space): decode in TypeScript.
-      return decodeFrame(data, streamDecoders, limit, tooLarge, direct);
+      return decodeFrame(data, streamDecoders, limit, tooLarge, direct());
     }
     try {
       const base = kernels.heapBase;

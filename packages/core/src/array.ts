@@ -134,7 +134,7 @@ export class ZarrArray {
   readonly #options: ArrayOpenOptions;
   readonly #jobs: ChunkJobs;
   /** The `.zarray` text pool threads get, once known; null when this array's chunks cannot go to a pool. */
-  #poolMeta: string | null | undefined;
+  #poolMeta: Promise<string | null> | undefined;
 
   private constructor(
     store: Store,
@@ -160,7 +160,7 @@ export class ZarrArray {
     this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
     this.#jobs = new ChunkJobs(meta, codec);
     // An array large enough for the pool starts its threads now, while the caller gets to work.
-    if (!this.isView) this.#poolFor(this.nchunks, undefined)?.pool.warm?.();
+    if (!this.isView) this.#poolFor(this.nchunks, undefined).then((p) => p?.pool.warm?.(), () => undefined);
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -311,7 +311,7 @@ export class ZarrArray {
     const Ctor = typedArrayConstructor(this.dtype);
     const values = size * valuesPerElement(this.dtype);
     // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
-    const pooled = options.out === undefined && !readsParts(this.#part, indexer) ? this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    const pooled = options.out === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
     let out: TypedArray;
     if (pooled !== undefined) {
       const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
@@ -349,17 +349,18 @@ export class ZarrArray {
    * The pool a read or write of `nchunks` chunks should use, if any: only for enough work, only
    * when the pool's threads decode exactly as this thread would (built-in codecs, no object dtype).
    */
-  #poolFor(nchunks: number, choice: ChunkPool | false | undefined): PoolJob | undefined {
+  async #poolFor(nchunks: number, choice: ChunkPool | false | undefined): Promise<PoolJob | undefined> {
     if (choice === false || nchunks < 2) return undefined;
     const pool = choice ?? (this.#options.pool === false ? undefined : (this.#options.pool ?? defaultChunkPool()));
     if (pool === undefined || nchunks * this.#codec.chunkBytes < (pool.minBytes ?? POOL_MIN_BYTES)) return undefined;
-    if (this.#poolMeta === undefined) {
+    this.#poolMeta ??= (async () => {
       const configs = [...(this.filters ?? []), ...(this.compressor ? [this.compressor] : [])];
       const registry = this.#options.registry ?? defaultCodecRegistry();
-      const poolable = this.dtype.kind !== "O" && usesBuiltinCodecs(registry, configs);
-      this.#poolMeta = poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
-    }
-    return this.#poolMeta === null ? undefined : { pool, meta: this.#poolMeta, spec: pool.storeSpec?.(this.store) };
+      const poolable = this.dtype.kind !== "O" && (await usesBuiltinCodecs(registry, configs));
+      return poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
+    })();
+    const meta = await this.#poolMeta;
+    return meta === null ? undefined : { pool, meta, spec: pool.storeSpec?.(this.store) };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
@@ -473,7 +474,7 @@ export class ZarrArray {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
     }
     const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
-    const pooled = this.#poolFor(indexer.nchunks, options.pool);
+    const pooled = await this.#poolFor(indexer.nchunks, options.pool);
     await forEachConcurrent(
       indexer,
       (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, pooled, options.signal),

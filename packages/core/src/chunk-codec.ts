@@ -34,12 +34,33 @@ export class ChunkCodec {
   }
 
   async decode(stored: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
-    let data: CodecData = stored;
-    for (let i = this.codecs.length - 1; i >= 0; i--) {
+    return this.decodeNow(stored, key, signal);
+  }
+
+  /**
+   * `decode`, synchronously when every codec decodes this chunk synchronously (the usual case once
+   * a codec's code is loaded): reading many small chunks then costs no promise per chunk. Errors
+   * are thrown, or the promise rejects, as `decode` would.
+   */
+  decodeNow(stored: Uint8Array, key: string, signal?: AbortSignal): Uint8Array | Promise<Uint8Array> {
+    return this.#decodeFrom(this.codecs.length - 1, stored, key, signal);
+  }
+
+  #decodeFrom(i: number, data: CodecData, key: string, signal: AbortSignal | undefined): Uint8Array | Promise<Uint8Array> {
+    for (; i >= 0; i--) {
       // The last step must give one chunk; inner steps give the next filter's encoding.
       const limit = i === 0 ? this.chunkBytes : this.innerLimit;
-      data = await run(this.codecs[i]!, "decode", data, { ...this.context, key, signal, maxDecodedSize: limit });
+      const step = runNow(this.codecs[i]!, "decode", data, { ...this.context, key, signal, maxDecodedSize: limit });
+      if (isPromise(step)) {
+        const next = i - 1;
+        return step.then((d) => this.#decodeFrom(next, d, key, signal));
+      }
+      data = step;
     }
+    return this.#checkDecoded(data, key);
+  }
+
+  #checkDecoded(data: CodecData, key: string): Uint8Array {
     if (!(data instanceof Uint8Array)) {
       throw new ChunkError(`chunk ${key} did not decode to bytes`, { key });
     }
@@ -53,30 +74,48 @@ export class ChunkCodec {
     return data;
   }
 
+  /** Whether `decodeInto` decodes straight into the buffer given (no filters, a compressor with `Codec.decodeInto`). */
+  get decodesInto(): boolean {
+    return this.codecs.length === 1 && this.codecs[0]!.decodeInto !== undefined;
+  }
+
   /**
    * Decodes a stored chunk into `out` (at least one chunk's bytes; the first `chunkBytes` are
-   * written) and returns that part of it: straight into `out` when the array has no filters and
-   * its compressor has `Codec.decodeInto` (blosc copies out of its WebAssembly memory), else by
-   * `decode` and a copy. The same checks and errors as `decode`.
+   * written) and returns that part of it: straight into `out` when `decodesInto` (blosc copies out
+   * of its WebAssembly memory), else by `decode` and a copy. Synchronously when the codec decodes
+   * synchronously, as `decodeNow`. The same checks and errors as `decode`; on an error, `out` may
+   * have been written to.
    */
-  async decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+  decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Uint8Array | Promise<Uint8Array> {
     if (out.length < this.chunkBytes) {
       throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, { key });
     }
-    const codec = this.codecs.length === 1 ? this.codecs[0]! : undefined;
-    if (codec?.decodeInto === undefined) {
-      const decoded = await this.decode(stored, key, signal);
-      out.set(decoded);
-      return out.subarray(0, decoded.length);
+    if (!this.decodesInto) {
+      const copy = (decoded: Uint8Array): Uint8Array => {
+        out.set(decoded);
+        return out.subarray(0, decoded.length);
+      };
+      const decoded = this.decodeNow(stored, key, signal);
+      return isPromise(decoded) ? decoded.then(copy) : copy(decoded);
     }
+    const codec = this.codecs[0]!;
     const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
-    let n: number;
+    let n: number | Promise<number>;
     try {
-      n = await codec.decodeInto(stored, out.subarray(0, this.chunkBytes), chunk);
+      n = codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
     } catch (error) {
-      if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to decode chunk ${key}: ${String(error)}`, { key, cause: error });
+      throw wrapped(codec, "decode", chunk, error);
     }
+    if (isPromise(n)) {
+      return n.then(
+        (m) => this.#decodedInto(out, m, key),
+        (error: unknown) => Promise.reject(wrapped(codec, "decode", chunk, error)),
+      );
+    }
+    return this.#decodedInto(out, n, key);
+  }
+
+  #decodedInto(out: Uint8Array, n: number, key: string): Uint8Array {
     if (n !== this.chunkBytes) {
       throw new ChunkError(
         `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
@@ -85,11 +124,6 @@ export class ChunkCodec {
       );
     }
     return out.subarray(0, n);
-  }
-
-  /** Whether `decodeInto` decodes straight into the buffer given (no filters; a compressor with `Codec.decodeInto`). */
-  get decodesInto(): boolean {
-    return this.codecs.length === 1 && this.codecs[0]!.decodeInto !== undefined;
   }
 
   /**
@@ -134,6 +168,23 @@ export class ChunkCodec {
   }
 }
 
+/** `run`, synchronously when the codec is. */
+function runNow(codec: Codec, step: "encode" | "decode", data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData> {
+  let result: CodecData | Promise<CodecData>;
+  try {
+    result = codec[step](data, chunk);
+  } catch (error) {
+    throw wrapped(codec, step, chunk, error);
+  }
+  return isPromise(result) ? Promise.resolve(result).catch((error: unknown) => Promise.reject(wrapped(codec, step, chunk, error))) : result;
+}
+
+function wrapped(codec: Codec, step: "encode" | "decode", chunk: ChunkContext, error: unknown): unknown {
+  if (error instanceof ZarrError) return error;
+  const key = chunk.key ?? "";
+  return new ChunkError(`codec ${codec.id} failed to ${step} chunk ${key}: ${String(error)}`, { key, cause: error });
+}
+
 /** Our codecs throw typed errors naming the key; a third-party codec's plain error gets wrapped so it does too. */
 async function run(codec: Codec, step: "encode" | "decode", data: CodecData, chunk: ChunkContext): Promise<CodecData> {
   try {
@@ -143,4 +194,9 @@ async function run(codec: Codec, step: "encode" | "decode", data: CodecData, chu
     const key = chunk.key ?? "";
     throw new ChunkError(`codec ${codec.id} failed to ${step} chunk ${key}: ${String(error)}`, { key, cause: error });
   }
+}
+
+/** True for a promise (or any thenable) rather than a value: what a maybe-synchronous step gave. */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }

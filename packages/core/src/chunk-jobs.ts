@@ -1,5 +1,5 @@
 import type { CodecRegistry } from "@z/codecs";
-import { copyProjection, stridesFor, type AnyChunkProjection, type StridedView } from "@z/indexing";
+import { copyProjection, rangeLength, selectionView, stridesFor, type AnyChunkProjection, type DimRange, type DimSelection, type StridedView } from "@z/indexing";
 import {
   needsByteSwap,
   parseArrayMetadata,
@@ -11,12 +11,10 @@ import {
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
-import { ChunkCodec } from "./chunk-codec.js";
+import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
-import { ScratchBuffers } from "./scratch-buffers.js";
-import { contiguousTarget } from "./contiguous-target.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -33,9 +31,11 @@ export class ChunkJobs {
   readonly #strides: readonly number[];
   readonly #zeroFill: boolean;
   #fillChunk: StridedView<TypedArray> | undefined;
-  readonly #scratch = new ScratchBuffers();
-  /** Decoded bytes are the output's values as they are (one value per element, no byte swap). */
+  /** Whether chunks may be decoded straight into an output (held in memory as stored). */
   readonly #direct: boolean;
+  readonly #elements: number;
+  /** The chunk's shape and strides, for locating a projection in it (no data). */
+  readonly #chunkLayout: StridedView<TypedArray>;
 
   constructor(meta: ArrayMetadata, codec: ChunkCodec) {
     this.meta = meta;
@@ -44,7 +44,9 @@ export class ChunkJobs {
     this.k = valuesPerElement(meta.dtype);
     this.#strides = stridesFor(meta.chunks, meta.order);
     this.#zeroFill = this.pattern.every((b) => b === 0);
-    this.#direct = this.k === 1 && meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype);
+    this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
+    this.#direct = codec.decodesInto && meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
+    this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
   static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
@@ -74,39 +76,144 @@ export class ChunkJobs {
 
   /**
    * Places one chunk's part of a selection into `out`. A missing chunk (`stored` undefined) gives
-   * the fill value, which a zeroed output already holds when the fill value is zero.
+   * the fill value, which a zeroed output already holds when the fill value is zero. Runs
+   * synchronously (returning undefined) when the codecs decode synchronously, else returns a
+   * promise. A chunk that fills a contiguous stretch of `out` is decoded straight into it;
+   * others are decoded into a reused buffer and copied from there.
    */
-  async place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): Promise<void> {
+  place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): void | Promise<void> {
     if (stored === undefined) {
       if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
       return;
     }
-    if (!this.codec.decodesInto) {
-      copyProjection(out, await this.decode(stored, key, signal), p, "read", this.k);
-      return;
+    const codec = this.codec;
+    if (!codec.decodesInto) {
+      const raw = codec.decodeNow(stored, key, signal);
+      const copy = (bytes: Uint8Array): void => copyProjection(out, this.chunkView(bytesToTyped(bytes, this.meta.dtype)), p, "read", this.k);
+      return isPromise(raw) ? raw.then(copy) : copy(raw);
     }
-    const at = this.#direct ? contiguousTarget(out, p, this.meta.chunks, this.#strides) : undefined;
-    if (at !== undefined) {
-      // The whole chunk is one run of the output in the chunk's own layout: decoded right there.
-      const data = out.data;
-      await this.codec.decodeInto(stored, new Uint8Array(data.buffer, data.byteOffset + at * data.BYTES_PER_ELEMENT, this.codec.chunkBytes), key, signal);
-      return;
+    const direct = this.#directTarget(out, p);
+    if (direct !== undefined) {
+      const done = codec.decodeInto(stored, direct, key, signal);
+      return isPromise(done) ? done.then(() => undefined) : undefined;
     }
-    // Decoded into a reused buffer: a new one per chunk would cost, over a read, page faults and
-    // garbage as large as the whole array.
-    const scratch = this.#scratch.take(this.codec.chunkBytes);
+    const scratch = takeScratch(codec.chunkBytes);
+    const copy = (bytes: Uint8Array): void => {
+      try {
+        copyProjection(out, this.chunkView(bytesToTyped(bytes, this.meta.dtype)), p, "read", this.k);
+      } finally {
+        releaseScratch(scratch);
+      }
+    };
+    let raw: Uint8Array | Promise<Uint8Array>;
     try {
-      const raw = await this.codec.decodeInto(stored, scratch, key, signal);
-      copyProjection(out, this.chunkView(bytesToTyped(raw, this.meta.dtype)), p, "read", this.k);
-    } finally {
-      this.#scratch.give(scratch);
+      raw = codec.decodeInto(stored, scratch, key, signal);
+    } catch (error) {
+      releaseScratch(scratch);
+      throw error;
     }
+    if (!isPromise(raw)) return copy(raw);
+    return raw.then(copy, (error: unknown) => {
+      releaseScratch(scratch);
+      throw error;
+    });
+  }
+
+  /**
+   * The bytes of `out` a whole chunk goes to, when `p` takes all of it, in its memory order, to a
+   * contiguous stretch of `out` held as the chunk holds it (no byte swap, no extension dtype).
+   */
+  #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array | undefined {
+    if (!this.#direct || p.kind === "points" || (p.kind === "orthogonal" && !(rangesOnly(p.chunkSelection) && rangesOnly(p.outSelection)))) return undefined;
+    const chunkSelection = p.chunkSelection as readonly DimSelection[];
+    const outSelection = p.outSelection as readonly DimRange[];
+    // Cheap refusal first (most chunks of most reads): in C order a box is one stretch only if,
+    // after its first dimension longer than 1, it spans the output's whole length.
+    let spanned = false;
+    for (let d = 0; d < outSelection.length; d++) {
+      const length = rangeLength(outSelection[d]!);
+      if (spanned && length !== out.shape[d]) return undefined;
+      if (length > 1) spanned = true;
+    }
+    const chunk = selectionView(this.#chunkLayout, chunkSelection);
+    if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== this.#elements) return undefined;
+    const target = selectionView(out, outSelection);
+    const start = denseStart(target);
+    if (start === undefined || elements(target.shape) !== this.#elements) return undefined;
+    const data = out.data;
+    const bytes = data.BYTES_PER_ELEMENT * this.k;
+    if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
+    return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
   async encode(chunk: TypedArray, key: string, skipEmpty: boolean, signal?: AbortSignal): Promise<Uint8Array | "empty"> {
     if (skipEmpty && isAllPattern(chunk, this.pattern)) return "empty";
     return this.codec.encode(typedToBytes(chunk, this.meta.dtype), key, signal);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** An orthogonal selection of ranges only (as `a.get([slice(...), ...])` gives) places like a basic one. */
+const rangesOnly = (selection: readonly unknown[]): boolean =>
+  selection.every((s) => typeof s === "object" && s !== null && !ArrayBuffer.isView(s) && !Array.isArray(s) && "step" in s);
+
+const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+/** Where a view starts when its elements lie one after another in C order (dimensions of 1 aside), else undefined. */
+function denseStart(view: StridedView): number | undefined {
+  let expected = 1;
+  for (let d = view.shape.length - 1; d >= 0; d--) {
+    const n = view.shape[d]!;
+    if (n === 1) continue;
+    if (view.strides[d] !== expected) return undefined;
+    expected *= n;
+  }
+  return view.offset;
+}
+
+/**
+ * One buffer per thread that chunks are decoded into before their part is copied out, so reading
+ * many chunks allocates no chunk-sized buffer per chunk. A decode that waits (a codec still
+ * loading) holds it; meanwhile others get buffers of their own. Buffers above `KEEP_SCRATCH`
+ * are not kept.
+ */
+let scratch: Uint8Array | undefined;
+let scratchBusy = false;
+const KEEP_SCRATCH = 16 << 20;
+
+function takeScratch(bytes: number): Uint8Array {
+  if (scratchBusy || bytes > KEEP_SCRATCH) return new Uint8Array(bytes);
+  if (scratch === undefined || scratch.length < bytes) scratch = new Uint8Array(bytes);
+  scratchBusy = true;
+  return scratch.subarray(0, bytes);
+}
+
+function releaseScratch(buffer: Uint8Array): void {
+  if (scratch !== undefined && buffer.buffer === scratch.buffer) scratchBusy = false;
+}
+
+/**
+ * One buffer per thread that stored chunks are read into (`getSyncInto`), the same way: taken
+ * while a chunk is decoded, grown to the largest chunk read (up to `KEEP_SCRATCH`).
+ */
+let input: Uint8Array | undefined;
+let inputBusy = false;
+const NO_INPUT = new Uint8Array(0);
+
+function takeInput(): Uint8Array {
+  if (inputBusy) return NO_INPUT;
+  inputBusy = true;
+  return (input ??= new Uint8Array(1 << 16));
+}
+
+function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
+  if (buffer === NO_INPUT) return;
+  inputBusy = false;
+  // A value too large for the buffer came in an array of its own: keep that for the next one.
+  if (read !== undefined && read.buffer !== buffer.buffer && read.buffer.byteLength > buffer.length && read.buffer.byteLength <= KEEP_SCRATCH) {
+    input = new Uint8Array(read.buffer as ArrayBuffer);
   }
 }
 
@@ -122,10 +229,23 @@ export async function runBatch(
   if (batch.op === "read") {
     const { buffer, shape } = batch.out;
     const out: StridedView<TypedArray> = { data: new Ctor(buffer as unknown as ArrayBuffer), offset: 0, shape, strides: cStrides(shape) };
+    const sync = store as Partial<SyncReads> | undefined;
     for (const item of batch.items) {
       checkAbort(batch.abort);
-      const stored = item.bytes === undefined ? await store!.get(item.key) : (item.bytes ?? undefined);
-      await jobs.place(out, true, stored, item.key, item.projection);
+      let stored: Uint8Array | undefined;
+      let readBuffer: Uint8Array | undefined;
+      // Synchronous end to end when the store reads and the codecs decode synchronously: no
+      // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
+      try {
+        if (item.bytes !== undefined) stored = item.bytes ?? undefined;
+        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput()));
+        else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
+        else stored = await store!.get(item.key);
+        const placed = jobs.place(out, true, stored, item.key, item.projection);
+        if (placed !== undefined) await placed;
+      } finally {
+        if (readBuffer !== undefined) releaseInput(readBuffer, stored);
+      }
     }
     return undefined;
   }
@@ -151,14 +271,25 @@ export async function runBatch(
  * `store` as a thread working through pool batches reads it: synchronously where the store can
  * (a directory store's `getSync`), since nothing else waits on that thread meanwhile.
  */
-export function withSyncReads(store: WritableStore): WritableStore {
-  const direct = store as WritableStore & { getSync?: (key: string) => Uint8Array | undefined };
+export function withSyncReads(store: WritableStore): WritableStore & Partial<SyncReads> {
+  const direct = store as WritableStore & Partial<SyncReads>;
   if (typeof direct.getSync !== "function") return store;
+  const getSync = (key: string): Uint8Array | undefined => direct.getSync!(key);
+  const into = direct.getSyncInto;
   return {
-    get: async (key) => direct.getSync!(key),
+    get: async (key) => getSync(key),
+    getSync,
+    ...(typeof into === "function" ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) } : {}),
     set: (key, value, options) => store.set(key, value, options),
     delete: (key, options) => store.delete(key, options),
   };
+}
+
+/** A store that reads synchronously too (a directory store). */
+interface SyncReads {
+  getSync(key: string): Uint8Array | undefined;
+  /** Reads into `buffer` when the value fits (a directory store's `getSyncInto`). */
+  getSyncInto?(key: string, buffer: Uint8Array): Uint8Array | undefined;
 }
 
 /** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */

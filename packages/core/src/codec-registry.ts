@@ -31,10 +31,23 @@ export function defaultCodecRegistry(): CodecRegistry {
   return defaultRegistry;
 }
 
-/** True when `registry` builds every one of `configs` with the built-in codecs (as a pool thread would). */
-export function usesBuiltinCodecs(registry: CodecRegistry, configs: readonly CodecConfig[]): boolean {
-  return configs.every((c) => {
+/**
+ * True when `registry` builds every one of `configs` with the built-in codecs (as a pool thread
+ * would): under the built-in loader, or under a loader of its own that gives the built-in factory
+ * (an application registering `@z/codecs-wasm`'s `blosc` itself, say). A loader that fails counts
+ * as not built in.
+ */
+export async function usesBuiltinCodecs(registry: CodecRegistry, configs: readonly CodecConfig[]): Promise<boolean> {
+  for (const c of configs) {
     const loader = registry.loader(c.id);
-    return loader !== undefined && loader === builtinLoaders.get(c.id);
-  });
+    const builtin = builtinLoaders.get(c.id);
+    if (loader === undefined || builtin === undefined) return false;
+    if (loader === builtin) continue;
+    try {
+      if ((await registry.factory(c.id)) !== (await builtin())) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }

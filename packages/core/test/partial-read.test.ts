@@ -198,7 +198,8 @@ describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
       expect(got.buffer, JSON.stringify(compressor)).toBe(out.buffer);
       expect(Buffer.compare(got, expected), JSON.stringify(compressor)).toBe(0);
       expect(out[codec.chunkBytes], "left alone past the chunk").toBe(7);
-      await expect(codec.decodeInto(stored, new Uint8Array(codec.chunkBytes - 1), "1.2")).rejects.toThrow(ChunkError);
+      // Thrown at once or rejected later, as the codec decodes synchronously or not.
+      await expect(Promise.resolve().then(() => codec.decodeInto(stored, new Uint8Array(codec.chunkBytes - 1), "1.2"))).rejects.toThrow(ChunkError);
     }
   });
 });

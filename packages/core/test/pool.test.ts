@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerCodec, type CodecFactory } from "@z/codecs";
+import { CodecRegistry, registerCodec, type CodecFactory } from "@z/codecs";
+import { blosc } from "@z/codecs-wasm";
 import { create, MemoryStore, openArray, slice } from "@z/core";
 import { WorkerPool } from "@z/core/node";
 import { TempStore } from "@z/store-fs";
@@ -49,6 +50,27 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     const points = [new Int32Array([5, 299, 64, 65]), new Int32Array([169, 0, 49, 50])];
     const v1 = await z.getCoordinateSelection(points, { pool });
     expect(Array.from(v1.data as Float64Array)).toEqual(Array.from((await z.getCoordinateSelection(points, { pool: false })).data as Float64Array));
+  });
+
+  it("reads chunk files of very different sizes one after another into reused buffers", async () => {
+    // Noisy chunks (~100 KiB stored, more than a read buffer starts with) between tiny ones: each thread's read buffer grows,
+    // then serves smaller files; every chunk must come back as written.
+    const store = tempStore();
+    const z = await create({ store, shape: [16, 128, 128], chunks: [1, 128, 128], dtype: "<u8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } });
+    let seed = 7;
+    const noise = (): bigint => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return BigInt(seed) * BigInt(seed + 1);
+    };
+    const data = BigUint64Array.from({ length: 16 * 128 * 128 }, (_, i) => (Math.floor(i / (128 * 128)) % 3 === 0 ? noise() : BigInt(i % 5)));
+    await z.set(null, { data, shape: [16, 128, 128] }, { pool: false });
+    const sizes = await Promise.all(Array.from({ length: 16 }, async (_, i) => (await store.get(`${i}.0.0`))!.length));
+    expect(Math.max(...sizes)).toBeGreaterThan(1 << 16);
+    expect(Math.min(...sizes)).toBeLessThan(1 << 12);
+    for (let round = 0; round < 2; round++) {
+      const got = await z.get(undefined, { pool });
+      expect((got.data as BigUint64Array).every((v, i) => v === data[i])).toBe(true);
+    }
   });
 
   it("reads a store the threads cannot open by handing them the chunk bytes", async () => {
@@ -128,6 +150,25 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     const z = await create({ store, shape: [64], chunks: [8], dtype: "<i4", compressor: { id: "test-reverse" } });
     await z.set(null, { data: Int32Array.from({ length: 64 }, (_, i) => i), shape: [64] }, { pool });
     expect(Array.from((await z.get(undefined, { pool })).data as Int32Array)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+  });
+
+  it("sends arrays to the pool when the application registered the built-in codec itself", async () => {
+    // As an application that registers @z/codecs-wasm's factories under their ids: the same codec.
+    const registry = new CodecRegistry([["blosc", () => blosc]]);
+    const store = tempStore();
+    const options = { shape: [64, 64], chunks: [8, 8], dtype: "<i2", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } };
+    const z = await create({ store, ...options, registry });
+    const data = Int16Array.from({ length: 64 * 64 }, (_, i) => i - 2000);
+    await z.set(null, { data, shape: [64, 64] }, { pool: false });
+    const run = pool.run.bind(pool);
+    let batches = 0;
+    pool.run = (batch, transfer) => (batches++, run(batch, transfer));
+    try {
+      expect(Array.from((await z.get(undefined, { pool })).data as Int16Array)).toEqual(Array.from(data));
+      expect(batches).toBeGreaterThan(0);
+    } finally {
+      pool.run = run;
+    }
   });
 });
 

@@ -96,6 +96,33 @@ describe("reading and writing selections", () => {
   });
 });
 
+  it("reads whole-row blosc chunks (decoded straight into the output) and the rest alike, in C and F order", async () => {
+    const compressor = { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 };
+    for (const order of ["C", "F"] as const) {
+      for (const dtype of ["<i2", ">f8", "<c8"]) {
+        // 23 rows of 6: chunks of 4 whole rows (the last one cut short), and one chunk left unwritten.
+        const z = await create({ shape: [23, 6], chunks: [4, 6], dtype, compressor, order, fillValue: dtype === "<c8" ? [9, 0] : 9 });
+        const k = dtype === "<c8" ? 2 : 1;
+        const values = Float64Array.from({ length: 23 * 6 * k }, (_, i) => (i % 7) - 3 + i / 4);
+        const Ctor = dtype === "<i2" ? Int16Array : dtype === ">f8" ? Float64Array : Float32Array;
+        const expected = new Ctor(values.length);
+        values.forEach((v, i) => {
+          const row = Math.floor(i / (6 * k));
+          expected[i] = row >= 8 && row < 12 ? (dtype === "<c8" && i % 2 === 1 ? 0 : 9) : v;
+        });
+        await z.set([slice(0, 8)], { data: expected.slice(0, 8 * 6 * k), shape: [8, 6] });
+        await z.set([slice(12, 23)], { data: expected.slice(12 * 6 * k), shape: [11, 6] });
+        const what = `${dtype} ${order}`;
+        expect(Array.from((await z.get()).data as Int16Array), what).toEqual(Array.from(expected));
+        const rows = await z.get([slice(3, 17)]);
+        expect(Array.from(rows.data as Int16Array), what).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
+        const out = new Ctor(14 * 6 * k).fill(-5);
+        await z.get([slice(3, 17)], { out });
+        expect(Array.from(out), `${what} into out`).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
+      }
+    }
+  });
+
 describe("resize and append", () => {
   it("deletes chunks outside the new grid and keeps the rest as zarr-python does", async () => {
     const store = new MemoryStore();

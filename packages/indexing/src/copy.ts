@@ -31,7 +31,7 @@ export const SHORT_RUN = 16;
  */
 export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: StridedView<T>, valuesPerElement = 1): void {
   const k = checkValuesPerElement(valuesPerElement);
-  if (dst.shape.length !== src.shape.length || dst.shape.some((n, d) => n !== src.shape[d])) {
+  if (!sameShape(dst.shape, src.shape)) {
     throw new SelectionError(
       `cannot copy a view of shape [${src.shape.join(", ")}] into one of shape [${dst.shape.join(", ")}]`,
     );
@@ -45,7 +45,73 @@ export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: Stri
     source = contiguousCopy(src, k);
   }
   const plan = simplify(dst.shape, [dst.strides, source.strides]);
-  stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+  if (!copyWords(dst.data, dst.offset * k, source.data, source.offset * k, plan, k)) {
+    stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+  }
+}
+
+/** Contiguous runs shorter than this many bytes are copied word by word; longer ones by `set`. */
+const WORD_RUN_BYTES = 256;
+
+/**
+ * Copies as `stridedCopy` does, but in 4-byte words, when the innermost dimension is a short
+ * contiguous run on both sides and every run starts on a word boundary: rows of small chunks then
+ * cost a tight loop rather than a subarray and `set` each. Words copy the bits as they are (a NaN
+ * keeps its payload, a bigint needs no conversion). Returns false, having copied nothing, when the
+ * copy is not of that kind.
+ */
+function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart: number, plan: Plan, k: number): boolean {
+  const { shape } = plan;
+  const ndim = shape.length;
+  // Real typed arrays only (object arrays pass JS arrays dressed as them), in different buffers.
+  if (ndim === 0 || !ArrayBuffer.isView(dst) || !ArrayBuffer.isView(src) || dst.buffer === src.buffer) return false;
+  const [dstStrides, srcStrides] = plan.strides as [number[], number[]];
+  if (dstStrides[ndim - 1] !== 1 || srcStrides[ndim - 1] !== 1) return false;
+  const bytes = dst.BYTES_PER_ELEMENT;
+  const runBytes = shape[ndim - 1]! * k * bytes;
+  if (runBytes >= WORD_RUN_BYTES || runBytes % 4 !== 0) return false;
+  const dstByte = dst.byteOffset + dstStart * bytes;
+  const srcByte = src.byteOffset + srcStart * bytes;
+  if (dstByte % 4 !== 0 || srcByte % 4 !== 0) return false;
+  const dstWords = wordsOf(dst);
+  const srcWords = wordsOf(src);
+  // Word positions as small integers (`| 0`), which the loops index fastest; buffers of 2^31
+  // words (8 GiB) or more go the ordinary way.
+  if (dstWords === undefined || srcWords === undefined || dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31) return false;
+  const dp = ((dstByte - dstWords.byteOffset) / 4) | 0;
+  const sp = ((srcByte - srcWords.byteOffset) / 4) | 0;
+  const n = (runBytes / 4) | 0;
+  if (ndim === 1) {
+    copyWordRows(dstWords, dp, 0, srcWords, sp, 0, 1, n);
+    return true;
+  }
+  const unit = k * bytes;
+  for (let d = 0; d < ndim - 1; d++) if ((dstStrides[d]! * unit) % 4 !== 0 || (srcStrides[d]! * unit) % 4 !== 0) return false;
+  if (ndim === 2) {
+    // The common case (rows of a 2-d chunk), without the odometer.
+    copyWordRows(dstWords, dp, ((dstStrides[0]! * unit) / 4) | 0, srcWords, sp, ((srcStrides[0]! * unit) / 4) | 0, shape[0]! | 0, n);
+    return true;
+  }
+  const outer = shape.slice(0, -1).concat(1);
+  const strides = [dstStrides.map((s) => (s * unit) / 4), srcStrides.map((s) => (s * unit) / 4)];
+  odometer(outer, strides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
+  return true;
+}
+
+/**
+ * `rows` runs of `n` words, each `dStep`/`sStep` words after the last. Its own function, with
+ * every value a parameter, so the loops compile to plain integer indexing.
+ */
+function copyWordRows(dst: Int32Array, d: number, dStep: number, src: Int32Array, s: number, sStep: number, rows: number, n: number): void {
+  for (let r = 0; r < rows; r++, d += dStep, s += sStep) {
+    for (let i = 0; i < n; i++) dst[d + i] = src[s + i]!;
+  }
+}
+
+/** The 4-byte words of the buffer `data` lies in, from where `data` starts to the end of its last whole word. */
+function wordsOf(data: TypedArray): Int32Array | undefined {
+  if (data.byteOffset % 4 !== 0) return undefined;
+  return new Int32Array(data.buffer, data.byteOffset, Math.floor(data.byteLength / 4));
 }
 
 /**
@@ -96,20 +162,26 @@ interface Plan {
  * loop is the tightest) and merges neighbours that every view can walk as one.
  */
 function simplify(shape: readonly number[], strides: readonly (readonly number[])[]): Plan {
-  const dims = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
+  // Plain loops: this runs once per chunk copied, so its cost is per chunk.
+  const dims: number[] = [];
+  for (let d = 0; d < shape.length; d++) if (shape[d] !== 1) dims.push(d);
   const first = strides[0]!;
-  dims.sort((a, b) => Math.abs(first[b]!) - Math.abs(first[a]!) || a - b);
+  if (dims.length > 1) dims.sort((a, b) => Math.abs(first[b]!) - Math.abs(first[a]!) || a - b);
+  const views = strides.length;
   const outShape: number[] = [];
-  const outStrides: number[][] = strides.map(() => []);
+  const outStrides: number[][] = [];
+  for (let v = 0; v < views; v++) outStrides.push([]);
   for (const d of dims) {
     const n = shape[d]!;
     const last = outShape.length - 1;
-    if (last >= 0 && strides.every((s, v) => outStrides[v]![last] === s[d]! * n)) {
+    let merge = last >= 0;
+    for (let v = 0; merge && v < views; v++) merge = outStrides[v]![last] === strides[v]![d]! * n;
+    if (merge) {
       outShape[last] = outShape[last]! * n;
-      strides.forEach((s, v) => (outStrides[v]![last] = s[d]!));
+      for (let v = 0; v < views; v++) outStrides[v]![last] = strides[v]![d]!;
     } else {
       outShape.push(n);
-      strides.forEach((s, v) => outStrides[v]!.push(s[d]!));
+      for (let v = 0; v < views; v++) outStrides[v]!.push(strides[v]![d]!);
     }
   }
   return { shape: outShape, strides: outStrides };
@@ -235,14 +307,15 @@ export function valueRange(view: StridedView, k: number, role: string): [number,
   if (strides.length !== shape.length) {
     throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
   }
-  if (shape.some((n) => n === 0)) return undefined;
   let lo = offset;
   let hi = offset;
-  shape.forEach((n, d) => {
+  for (let d = 0; d < shape.length; d++) {
+    const n = shape[d]!;
+    if (n === 0) return undefined;
     const reach = strides[d]! * (n - 1);
     if (reach < 0) lo += reach;
     else hi += reach;
-  });
+  }
   const first = lo * k;
   const end = (hi + 1) * k;
   if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end) || first < 0 || end > view.data.length) {
@@ -252,6 +325,12 @@ export function valueRange(view: StridedView, k: number, role: string): [number,
     );
   }
   return [first, end];
+}
+
+function sameShape(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let d = 0; d < a.length; d++) if (a[d] !== b[d]) return false;
+  return true;
 }
 
 function overlaps(a: TypedArray, aRange: [number, number], b: TypedArray, bRange: [number, number]): boolean {

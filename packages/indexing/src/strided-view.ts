@@ -45,13 +45,15 @@ export function selectionView<T extends TypedArray>(
   let offset = base.offset;
   const shape: number[] = [];
   const strides: number[] = [];
-  selection.forEach((sel, dim) => {
+  // Plain loops: this runs for every chunk a selection touches.
+  for (let dim = 0; dim < selection.length; dim++) {
+    const sel = selection[dim]!;
     const length = base.shape[dim]!;
     const stride = base.strides[dim]!;
     if (typeof sel === "number") {
       if (!Number.isInteger(sel) || sel < 0 || sel >= length) throw BoundsError.outOfBounds(sel, length, dim);
       offset += sel * stride;
-      return;
+      continue;
     }
     const { start, stop, step } = sel;
     if (!Number.isInteger(start) || !Number.isInteger(stop) || !Number.isInteger(step) || step === 0) {
@@ -63,13 +65,12 @@ export function selectionView<T extends TypedArray>(
     const n = Math.max(0, Math.ceil((stop - start) / step));
     if (n > 0) {
       const last = start + (n - 1) * step;
-      for (const index of [start, last]) {
-        if (index < 0 || index >= length) throw BoundsError.outOfBounds(index, length, dim);
-      }
+      if (start < 0 || start >= length) throw BoundsError.outOfBounds(start, length, dim);
+      if (last < 0 || last >= length) throw BoundsError.outOfBounds(last, length, dim);
       offset += start * stride;
     }
     shape.push(n);
     strides.push(stride * step);
-  });
+  }
   return { data: base.data, offset, shape, strides };
 }

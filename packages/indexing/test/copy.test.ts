@@ -229,6 +229,29 @@ describe("copyStrided", () => {
     expect([...col]).toEqual(Array.from({ length: 10 }, (_, i) => 2n ** 62n + BigInt(i * 100 + 99)));
   });
 
+  it("copies short rows bit for bit: NaN payloads stay as they are, in any layout", () => {
+    // A signalling NaN (0x7fa00001): reading it as a number may quiet it (0x7fe00001).
+    const bits = Uint32Array.from({ length: 12 * 12 }, (_, i) => (i % 5 === 0 ? 0x7fa00001 + i : 0x3f800000 + i));
+    const src = new Float32Array(bits.buffer);
+    const rows = selectionView(view(src, [12, 12]), [{ start: 1, stop: 9, step: 1 }, { start: 2, stop: 10, step: 1 }]);
+    const dst = new Float32Array(8 * 8 + 3);
+    copyStrided({ data: dst, offset: 3, shape: [8, 8], strides: [8, 1] }, rows);
+    const got = new Uint32Array(dst.buffer, 12);
+    for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) expect(got[r * 8 + c], `${r}, ${c}`).toBe(bits[(r + 1) * 12 + c + 2]);
+    // 3-d, int16 rows of 4 (8 bytes), complex elements (2 values each), odd offsets (byte by byte).
+    const i16 = Int16Array.from({ length: 4 * 6 * 8 }, (_, i) => i - 100);
+    const box = new Int16Array(2 * 3 * 4);
+    copyStrided(view(box, [2, 3, 4]), selectionView(view(i16, [4, 6, 8]), [{ start: 1, stop: 3, step: 1 }, { start: 2, stop: 5, step: 1 }, { start: 4, stop: 8, step: 1 }]));
+    expect([...box]).toEqual([1, 2].flatMap((a) => [2, 3, 4].flatMap((b) => [4, 5, 6, 7].map((c) => a * 48 + b * 8 + c - 100))));
+    const c64 = new Float32Array(new Uint32Array(bits).buffer);
+    const pairs = new Float32Array(2 * 3 * 2);
+    copyStrided(view(pairs, [2, 3]), selectionView(view(c64, [6, 12]), [{ start: 0, stop: 2, step: 1 }, { start: 3, stop: 6, step: 1 }]), 2);
+    expect([...new Uint32Array(pairs.buffer)]).toEqual([0, 1].flatMap((r) => [...bits.subarray(r * 24 + 6, r * 24 + 12)]));
+    const odd = new Uint8Array(new ArrayBuffer(40), 1, 36);
+    copyStrided(view(odd, [6, 6]), view(Uint8Array.from({ length: 36 }, (_, i) => i), [6, 6]));
+    expect([...odd]).toEqual(Array.from({ length: 36 }, (_, i) => i));
+  });
+
   it("copies elements of many values one run per element when they are not contiguous", () => {
     // 3 elements of 16 bytes, every other one of 6
     const src = Uint8Array.from({ length: 96 }, (_, i) => i);

@@ -173,6 +173,28 @@ describe("DirectoryStore", () => {
     expect(await store.getRange("a/missing", { offset: 0, length: 10 })).toBeUndefined();
   });
 
+  it("reads synchronously into the caller's buffer when the value fits, else into a new array", async () => {
+    const store = fresh();
+    const big = new Uint8Array(100_000).map((_, i) => (i * 7) & 255);
+    await store.set("a/big", big);
+    await store.set("a/small", big.subarray(0, 300));
+    await store.set("a/empty", new Uint8Array(0));
+    const buffer = new Uint8Array(1000).fill(9);
+    const small = store.getSyncInto("a/small", buffer)!;
+    expect(small.buffer).toBe(buffer.buffer);
+    expect([small.byteOffset, small.length, buffer[300]]).toEqual([0, 300, 9]);
+    expect(Buffer.compare(small, big.subarray(0, 300))).toBe(0);
+    const whole = store.getSyncInto("a/big", buffer)!;
+    expect(whole.buffer).not.toBe(buffer.buffer);
+    expect(whole.length).toBe(big.length);
+    expect(Buffer.compare(whole, big)).toBe(0);
+    expect(store.getSyncInto("a/empty", buffer)).toEqual(new Uint8Array(0));
+    expect(store.getSyncInto("a/missing", buffer)).toBeUndefined();
+    expect(store.getSyncInto("a", buffer)).toBeUndefined();
+    expect(store.getSync("a/small")).toEqual(big.subarray(0, 300));
+    expect(() => store.getSyncInto("../escape", buffer)).toThrow(StoreError);
+  });
+
   it("shares one open file between range reads that follow each other, and closes it when they stop", async () => {
     const store = fresh();
     const data = new Uint8Array(10_000).map((_, i) => i & 255);
