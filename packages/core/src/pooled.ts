@@ -39,6 +39,11 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   pool.warm?.();
   const abort = new Int32Array(new SharedArrayBuffer(4));
   const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
+  // Batches shrink towards the end (to a share of what is left for every thread, this one
+  // included), so the last ones finish together rather than one thread finishing a full batch
+  // while the others wait.
+  let batched = 0;
+  const batchSize = (): number => Math.max(1, Math.min(perBatch, Math.ceil((job.nchunks - batched) / (2 * (pool.size + 1)))));
   const lanes = new Lanes(abort);
   const here = withSyncReads(job.store as WritableStore);
   let done = 0;
@@ -76,7 +81,8 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
       for (const projection of job.projections) {
         if (lanes.failed || signal?.aborted) break;
         items.push({ key: job.keyOf(projection.chunkCoords), projection });
-        if (items.length === perBatch) {
+        if (items.length >= batchSize()) {
+          batched += items.length;
           await send(items);
           items = [];
         }
@@ -90,9 +96,10 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
           const bytes = await job.store.get(key, { signal });
           if (lanes.failed) return;
           items.push({ key, bytes: bytes ?? null, projection });
-          if (items.length >= perBatch) {
+          if (items.length >= batchSize()) {
             const full = items;
             items = [];
+            batched += full.length;
             await send(full);
           }
         },
