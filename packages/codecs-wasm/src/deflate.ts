@@ -102,6 +102,7 @@ export const zlib = defineCodec({
         return withEncoders((k) => zlibEncode(k, bytes, config.level), () => ts.encode(bytes, chunk) as Uint8Array);
       },
       decode: (data, chunk) => ts.decode(data, chunk),
+      decodeInto: (data, out, chunk) => ts.decodeInto!(data, out, chunk),
     };
   },
 });
@@ -118,6 +119,7 @@ export const gzip = defineCodec({
         return withEncoders((k) => gzipEncode(k, bytes, config.level), () => ts.encode(bytes, chunk) as Uint8Array);
       },
       decode: (data, chunk) => ts.decode(data, chunk),
+      decodeInto: (data, out, chunk) => ts.decodeInto!(data, out, chunk),
     };
   },
 });

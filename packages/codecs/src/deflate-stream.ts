@@ -84,6 +84,20 @@ export function inflateWhole(
 }
 
 /**
+ * Inflates `body` (a whole raw DEFLATE stream) into `out` from its start and returns the part
+ * written, or `undefined` if the stream is not valid DEFLATE. Output past the end of `out` is
+ * dropped unnoticed: the caller's checksum of the result must confirm it.
+ */
+export function inflateInto(body: Uint8Array, out: Uint8Array): Uint8Array | undefined {
+  if (body.length === 0) return undefined;
+  try {
+    return inflateSync(body, { out });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Inflates the raw DEFLATE stream that starts at `data[start]`. Returns what it decodes to and the
  * offset of the first byte after the stream (where a zlib or gzip trailer starts). Throws
  * `InflateFailure`: `truncated` if the input ends inside the stream, `corrupt` if it is not

@@ -2,7 +2,7 @@ import { gzipSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
-import { crc32, inflateRaw, InflateFailure, inflateWhole, readUint32LE } from "./deflate-stream.js";
+import { crc32, inflateInto, inflateRaw, InflateFailure, inflateWhole, readUint32LE } from "./deflate-stream.js";
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -25,6 +25,7 @@ export const gzip = defineCodec({
   create: ({ level }) => ({
     encode: (data, chunk) => encodeGzip(requireBytes(data, "gzip", chunk), level),
     decode: (data, chunk) => decodeGzip(requireBytes(data, "gzip", chunk), chunk),
+    decodeInto: (data, out, chunk) => decodeGzipInto(requireBytes(data, "gzip", chunk), out, chunk),
   }),
 });
 
@@ -74,6 +75,40 @@ function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
     }
   }
   return decodeMembers(data, chunk, limit, corrupt, fail);
+}
+
+/**
+ * `decode` into `out`: straight into it for one member whose trailer ends the input and whose
+ * CRC-32 and length match what it wrote (as numcodecs writes chunks), else by `decode` and a copy,
+ * which gives the same bytes or the same error.
+ */
+function decodeGzipInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number {
+  const body = data.length >= 18 && data[0] === 0x1f && data[1] === 0x8b ? headerEnd(data) : undefined;
+  if (body !== undefined && body + 8 <= data.length && !hasMagic(data, body)) {
+    const storedSize = readUint32LE(data, data.length - 4);
+    const written = storedSize <= out.length ? inflateInto(data.subarray(body, data.length - 8), out.subarray(0, storedSize)) : undefined;
+    if (written !== undefined && written.length === storedSize && crc32(written) === readUint32LE(data, data.length - 8)) return storedSize;
+  }
+  const decoded = decodeGzip(data, chunk);
+  if (decoded.length > out.length) {
+    throw new CodecError(`gzip data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`, {
+      codecId: "gzip",
+      key: chunk.key,
+    });
+  }
+  out.set(decoded);
+  return decoded.length;
+}
+
+/** Where the first member's DEFLATE data starts, or `undefined` if its header is malformed. */
+function headerEnd(data: Uint8Array): number | undefined {
+  try {
+    return skipHeader(data, 0, (detail) => {
+      throw new Error(detail);
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the gzip magic and method (1f 8b 08) occur at or after `from`. */

@@ -2,7 +2,7 @@ import { zlibSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
-import { adler32, inflateRaw, InflateFailure, inflateWhole, readUint32BE } from "./deflate-stream.js";
+import { adler32, inflateInto, inflateRaw, InflateFailure, inflateWhole, readUint32BE } from "./deflate-stream.js";
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -20,6 +20,7 @@ export const zlib = defineCodec({
   create: ({ level }) => ({
     encode: (data, chunk) => encodeZlib(requireBytes(data, "zlib", chunk), level),
     decode: (data, chunk) => decodeZlib(requireBytes(data, "zlib", chunk), chunk),
+    decodeInto: (data, out, chunk) => decodeZlibInto(requireBytes(data, "zlib", chunk), out, chunk),
   }),
 });
 
@@ -85,6 +86,30 @@ function decodeZlib(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   if (stored !== actual) corrupt(`Adler-32 checksum mismatch (stored 0x${hex32(stored)}, computed 0x${hex32(actual)})`);
   return fast.output;
 }
+
+/**
+ * `decode` into `out`: straight into it when the stream fills the input up to its trailer and the
+ * Adler-32 of what it wrote matches (as zlib writes chunks), else by `decode` and a copy, which
+ * gives the same bytes or the same error.
+ */
+function decodeZlibInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number {
+  if (data.length >= 6 && isZlibHeader(data[0]!, data[1]!)) {
+    const written = inflateInto(data.subarray(2, data.length - 4), out);
+    if (written !== undefined && adler32(written) === readUint32BE(data, data.length - 4)) return written.length;
+  }
+  const decoded = decodeZlib(data, chunk);
+  if (decoded.length > out.length) {
+    throw new CodecError(`zlib data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`, {
+      codecId: "zlib",
+      key: chunk.key,
+    });
+  }
+  out.set(decoded);
+  return decoded.length;
+}
+
+/** A zlib header without a preset dictionary, as `decodeZlib` accepts. */
+const isZlibHeader = (cmf: number, flg: number): boolean => (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0 && (flg & 0x20) === 0;
 
 function hex(byte: number): string {
   return byte.toString(16).padStart(2, "0");

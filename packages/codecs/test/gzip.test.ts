@@ -75,6 +75,35 @@ describe("gzip interoperability with numcodecs 0.11", () => {
   });
 });
 
+describe("gzip decodeInto", () => {
+  const into = (data: Uint8Array, room: number) => {
+    const out = new Uint8Array(room).fill(0xee);
+    return { n: gzip.create().decodeInto!(data, out, chunkOf(22)), out };
+  };
+
+  it("writes one member, or several, into the caller's buffer", () => {
+    for (const [data, text] of [
+      [HELLO, "hello world"],
+      [concat(HELLO, HELLO), "hello worldhello world"],
+    ] as const) {
+      const { n, out } = into(data, 30);
+      expect(n).toBe(text.length);
+      expect(out.subarray(0, n)).toEqual(ascii(text));
+      expect(out[n]).toBe(0xee);
+    }
+  });
+
+  it("gives decode's errors: a bad CRC-32 or length, a buffer too small", () => {
+    const badCrc = HELLO.slice();
+    badCrc[HELLO.length - 8]! ^= 0xff;
+    expect(() => into(badCrc, 30)).toThrow("corrupt gzip data in chunk foo/0.0: CRC-32 checksum mismatch (stored 0x0d4a117a, computed 0x0d4a1185)");
+    const badSize = HELLO.slice();
+    badSize[HELLO.length - 4] = 10;
+    expect(() => into(badSize, 30)).toThrow("corrupt gzip data in chunk foo/0.0: length mismatch (stored 10, decoded 11 bytes)");
+    expect(() => into(HELLO, 5)).toThrow("gzip data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given");
+  });
+});
+
 describe("gzip corrupt input", () => {
   const decode = (data: Uint8Array, size = 11) => gzip.create().decode(data, chunkOf(size));
 

@@ -99,6 +99,31 @@ describe("zlib interoperability with numcodecs 0.11", () => {
   });
 });
 
+describe("zlib decodeInto", () => {
+  const good = hex("7801cb48cdc9c95728cf2fca4901001a0b045d"); // "hello world"
+  const into = (data: Uint8Array, room: number) => {
+    const out = new Uint8Array(room).fill(0xee);
+    return { n: zlib.create().decodeInto!(data, out, chunkOf(11)), out };
+  };
+
+  it("writes the chunk into the caller's buffer, whatever follows the stream", () => {
+    for (const data of [good, new Uint8Array([...good, ...ascii("trailing")])]) {
+      const { n, out } = into(data, 16);
+      expect(n).toBe(11);
+      expect(out.subarray(0, 11)).toEqual(ascii("hello world"));
+      expect(out[11]).toBe(0xee);
+    }
+  });
+
+  it("gives decode's errors: a bad trailer, truncation, a buffer too small", () => {
+    const bad = good.slice();
+    bad[bad.length - 1]! ^= 1;
+    expect(() => into(bad, 16)).toThrow("corrupt zlib data in chunk foo/0.0: Adler-32 checksum mismatch (stored 0x1a0b045c, computed 0x1a0b045d)");
+    expect(() => into(good.subarray(0, 10), 16)).toThrow("corrupt zlib data in chunk foo/0.0: unexpected end of data");
+    expect(() => into(good, 5)).toThrow("zlib data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given");
+  });
+});
+
 describe("zlib corrupt input", () => {
   const good = hex("7801cb48cdc9c95728cf2fca4901001a0b045d"); // "hello world"
   const decode = (data: Uint8Array) => zlib.create().decode(data, chunkOf(11));
