@@ -159,8 +159,6 @@ export class ZarrArray {
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
     this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
     this.#jobs = new ChunkJobs(meta, codec);
-    // An array large enough for the pool starts its threads now, while the caller gets to work.
-    if (!this.isView) this.#poolFor(this.nchunks, undefined).then((p) => p?.pool.warm?.(), () => undefined);
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
