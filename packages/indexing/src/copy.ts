@@ -40,6 +40,7 @@ export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: Stri
   const srcRange = valueRange(src, k, "source");
   if (dstRange === undefined || srcRange === undefined) return; // no elements
 
+  if (copyRows(dst, src, k)) return;
   let source = src;
   if (overlaps(dst.data, dstRange, src.data, srcRange) && !sameView(dst, src)) {
     source = contiguousCopy(src, k);
@@ -97,6 +98,82 @@ function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart:
   odometer(outer, strides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
   return true;
 }
+
+/**
+ * The common copy of a read (a box of a decoded chunk into a box of the output) without planning:
+ * rows that are contiguous on both sides, in different buffers, every stride non-negative. Rows
+ * of whole 4-byte words are copied as words, longer rows with `set`; both through views of whole
+ * buffers made once per buffer, so a chunk costs no allocation. Both views must already be known
+ * to lie inside their data (`valueRange`). Returns false, having copied nothing, for any other copy.
+ */
+function copyRows(dst: StridedView, src: StridedView, k: number): boolean {
+  const { shape } = dst;
+  const ndim = shape.length;
+  if (ndim === 0) return false;
+  const last = ndim - 1;
+  if (dst.strides[last] !== 1 || src.strides[last] !== 1) return false;
+  const d = dst.data;
+  const s = src.data;
+  if (!ArrayBuffer.isView(d) || !ArrayBuffer.isView(s) || d.buffer === s.buffer || d.BYTES_PER_ELEMENT !== s.BYTES_PER_ELEMENT) return false;
+  const unit = k * d.BYTES_PER_ELEMENT;
+  const rowBytes = shape[last]! * unit;
+  let dByte = d.byteOffset + dst.offset * unit;
+  let sByte = s.byteOffset + src.offset * unit;
+  const words = rowBytes < WORD_RUN_BYTES;
+  let aligned = dByte % 4 === 0 && sByte % 4 === 0 && rowBytes % 4 === 0;
+  for (let dim = 0; dim < last; dim++) {
+    const ds = dst.strides[dim]!;
+    const ss = src.strides[dim]!;
+    if (ds < 0 || ss < 0) return false;
+    if ((ds * unit) % 4 !== 0 || (ss * unit) % 4 !== 0) aligned = false;
+  }
+  if (words && !aligned) return false;
+  const rows = ndim === 1 ? 1 : shape[last - 1]!;
+  const dRow = ndim === 1 ? 0 : dst.strides[last - 1]! * unit;
+  const sRow = ndim === 1 ? 0 : src.strides[last - 1]! * unit;
+  const dw = words ? wordView(d.buffer) : undefined;
+  const sw = words ? wordView(s.buffer) : undefined;
+  if (words && (dw === undefined || sw === undefined)) return false;
+  const db = words ? undefined : byteView(d.buffer);
+  const sb = words ? undefined : byteView(s.buffer);
+  // An odometer over the dimensions before the rows' (none for 1-d and 2-d copies).
+  const outer = Math.max(ndim - 2, 0);
+  const index = outer === 0 ? undefined : new Array<number>(outer).fill(0);
+  for (;;) {
+    if (words) copyWordRows(dw!, dByte >>> 2, dRow >>> 2, sw!, sByte >>> 2, sRow >>> 2, rows, rowBytes >>> 2);
+    else for (let r = 0; r < rows; r++) db!.set(sb!.subarray(sByte + r * sRow, sByte + r * sRow + rowBytes), dByte + r * dRow);
+    let dim = outer - 1;
+    for (; dim >= 0; dim--) {
+      if (++index![dim]! < shape[dim]!) {
+        dByte += dst.strides[dim]! * unit;
+        sByte += src.strides[dim]! * unit;
+        break;
+      }
+      index![dim] = 0;
+      dByte -= dst.strides[dim]! * (shape[dim]! - 1) * unit;
+      sByte -= src.strides[dim]! * (shape[dim]! - 1) * unit;
+    }
+    if (dim < 0) return true;
+  }
+}
+
+/** A word view of all of `buffer`, kept per buffer (made again if the buffer grew); undefined past 2^31 words. */
+function wordView(buffer: ArrayBufferLike): Int32Array | undefined {
+  const n = Math.floor(buffer.byteLength / 4);
+  if (n >= 2 ** 31) return undefined;
+  let view = wordViews.get(buffer);
+  if (view === undefined || view.length !== n) wordViews.set(buffer, (view = new Int32Array(buffer, 0, n)));
+  return view;
+}
+
+function byteView(buffer: ArrayBufferLike): Uint8Array {
+  let view = byteViews.get(buffer);
+  if (view === undefined || view.length !== buffer.byteLength) byteViews.set(buffer, (view = new Uint8Array(buffer)));
+  return view;
+}
+
+const wordViews = new WeakMap<ArrayBufferLike, Int32Array>();
+const byteViews = new WeakMap<ArrayBufferLike, Uint8Array>();
 
 /**
  * `rows` runs of `n` words, each `dStep`/`sStep` words after the last. Its own function, with

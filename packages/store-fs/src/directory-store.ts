@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
+import { StoreError, checkKey, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
 import { forgetFiles } from "./file-read.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
@@ -81,9 +81,12 @@ export class DirectoryStore implements WritableStore, ListableStore {
 
   /** The file `key` maps to. Throws a `StoreError` for keys that could escape the root. */
   filePath(key: string): string {
-    const segments = keySegments(key);
     // A checked key has no empty, `.` or `..` segment: on POSIX, joining is concatenating.
-    return sep === "/" ? this.#rootSlash + key : join(this.root, ...segments);
+    if (sep === "/") {
+      checkKey(key);
+      return this.#rootSlash + key;
+    }
+    return join(this.root, ...keySegments(key));
   }
 
   /** The value under `key`; `undefined` when there is no such file (or it is a directory). */
