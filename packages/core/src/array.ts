@@ -89,8 +89,9 @@ export interface ArrayOpenOptions {
   synchronizer?: Synchronizer;
   /**
    * Threads that decode and encode chunks for large reads and writes (default: the platform's
-   * default pool: in Node, `os.availableParallelism()` worker threads, started on first use;
-   * none in browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
+   * default pool: in Node, `os.availableParallelism() - 1` worker threads, started by the first
+   * read or write that, by the calling thread's pace, has ~300 ms or more of work left; none in
+   * browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
    * the built-in ones, and object arrays, always work on the calling thread.
    */
   pool?: ChunkPool | false;
@@ -104,6 +105,8 @@ interface PoolJob {
   readonly meta: string;
   /** Set when the pool's threads can reach the store themselves. */
   readonly spec: StoreSpec | undefined;
+  /** A write's report of each chunk encoded on this thread, with how long it took (see `threadStarter`). */
+  encodedHere?: (ms: number) => void;
 }
 
 /** Below this many decoded bytes a read or write stays on the calling thread: a pool costs more than it saves. */
@@ -473,6 +476,13 @@ export class ZarrArray {
     }
     const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
     const pooled = await this.#poolFor(indexer.nchunks, options.pool);
+    if (pooled !== undefined) {
+      // Threads start once the chunks encoded here show the write is long enough for them.
+      const { threadStarter } = await import("./pooled.js");
+      const observe = threadStarter(pooled.pool);
+      let left = indexer.nchunks;
+      pooled.encodedHere = (ms) => observe(1, ms, --left);
+    }
     await forEachConcurrent(
       indexer,
       (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, pooled, options.signal),
@@ -522,7 +532,11 @@ export class ZarrArray {
       const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, bytes, !this.writeEmptyChunks, whole);
       if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
     }
-    encoded ??= await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);
+    if (encoded === undefined) {
+      const began = pooled === undefined ? 0 : performance.now();
+      encoded = await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);
+      pooled?.encodedHere?.(performance.now() - began);
+    }
     signal?.throwIfAborted();
     if (encoded === "empty") {
       if (spec === undefined) await store.delete(key, { signal });

@@ -20,7 +20,10 @@ export interface ChunkPool {
    * themselves rather than wait: starting a thread takes longer than many reads.
    */
   readonly ready?: number;
-  /** Starts the threads now, ahead of the first batch (e.g. when an array is opened). */
+  /**
+   * Starts the threads now. Reads and writes call it once their pace shows enough work left to
+   * repay starting threads; until a pool has one ready, they work on the calling thread.
+   */
   warm?(): void;
   /** Runs one batch on some thread; `transfer` lists buffers handed over rather than copied. */
   run(batch: PoolBatch, transfer?: readonly ArrayBuffer[]): Promise<PoolReply>;

@@ -13,6 +13,15 @@ const BATCH_BYTES = 1 << 20;
 /** Batches each pool thread holds at once: one running, one waiting so it never idles. */
 const PER_THREAD = 2;
 
+/**
+ * How long, by this thread's pace so far, an operation must still have to go before it starts the
+ * pool's threads. A thread takes ~70 ms to start on an idle core and longer on a busy one, and
+ * while it starts it takes the core this thread's compiler and collector use: on two cores a read
+ * of ~250 ms on one thread ends later with a thread starting than without (measured with R7, 4,096
+ * chunks of 8 KiB), one of ~400 ms ends sooner (W1, R1).
+ */
+const START_THREADS_MS = 300;
+
 export interface PooledRead {
   readonly pool: ChunkPool;
   /** The array's `.zarray` text. */
@@ -36,7 +45,6 @@ export interface PooledRead {
  */
 export async function readPooled(job: PooledRead, options: RunOptions): Promise<void> {
   const { pool, signal, progress } = { pool: job.pool, ...options };
-  pool.warm?.();
   const abort = new Int32Array(new SharedArrayBuffer(4));
   const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
   // Batches shrink towards the end (to a share of what is left for every thread, this one
@@ -44,6 +52,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   // while the others wait.
   let batched = 0;
   const batchSize = (): number => Math.max(1, Math.min(perBatch, Math.ceil((job.nchunks - batched) / (2 * (pool.size + 1)))));
+  const startIfWorth = threadStarter(pool);
   const lanes = new Lanes(abort);
   const here = withSyncReads(job.store as WritableStore);
   let done = 0;
@@ -66,7 +75,9 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     }
     // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
     // threads' replies in (a batch read synchronously never yields to them by itself).
+    const began = now();
     await runBatch(batch, async () => job.jobs, () => here);
+    startIfWorth(items.length, now() - began, job.nchunks - batched);
     counted();
     await yieldToEvents();
   };
@@ -118,6 +129,35 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     signal?.removeEventListener("abort", onAbort);
   }
 }
+
+/**
+ * What an operation calls with the pace of the work it did on this thread (`items` chunks in `ms`,
+ * `remaining` chunks still to go): it starts the pool's threads once that pace says the rest is
+ * worth them (START_THREADS_MS). Threads already started (by an earlier call) are used at once.
+ */
+export function threadStarter(pool: ChunkPool): (items: number, ms: number, remaining: number) => void {
+  let starting = (pool.ready ?? pool.size) > 0 || pool.warm === undefined;
+  // The first work done carries one-off costs (codecs loading, WebAssembly compiling): the pace
+  // is that of everything after it.
+  let first = true;
+  let paceItems = 0;
+  let paceMs = 0;
+  return (items, ms, remaining) => {
+    if (starting || items === 0) return;
+    if (first) {
+      first = false;
+      return;
+    }
+    paceItems += items;
+    paceMs += ms;
+    if ((paceMs / paceItems) * remaining < START_THREADS_MS) return;
+    starting = true;
+    pool.warm!();
+  };
+}
+
+/** Milliseconds, for pacing. */
+export const now = (): number => performance.now();
 
 /**
  * Encodes one whole chunk in a pool thread, which also stores it when it can reach the store;
