@@ -20,7 +20,7 @@ import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
-import { servesRanges } from "./store-ranges.js";
+import { servesRanges, syncRangeReader } from "./store-ranges.js";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
 const MAX_SHARE = 0.5;
@@ -57,7 +57,14 @@ export async function readPart(
   const [start, end] = span;
   const itemsize = dtype.itemsize;
   const key = target.chunkKey(p.chunkCoords);
-  const read = (offset: number, length: number) => store.getRange!(key, { offset, length }, { signal });
+  const sync = syncRangeReader(store);
+  const read =
+    sync === undefined
+      ? (offset: number, length: number) => store.getRange!(key, { offset, length }, { signal })
+      : async (offset: number, length: number) => {
+          signal?.throwIfAborted();
+          return sync(key, { offset, length });
+        };
   const decoded = await codec.decodeRange(read, start, end, key, signal);
   if (decoded === undefined) return false;
   if (decoded.decodedSize !== codec.chunkBytes) {

@@ -203,3 +203,31 @@ describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
     }
   });
 });
+
+describe("partial reads of a directory store", () => {
+  it("read ranges on the calling thread, unless the store changes how it reads ranges", async () => {
+    const { TempStore } = await import("@z/store-fs");
+    class CountingStore extends TempStore {
+      ranges = 0;
+      override async getRange(key: string, range: ByteRange) {
+        this.ranges++;
+        return super.getRange(key, range);
+      }
+    }
+    for (const store of [new TempStore(), new CountingStore()]) {
+      try {
+        const z = await create({ store, shape: [1000, 1000], chunks: [500, 500], dtype: "<f4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 } });
+        await z.set(null, { data: Float32Array.from({ length: 1e6 }, (_, i) => i * 0.5), shape: [1000, 1000] });
+        let sync = 0;
+        const read = store.getRangeSync.bind(store);
+        store.getRangeSync = (key, range) => (sync++, read(key, range));
+        const window = await z.get([slice(490, 510), slice(10, 20)]);
+        expectSame(window, await (await openArray(wholeChunksOnly(store), { mode: "r" })).get([slice(490, 510), slice(10, 20)]), "a window across two chunks");
+        if (store instanceof CountingStore) expect([sync, store.ranges > 0]).toEqual([0, true]);
+        else expect(sync).toBeGreaterThan(0);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+});

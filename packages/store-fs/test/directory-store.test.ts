@@ -195,6 +195,32 @@ describe("DirectoryStore", () => {
     expect(() => store.getSyncInto("../escape", buffer)).toThrow(StoreError);
   });
 
+  it("reads ranges synchronously with the same results as getRange, for every kind of range", async () => {
+    const store = fresh();
+    const data = new Uint8Array(20_000).map((_, i) => (i * 13) & 255);
+    await store.set("a/k", data);
+    await store.set("a/empty", new Uint8Array(0));
+    const ranges = [
+      { offset: 0, length: 16 },
+      { offset: 19_990, length: 100 },
+      { offset: 25_000, length: 10 },
+      { offset: 5000 },
+      { offset: 30_000 },
+      { suffixLength: 7 },
+      { suffixLength: 50_000 },
+      { offset: 0, length: 0 },
+    ];
+    for (const key of ["a/k", "a/empty", "a/missing", "a"]) {
+      for (const range of ranges) {
+        const sync = store.getRangeSync(key, range);
+        expect(sync, `${key} ${JSON.stringify(range)}`).toEqual(await store.getRange(key, range));
+      }
+    }
+    expect(store.getRangeSync("a/k", { offset: 100, length: 3 })).toEqual(data.subarray(100, 103));
+    expect(() => store.getRangeSync("a/k", { offset: -1, length: 3 })).toThrow(StoreError);
+    expect(() => store.getRangeSync("../k", { offset: 0, length: 3 })).toThrow(StoreError);
+  });
+
   it("shares one open file between range reads that follow each other, and closes it when they stop", async () => {
     const store = fresh();
     const data = new Uint8Array(10_000).map((_, i) => i & 255);
