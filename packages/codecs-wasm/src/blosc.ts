@@ -139,6 +139,15 @@ function decodeBloscInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext)
 
 const align = (n: number) => Math.ceil(n / 16) * 16;
 
+/** Frames decoded whole by the kernels' `blosc_decode` (for tests: the fast path is taken). */
+let wholeFrames = 0;
+export const wholeFramesDecoded = (): number => wholeFrames;
+let wholeFramesOn = true;
+/** For tests: decode block by block (as before `blosc_decode`) or whole frames. */
+export const setWholeFrameDecoding = (on: boolean): void => {
+  wholeFramesOn = on;
+};
+
 /** Decodes a whole frame: into `into` (from its start, returning that part of it) when given, else into new memory. */
 function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array {
   const limit = maxDecodedSize(chunk);
@@ -160,11 +169,21 @@ function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: Chunk
     }
     try {
       const base = kernels.heapBase;
-      const input = memory.subarray(base, base + data.length);
-      input.set(data);
       const outAt = base + align(data.length);
+      const tmpAt = outAt + align(nbytes);
+      memory.set(data, base);
+      // The whole frame in one call; anything it does not decode (other compressors, malformed
+      // frames) goes the block-by-block way below, which says what is wrong.
+      const n = wholeFramesOn ? kernels.exports.blosc_decode(base, data.length, outAt, nbytes, tmpAt) : -1;
+      if (n >= 0) {
+        wholeFrames++;
+        if (into === undefined) return memory.slice(outAt, outAt + n);
+        into.set(memory.subarray(outAt, outAt + n));
+        return into.subarray(0, n);
+      }
+      const input = memory.subarray(base, base + data.length);
       const out = memory.subarray(outAt, outAt + nbytes);
-      const tmp = memory.subarray(outAt + align(nbytes), outAt + align(nbytes) + blocksize);
+      const tmp = memory.subarray(tmpAt, tmpAt + blocksize);
       const { decoders, workspace } = kernelDecoders(kernels);
       const decoded = decodeFrame(input, decoders, limit, tooLarge, { ...workspace, buffers: () => ({ out, tmp }) });
       if (into === undefined) return decoded.slice();

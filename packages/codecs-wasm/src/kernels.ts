@@ -1,6 +1,6 @@
 /*
  * The WebAssembly kernels (wasm/kernels.c: LZ4 block decoding and byte and bit unshuffling with
- * SIMD; wasm/zstd.c: Zstandard decoding), instantiated asynchronously on first use. Where
+ * SIMD; wasm/zstd.c: Zstandard decoding; wasm/blosc.c: whole Blosc frames with those), instantiated asynchronously on first use. Where
  * WebAssembly (or its SIMD) is unavailable, or the module fails to load, callers fall back to the
  * TypeScript implementations.
  */
@@ -11,6 +11,7 @@ interface Exports extends ModuleExports {
   unshuffle(typesize: number, size: number, src: number, dst: number): void;
   bitunshuffle(typesize: number, size: number, src: number, dst: number): void;
   zstd_decode(src: number, srcLen: number, dst: number, dstCap: number, verify: number): number;
+  blosc_decode(src: number, srcLen: number, dst: number, dstCap: number, tmp: number): number;
 }
 
 /** An instance of the kernels and its linear memory, handed out as regions. */
