@@ -110,7 +110,7 @@ async function compile(base64: string): Promise<WebAssembly.Module | undefined> 
  * process that reads one small chunk pays for this, and `atob` plus a callback per byte cost
  * several milliseconds before the code is optimised.
  */
-export function fromBase64(text: string): Uint8Array {
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const n = text.length;
   const pad = n > 0 && text.charCodeAt(n - 1) === 61 ? (text.charCodeAt(n - 2) === 61 ? 2 : 1) : 0;
   const out = new Uint8Array((n / 4) * 3 - pad);

@@ -69,6 +69,7 @@ import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
+import { syncValueReader } from "./store-ranges.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
@@ -326,12 +327,14 @@ export class ZarrArray {
       out = options.out === undefined ? new Ctor(values) : this.#checkOut(options.out, size);
       const zeroed = options.out === undefined;
       const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+      const readSync = syncValueReader(this.store);
       await forEachConcurrent(
         indexer,
         async (p: AnyChunkProjection) => {
           if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
-          const stored = await this.store.get(key, { signal: options.signal });
+          options.signal?.throwIfAborted();
+          const stored = readSync !== undefined ? readSync(key) : await this.store.get(key, { signal: options.signal });
           await this.#jobs.place(outView, zeroed, stored, key, p, options.signal);
         },
         options,

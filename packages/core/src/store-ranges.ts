@@ -18,10 +18,18 @@ export function servesRanges(store: Store): boolean {
   return store.getRange !== undefined && !wholeValueStores.has(store);
 }
 
-/** A store that can also read ranges on the calling thread (a directory store's `getRangeSync`). */
-interface SyncRanges {
-  readonly readsRangesSync?: boolean;
+/** A store that can also read on the calling thread (a directory store's `getSync`, `getRangeSync`). */
+interface SyncReads {
+  readonly readsSync?: boolean;
+  getSync?(key: string): Uint8Array | undefined;
   getRangeSync?(key: string, range: ByteRange): Uint8Array | undefined;
+}
+
+/** `store` when it reads values exactly as its `get` and `getRange` would, on this thread. */
+function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
+  const s = store as Store & SyncReads;
+  if (s.readsSync !== true || typeof s.getSync !== "function" || typeof s.getRangeSync !== "function") return undefined;
+  return s as Store & Required<SyncReads>;
 }
 
 /**
@@ -30,7 +38,17 @@ interface SyncRanges {
  * chunk's header and then its blocks: each hop through Node's thread pool costs more than the read.
  */
 export function syncRangeReader(store: Store): ((key: string, range: ByteRange) => Uint8Array | undefined) | undefined {
-  const s = store as Store & SyncRanges;
-  if (s.readsRangesSync !== true || typeof s.getRangeSync !== "function" || wholeValueStores.has(store)) return undefined;
-  return (key, range) => s.getRangeSync!(key, range);
+  const s = syncReads(store);
+  if (s === undefined || wholeValueStores.has(store)) return undefined;
+  return (key, range) => s.getRangeSync(key, range);
+}
+
+/**
+ * How to read `store`'s values on this thread, when it can (a plain directory store): reading
+ * a local file takes less than the four hops through Node's thread pool an asynchronous read
+ * makes, as zarr-python reads them.
+ */
+export function syncValueReader(store: Store): ((key: string) => Uint8Array | undefined) | undefined {
+  const s = syncReads(store);
+  return s === undefined ? undefined : (key) => s.getSync(key);
 }

@@ -203,11 +203,13 @@ export class DirectoryStore implements WritableStore, ListableStore {
   }
 
   /**
-   * Whether `getRangeSync` reads exactly what `getRange` would: not with a replaced `fs`, nor in a
-   * subclass that changes `getRange`. Readers check it before preferring `getRangeSync`.
+   * Whether `getSync` and `getRangeSync` read exactly what `get` and `getRange` would: not with a
+   * replaced `fs`, nor in a subclass that changes how values are read. Readers check it before
+   * preferring the synchronous reads.
    */
-  get readsRangesSync(): boolean {
-    return !this.#ownFs && this.getRange === DirectoryStore.prototype.getRange;
+  get readsSync(): boolean {
+    const own = DirectoryStore.prototype;
+    return !this.#ownFs && this.get === own.get && this.getRange === own.getRange;
   }
 
   /**
