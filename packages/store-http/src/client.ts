@@ -10,6 +10,7 @@ export interface HttpRequest {
   url: URL;
   /** The store key the request is for, for error messages. */
   key?: string;
+  /** Lower-case names: they replace the options' headers of the same name. */
   headers?: Record<string, string>;
   body?: Uint8Array;
   signal?: AbortSignal;
@@ -84,8 +85,7 @@ export class HttpClient {
     };
     try {
       callerSignal?.throwIfAborted();
-      const headers = new Headers(this.#options.headers);
-      for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
+      const headers = request.headers === undefined ? this.#options.headers : { ...this.#options.headers, ...request.headers };
       let response: TransportResponse;
       try {
         response = await this.#options.transport({ method: request.method, url: request.url, headers, body: request.body, signal: controller.signal });

@@ -1,5 +1,6 @@
 import { StoreError } from "@z/meta";
 import { fetchTransport, globalFetchTransport } from "./fetch-transport.js";
+import { headerRecord } from "./headers.js";
 import { getDefaultTransport, type Transport } from "./transport.js";
 
 /** How requests are made: shared by {@link HttpStore} and {@link HttpByteSource}. */
@@ -31,7 +32,8 @@ export interface HttpOptions {
 
 export interface ResolvedHttpOptions {
   transport: Transport;
-  headers: Headers;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
   concurrency: number;
   retries: number;
   retryDelay: number;
@@ -49,7 +51,7 @@ export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
   };
   return {
     transport: options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetchTransport),
-    headers: new Headers(options.headers),
+    headers: headerRecord(options.headers),
     concurrency: number("concurrency", options.concurrency, 6, { integer: true, min: 1 }),
     retries: number("retries", options.retries, 3, { integer: true }),
     retryDelay: number("retryDelay", options.retryDelay, 200),

@@ -7,8 +7,8 @@
 export interface TransportRequest {
   method: "GET" | "HEAD" | "PUT" | "DELETE";
   url: URL;
-  /** Every header to send (the options' and the request's, merged). */
-  headers: Headers;
+  /** Every header to send (the options' and the request's, merged), by lower-case name. */
+  headers: Readonly<Record<string, string>>;
   body?: Uint8Array;
   /** Aborts the attempt: a pending `send` or `body()` then rejects. */
   signal: AbortSignal;

@@ -33,12 +33,8 @@ export const nodeTransport: Transport = async (request) => {
 };
 
 /** What fetch sends unless told otherwise, then the request's own headers. */
-function requestHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = { accept: "*/*", "accept-encoding": ACCEPT_ENCODING, "user-agent": "node" };
-  headers.forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
+function requestHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return { accept: "*/*", "accept-encoding": ACCEPT_ENCODING, "user-agent": "node", ...headers };
 }
 
 /**

@@ -299,6 +299,19 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(store.keyUrl("a/0.0").href).toBe(`${session.url}base/path/a/0.0?token=abc%20def`);
     });
 
+    it("takes headers as a record, pairs or Headers, as fetch does: names in any case, repeats joined", async () => {
+      const session = await pool.open({ faults: [always(respond(200, {}, value))] });
+      const forms: HeadersInit[] = [
+        { "X-A": " 1 ", "x-b": "2" },
+        [["X-A", "1"], ["x-b", "2"]],
+        new Headers({ "X-A": "1", "x-b": "2" }),
+      ];
+      for (const headers of forms) expect(await new HttpStore(session.url, { headers }).get("k")).toEqual(value);
+      expect(await new HttpStore(session.url, { headers: [["x-a", "1"], ["X-A", "2"]] }).get("k")).toEqual(value);
+      const sent = (await requests(session)).map((r) => `${r.headers["x-a"]}|${r.headers["x-b"]}`);
+      expect(sent).toEqual(["1|2", "1|2", "1|2", "1, 2|undefined"]);
+    });
+
     it(`sends with ${transport.name}`, async () => {
       const { session, store } = await setup({ values: holding() });
       const spy = vi.spyOn(globalThis, "fetch");
@@ -330,6 +343,8 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(() => new HttpStore("file:///tmp/x")).toThrow("only http: and https: are supported");
       expect(() => new HttpStore("http://x/", { concurrency: 0 })).toThrow("invalid HTTP option concurrency");
       expect(() => new HttpStore("http://x/", { retries: 1.5 })).toThrow("invalid HTTP option retries");
+      expect(() => new HttpStore("http://x/", { headers: { "bad name": "1" } })).toThrow('invalid HTTP option headers: "bad name": "1" is not a valid header');
+      expect(() => new HttpStore("http://x/", { headers: { x: "a\r\nb: c" } })).toThrow("invalid HTTP option headers");
       const store = new HttpStore("http://x/");
       return expect(store.getRange("k", { offset: -1 })).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("offset must be a non-negative integer") });
     });
