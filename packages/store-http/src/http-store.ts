@@ -31,7 +31,10 @@ export interface HttpStoreOptions extends HttpOptions {
 
 /**
  * A store over HTTP(S), like zarr-python's `FSStore` on an `http://` URL: the key `foo/0.0` is
- * `GET <url>/foo/0.0`. Works wherever `fetch` does (browsers, Node 18+, Deno, workers).
+ * `GET <url>/foo/0.0`. Works wherever `fetch` does (browsers, Node 18+, Deno, workers). In Node
+ * (the package's `node` export condition) requests go through `node:http`/`node:https` with
+ * keep-alive connections instead, unless the options pass a `fetch`: the same behaviour (redirects
+ * followed, gzip, deflate and br bodies decoded) for about half the CPU time of Node's `fetch`.
  *
  * - `get`: 200 gives the body; a status in `missingStatuses` (404) gives `undefined`.
  * - `getRange`: `Range: bytes=a-b` (or `bytes=-n`); a 206 must carry a Content-Range matching the
@@ -41,6 +44,9 @@ export interface HttpStoreOptions extends HttpOptions {
  *   error. So are 5xx and 429 responses, network errors and timeouts (with exponential backoff
  *   and jitter, honouring Retry-After up to `maxRetryDelay`); other 4xx responses that do not
  *   mean a missing key fail at once.
+ * - A body sent with a Content-Encoding (gzip, deflate, br) is decoded; Range requests ask for
+ *   `identity`, since ranges count stored bytes. In Node a coding it cannot decode is an error
+ *   (fetch would hand the bytes on as they are).
  * - Cross-origin in a browser, the server must allow the origin (CORS) and expose Content-Range
  *   (and Retry-After, to be honoured): `Access-Control-Expose-Headers: Content-Range, Retry-After`.
  * - `set`/`delete` send PUT/DELETE when `writable`; otherwise they throw a read-only `StoreError`.
