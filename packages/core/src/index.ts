@@ -38,4 +38,17 @@ export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
 export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
-export { defaultChunkPool, setDefaultChunkPool, type ChunkPool, type ChunkPoolFactory, type PoolBatch, type PoolReply, type StoreSpec } from "./chunk-pool.js";
+export {
+  defaultChunkPool,
+  setDefaultChunkPool,
+  type ChunkPool,
+  type ChunkPoolFactory,
+  type EncodedItem,
+  type EncodeItem,
+  type PoolBatch,
+  type PoolReply,
+  type ReadItem,
+  type SerializedError,
+  type SharedOutput,
+  type StoreSpec,
+} from "./chunk-pool.js";
