@@ -257,6 +257,17 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(await requests(session)).toHaveLength(1);
     });
 
+    it("the caller's signal aborts a body that stalls halfway, with the signal's reason", async () => {
+      const { session, store } = await setup({ values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] }, { timeout: 0 });
+      const reason = new Error("user went away");
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(reason), 100);
+      const started = Date.now();
+      await expect(store.get("k", { signal: controller.signal })).rejects.toBe(reason);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect((await requests(session)).map((r) => r.bytes)).toEqual([10]);
+    });
+
     it("the caller's signal aborts the wait for a free slot, and the request is never sent", async () => {
       const { session, store } = await setup({ values: holding(), faults: [on([1], { stall: true })] }, { concurrency: 1, timeout: 0 });
       const first = store.get("k", { signal: AbortSignal.timeout(300) }).catch((err: unknown) => err);
