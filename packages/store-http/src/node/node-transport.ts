@@ -24,10 +24,13 @@ export const nodeTransport: Transport = async (request) => {
     try {
       next = redirectHop(hop, response.statusCode ?? 0, response.headers.location);
       if (next !== undefined && redirects === MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-    } finally {
-      if (next !== undefined) response.resume();
+    } catch (err) {
+      response.resume();
+      throw err;
     }
     if (next === undefined) return answer(response, hop);
+    // A redirect's own body is of no use; read off, it frees the connection.
+    response.resume();
     hop = next;
   }
 };
