@@ -79,7 +79,7 @@ export async function startTestServer(): Promise<TestServer> {
     const session = match === null ? undefined : sessions.get(match[1]!);
     if (match === null || session === undefined) return void res.writeHead(404, cors).end("no such session");
     const path = decodeURIComponent(match[2]!);
-    const entry: LoggedRequest = { method: req.method ?? "", path: match[2]! + url.search, headers: flatHeaders(req), status: 0, bytes: 0 };
+    const entry: LoggedRequest = { method: req.method ?? "", path: match[2]! + url.search, headers: flatHeaders(req), status: 0, bytes: 0, clientPort: req.socket.remotePort ?? 0 };
     session.log.push(entry);
     count(res, entry, req.method === "HEAD");
     session.maxInFlight = Math.max(session.maxInFlight, ++session.inFlight);

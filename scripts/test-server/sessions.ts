@@ -52,6 +52,8 @@ export interface LoggedRequest {
   status: number;
   /** Body bytes sent (0 for HEAD). */
   bytes: number;
+  /** The client's port: requests that came over one (keep-alive) connection share it. */
+  clientPort: number;
 }
 
 export interface SessionLog {

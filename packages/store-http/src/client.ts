@@ -1,15 +1,16 @@
 import { StoreError } from "@z/meta";
 import { HttpStoreError, TransientFailure } from "./errors.js";
 import type { ResolvedHttpOptions } from "./options.js";
-import { discardBody } from "./response-body.js";
 import { parseRetryAfter, retryDelay, sleep } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
+import type { TransportResponse } from "./transport.js";
 
 export interface HttpRequest {
   method: "GET" | "HEAD" | "PUT" | "DELETE";
   url: URL;
   /** The store key the request is for, for error messages. */
   key?: string;
+  /** Lower-case names: they replace the options' headers of the same name. */
   headers?: Record<string, string>;
   body?: Uint8Array;
   signal?: AbortSignal;
@@ -20,12 +21,13 @@ export interface HttpRequest {
  * slot and counts towards the timeout). Throw a {@link TransientFailure} to try again, anything
  * else to fail at once.
  */
-export type ResponseHandler<T> = (response: Response) => Promise<T>;
+export type ResponseHandler<T> = (response: TransportResponse) => Promise<T>;
 
 /**
- * Sends requests with the options' `fetch`: at most `concurrency` at once, each attempt bounded by
- * `timeout`, retried with backoff on transient failures, aborted by the caller's signal (whose
- * reason is then thrown as it is, at any point: waiting for a slot, in flight, between attempts).
+ * Sends requests with the options' transport (`fetch`, or `node:http` in Node): at most
+ * `concurrency` at once, each attempt bounded by `timeout`, retried with backoff on transient
+ * failures, aborted by the caller's signal (whose reason is then thrown as it is, at any point:
+ * waiting for a slot, in flight, between attempts).
  */
 export class HttpClient {
   readonly #options: ResolvedHttpOptions;
@@ -83,31 +85,23 @@ export class HttpClient {
     };
     try {
       callerSignal?.throwIfAborted();
-      const headers = new Headers(this.#options.headers);
-      for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
-      let response: Response;
+      const headers = request.headers === undefined ? this.#options.headers : { ...this.#options.headers, ...request.headers };
+      let response: TransportResponse;
       try {
-        response = await this.#options.fetch(request.url, {
-          method: request.method,
-          headers,
-          // A copy would be made by fetch anyway; pass a plain ArrayBuffer-backed view.
-          ...(request.body === undefined ? {} : { body: request.body as Uint8Array<ArrayBuffer> }),
-          signal: controller.signal,
-          redirect: "follow",
-        });
+        response = await this.#options.transport({ method: request.method, url: request.url, headers, body: request.body, signal: controller.signal });
       } catch (err) {
         throw explain(err, "network error");
       }
       // 429 Too Many Requests is the server asking to come back later (often saying when, in
       // Retry-After), like 503: retried, never a failure of the key.
       if (response.status >= 500 || response.status === 429) {
-        await discardBody(response);
+        await response.discard();
         throw new TransientFailure(`${response.status} ${response.statusText}`.trim(), response.status, parseRetryAfter(response.headers.get("retry-after")));
       }
       try {
         return await handle(response);
       } catch (err) {
-        await discardBody(response);
+        await response.discard();
         throw explain(err, "network error while reading the response");
       }
     } finally {
@@ -120,6 +114,8 @@ export class HttpClient {
 
 /** An error's message with its cause's (undici says "fetch failed", the cause says why). */
 function describe(err: Error): string {
+  // Node's connection attempts to several addresses fail with an AggregateError and no message.
+  if (err instanceof AggregateError && err.message === "") return err.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ");
   const cause = err.cause;
   return cause instanceof Error && cause.message !== err.message ? `${err.message} (${cause.message})` : err.message;
 }

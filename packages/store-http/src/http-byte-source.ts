@@ -3,7 +3,8 @@ import { HttpClient } from "./client.js";
 import { HttpStoreError } from "./errors.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
 import { parseContentRange, partialMismatch } from "./ranges.js";
-import { discardBody, isHtml, readBody } from "./response-body.js";
+import { isHtml } from "./response-body.js";
+import { isOk, type TransportResponse } from "./transport.js";
 
 /**
  * One remote file read with HTTP range requests, with the retries, concurrency limit and timeouts
@@ -43,7 +44,7 @@ export class HttpByteSource implements ByteSource {
     const header = `bytes=${offset}-${offset + length - 1}`;
     return this.#client.send({ method: "GET", url: this.url, headers: { range: header, "accept-encoding": "identity" }, signal: options.signal }, async (response) => {
       this.#check(response, "GET");
-      const body = await readBody(response);
+      const body = await response.body();
       if (response.status === 206) {
         const contentRange = response.headers.get("content-range");
         const problem = partialMismatch(range, parseContentRange(contentRange), body.length, contentRange);
@@ -57,30 +58,30 @@ export class HttpByteSource implements ByteSource {
 
   async #fetchSize(signal: AbortSignal | undefined): Promise<number> {
     const fromHead = await this.#client.send({ method: "HEAD", url: this.url, headers: { "accept-encoding": "identity" }, signal }, async (response) => {
-      await discardBody(response);
+      await response.discard();
       const length = response.headers.get("content-length");
       // Some servers (and pre-signed URLs) refuse HEAD; a range request tells the size too.
-      return response.ok && length !== null && /^\s*\d+\s*$/.test(length) && response.headers.get("content-encoding") === null ? Number(length) : undefined;
+      return isOk(response.status) && length !== null && /^\s*\d+\s*$/.test(length) && response.headers.get("content-encoding") === null ? Number(length) : undefined;
     });
     if (fromHead !== undefined) return fromHead;
     return this.#client.send({ method: "GET", url: this.url, headers: { range: "bytes=0-0", "accept-encoding": "identity" }, signal }, async (response) => {
       if (response.status === 416) {
-        await discardBody(response);
+        await response.discard();
         return 0;
       }
       this.#check(response, "GET");
       if (response.status === 206) {
         const total = parseContentRange(response.headers.get("content-range"))?.total;
-        await discardBody(response);
+        await response.discard();
         if (total === undefined) throw this.#error("GET", 206, "gave no total size in Content-Range");
         return total;
       }
-      return (await readBody(response)).length;
+      return (await response.body()).length;
     });
   }
 
-  #check(response: Response, method: string): void {
-    if (!response.ok) throw this.#error(method, response.status, `failed: ${response.status} ${response.statusText}`.trim());
+  #check(response: TransportResponse, method: string): void {
+    if (!isOk(response.status)) throw this.#error(method, response.status, `failed: ${response.status} ${response.statusText}`.trim());
     if (isHtml(response)) throw this.#error(method, response.status, "answered with an HTML page instead of the file");
   }
 

@@ -4,7 +4,8 @@ import { HttpStoreError } from "./errors.js";
 import { baseUrl, keyUrl } from "./keys.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
 import { parseContentRange, partialMismatch, rangeHeader, sliceRange } from "./ranges.js";
-import { discardBody, isHtml, readBody } from "./response-body.js";
+import { isHtml } from "./response-body.js";
+import { isOk, type TransportResponse } from "./transport.js";
 
 /** {@link HttpOptions} plus what a store does with responses and writes. */
 export interface HttpStoreOptions extends HttpOptions {
@@ -30,7 +31,10 @@ export interface HttpStoreOptions extends HttpOptions {
 
 /**
  * A store over HTTP(S), like zarr-python's `FSStore` on an `http://` URL: the key `foo/0.0` is
- * `GET <url>/foo/0.0`. Works wherever `fetch` does (browsers, Node 18+, Deno, workers).
+ * `GET <url>/foo/0.0`. Works wherever `fetch` does (browsers, Node 18+, Deno, workers). In Node
+ * (the package's `node` export condition) requests go through `node:http`/`node:https` with
+ * keep-alive connections instead, unless the options pass a `fetch`: the same behaviour (redirects
+ * followed, gzip, deflate and br bodies decoded) for about half the CPU time of Node's `fetch`.
  *
  * - `get`: 200 gives the body; a status in `missingStatuses` (404) gives `undefined`.
  * - `getRange`: `Range: bytes=a-b` (or `bytes=-n`); a 206 must carry a Content-Range matching the
@@ -40,6 +44,9 @@ export interface HttpStoreOptions extends HttpOptions {
  *   error. So are 5xx and 429 responses, network errors and timeouts (with exponential backoff
  *   and jitter, honouring Retry-After up to `maxRetryDelay`); other 4xx responses that do not
  *   mean a missing key fail at once.
+ * - A body sent with a Content-Encoding (gzip, deflate, br) is decoded; Range requests ask for
+ *   `identity`, since ranges count stored bytes. In Node a coding it cannot decode is an error
+ *   (fetch would hand the bytes on as they are).
  * - Cross-origin in a browser, the server must allow the origin (CORS) and expose Content-Range
  *   (and Retry-After, to be honoured): `Access-Control-Expose-Headers: Content-Range, Retry-After`.
  * - `set`/`delete` send PUT/DELETE when `writable`; otherwise they throw a read-only `StoreError`.
@@ -82,10 +89,10 @@ export class HttpStore implements WritableStore {
     const url = this.keyUrl(key);
     return this.#client.send({ method: "GET", url, key, signal: options.signal }, async (response) => {
       if (this.#missing.has(response.status)) return discard(response, undefined);
-      if (!response.ok) throw await this.#failure(response, "GET", url, key);
+      if (!isOk(response.status)) throw await this.#failure(response, "GET", url, key);
       if (response.status === 206) throw await this.#failure(response, "GET", url, key, "a partial (206) response to a request without Range");
       this.#checkHtml(response, url, key);
-      return readBody(response);
+      return response.body();
     });
   }
 
@@ -102,9 +109,9 @@ export class HttpStore implements WritableStore {
       if (this.#missing.has(response.status)) return discard(response, undefined);
       // Range Not Satisfiable: the value exists, the range starts at or past its end.
       if (response.status === 416) return discard(response, new Uint8Array(0));
-      if (!response.ok) throw await this.#failure(response, "GET", url, key);
+      if (!isOk(response.status)) throw await this.#failure(response, "GET", url, key);
       this.#checkHtml(response, url, key);
-      const body = await readBody(response);
+      const body = await response.body();
       if (response.status !== 206) return sliceRange(body, probe ? { offset: 0, length: 0 } : range);
       const contentRange = response.headers.get("content-range");
       const problem = partialMismatch(range, parseContentRange(contentRange), body.length, contentRange);
@@ -123,8 +130,8 @@ export class HttpStore implements WritableStore {
     const body = value.slice();
     const headers = { "content-type": "application/octet-stream" };
     await this.#client.send({ method: "PUT", url, key, headers, body, signal: options.signal }, async (response) => {
-      if (!response.ok) throw await this.#failure(response, "PUT", url, key);
-      await discardBody(response);
+      if (!isOk(response.status)) throw await this.#failure(response, "PUT", url, key);
+      await response.discard();
     });
   }
 
@@ -133,8 +140,8 @@ export class HttpStore implements WritableStore {
     const url = this.keyUrl(key);
     this.#checkWritable(key);
     await this.#client.send({ method: "DELETE", url, key, signal: options.signal }, async (response) => {
-      if (!response.ok && !this.#missing.has(response.status)) throw await this.#failure(response, "DELETE", url, key);
-      await discardBody(response);
+      if (!isOk(response.status) && !this.#missing.has(response.status)) throw await this.#failure(response, "DELETE", url, key);
+      await response.discard();
     });
   }
 
@@ -142,23 +149,23 @@ export class HttpStore implements WritableStore {
     if (!this.writable) throw new StoreError(`cannot write ${JSON.stringify(key)}: the HttpStore at ${this.url.href} is read-only (pass { writable: true } to PUT and DELETE)`, { key });
   }
 
-  #checkHtml(response: Response, url: URL, key: string): void {
+  #checkHtml(response: TransportResponse, url: URL, key: string): void {
     if (!this.#rejectHtml || !isHtml(response)) return;
-    void discardBody(response);
+    void response.discard();
     throw new HttpStoreError(
       `GET ${url.href} answered ${response.status} with an HTML page (Content-Type ${response.headers.get("content-type")}) instead of the value of ${JSON.stringify(key)}: the server may answer missing paths with a page (pass { rejectHtml: false } to accept HTML values)`,
       { method: "GET", url: url.href, status: response.status, key },
     );
   }
 
-  async #failure(response: Response, method: string, url: URL, key: string, detail?: string): Promise<HttpStoreError> {
-    await discardBody(response);
+  async #failure(response: TransportResponse, method: string, url: URL, key: string, detail?: string): Promise<HttpStoreError> {
+    await response.discard();
     const status = `${response.status} ${response.statusText}`.trim();
     return new HttpStoreError(`${method} ${url.href} failed: ${detail ?? status}`, { method, url: url.href, status: response.status, key });
   }
 }
 
-async function discard<T>(response: Response, result: T): Promise<T> {
-  await discardBody(response);
+async function discard<T>(response: TransportResponse, result: T): Promise<T> {
+  await response.discard();
   return result;
 }

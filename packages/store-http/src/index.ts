@@ -1,7 +1,7 @@
 /**
- * A Zarr store over HTTP(S) with `fetch`: range requests, retries with backoff, a concurrency
- * limit, timeouts, optional writes with PUT/DELETE; and {@link HttpByteSource}, one remote file
- * read by ranges (for `@z/store-zip`'s `ZipStore`).
+ * A Zarr store over HTTP(S) with `fetch` (in Node, `node:http`): range requests, retries with
+ * backoff, a concurrency limit, timeouts, optional writes with PUT/DELETE; and
+ * {@link HttpByteSource}, one remote file read by ranges (for `@z/store-zip`'s `ZipStore`).
  *
  * ```ts
  * import { HttpStore } from "@z/store-http";

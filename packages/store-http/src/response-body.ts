@@ -54,6 +54,6 @@ export async function discardBody(response: Response): Promise<void> {
 }
 
 /** Whether the response is an HTML page (say, a server's "not found" or login page). */
-export function isHtml(response: Response): boolean {
+export function isHtml(response: { headers: { get(name: string): string | null } }): boolean {
   return /^\s*text\/html\b/i.test(response.headers.get("content-type") ?? "");
 }

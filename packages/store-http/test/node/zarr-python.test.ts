@@ -1,0 +1,5 @@
+import "../../src/index-node.js";
+import { zarrPythonSuite } from "../suites/zarr-python.js";
+import { nodeHttpUnderTest } from "../suites/transport.js";
+
+zarrPythonSuite(nodeHttpUnderTest);
