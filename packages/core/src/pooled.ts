@@ -59,11 +59,13 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   const send = async (items: ReadItem[]): Promise<void> => {
     if (lanes.failed) lanes.throw();
     const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, out: job.out, items, abort };
+    // Bytes read here that nothing else keeps go to the thread without a copy.
+    const transfer = (): ArrayBuffer[] => (job.store.freshValues === true ? ownedBuffers(items) : []);
     const counted = (): void => {
       done += items.length;
       progress?.(done, job.nchunks);
     };
-    const sent = offer(pool, () => [batch, []]);
+    const sent = offer(pool, () => [batch, transfer()]);
     if (sent !== undefined) {
       lanes.add(
         sent.then((reply) => {
@@ -225,6 +227,15 @@ export function rebuildError(e: SerializedError): Error {
   const error = new Error(e.message);
   error.name = e.name;
   return error;
+}
+
+/** The plain buffers that items' bytes fill whole, once each. */
+function ownedBuffers(items: readonly ReadItem[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const { bytes } of items) {
+    if (bytes && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) buffers.add(bytes.buffer);
+  }
+  return [...buffers];
 }
 
 /** Resolves after pending events (pool replies) have run. */

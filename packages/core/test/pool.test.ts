@@ -83,6 +83,29 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     expect(Array.from((pooled.data as Float32Array).subarray(1998))).toEqual([1, -1]);
   });
 
+  it("hands the threads bytes a store says nothing else keeps without copying them, and copies the others", async () => {
+    const memory = new MemoryStore();
+    const z = await create({ store: memory, shape: [2000], chunks: [100], dtype: "<f8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } });
+    await z.set(null, { data: ramp(2000), shape: [2000] }, { pool: false });
+    for (const freshValues of [true, false]) {
+      const handed: Uint8Array[] = [];
+      // A store whose values are new copies each time (as an HTTP store's response bodies).
+      const store = {
+        freshValues,
+        get: async (key: string) => {
+          const value = (await memory.get(key))?.slice();
+          if (value !== undefined && !key.includes(".z")) handed.push(value);
+          return value;
+        },
+      };
+      const pooled = await (await openArray(store, { mode: "r" })).get(undefined, { pool });
+      expect(Array.from(pooled.data as Float64Array)).toEqual(Array.from(ramp(2000)));
+      const detached = handed.filter((v) => v.byteLength === 0).length;
+      if (freshValues) expect(detached).toBeGreaterThan(0);
+      else expect(detached).toBe(0);
+    }
+  });
+
   it("writes through the threads what this thread would write, byte for byte", async () => {
     const [a, b] = [tempStore(), new MemoryStore()];
     const options = { shape: [200, 90], chunks: [32, 32], dtype: "<i2", compressor: { id: "zlib", level: 1 }, fillValue: 7 };

@@ -20,6 +20,12 @@ export interface Store {
    * `keys` are names of values, `prefixes` names of sub-directories, both relative to `prefix`.
    */
   listDir?(prefix: string, options?: StoreOptions): Promise<DirectoryListing>;
+  /**
+   * True when every value `get` and `getRange` return is new memory that nothing else keeps (no
+   * cache, no store buffer): the caller may change it or hand its buffer to another thread
+   * (transfer it) rather than copy it.
+   */
+  readonly freshValues?: boolean;
 }
 
 /** A store that can be written to. */

@@ -62,6 +62,8 @@ export class HttpStore implements WritableStore {
   readonly writable: boolean;
   /** See {@link HttpStoreOptions.dimensionSeparator}. */
   readonly dimensionSeparator: "." | "/" | undefined;
+  /** Every value read is a response body of its own (see `Store.freshValues`). */
+  readonly freshValues = true;
   readonly #client: HttpClient;
   readonly #rejectHtml: boolean;
   readonly #missing: ReadonlySet<number>;
