@@ -9,9 +9,6 @@ import { requestHead } from "./request-head.js";
 import { ResponseHeadParser, type ResponseHead } from "./response-head.js";
 import type { RawResponse } from "./raw-response.js";
 
-/** A body with at most this much still to come is read off when discarded (keeping the connection); a longer one closes it. */
-const DRAIN_BYTES = 64 * 1024;
-
 /**
  * Sends `hop` (an `http:` URL) over an HTTP/1.1 connection of the pool and resolves with the
  * response once its head has come (interim 1xx responses skipped); its body is read as it
@@ -68,12 +65,10 @@ function exchange(connection: Connection, hop: Hop, requestHeadText: string, sig
       statusText: head.statusText,
       header: (name) => head.headers.get(name),
       body: () => body.promise,
-      discard: async () => {
-        if (settled) return;
-        const remaining = reader!.remaining;
-        if (remaining !== undefined && remaining <= DRAIN_BYTES) await body.promise.catch(() => undefined);
-        else fail(new Error("the body was discarded"));
-      },
+      // A body still coming when it is let go of closes its connection: waiting for it to come
+      // could wait for a stalled server forever. Small bodies mostly come with their head, so
+      // their connections stay open.
+      discard: async () => fail(new Error("the body was discarded")),
     });
 
     const data = (bytes: Uint8Array) => {
