@@ -28,12 +28,8 @@ const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreach
 const answering = (answer: (request: RawRequest) => string) => rawServer((request, socket) => socket.write(answer(request)));
 
 describe("requests", () => {
-  it("are a request line, Host, the transport's and the request's headers, and a Content-Length for a body, in one write", async () => {
-    const writes: number[] = [];
-    const server = await rawServer((request, socket) => {
-      writes.push(request.connection);
-      socket.write(response(""));
-    });
+  it("are a request line, Host, the transport's and the request's headers, and a Content-Length for a body", async () => {
+    const server = await rawServer((_request, socket) => socket.write(response("")));
     const put = await nodeTransport({ method: "PUT", url: new URL(`${server.url}a/b%20c?x=1#frag`), headers: { "x-one": "1", range: "bytes=0-1" }, body: bytesOf("hello"), signal: new AbortController().signal });
     expect(put.status).toBe(200);
     const [request] = server.requests;
