@@ -249,13 +249,16 @@ describe("connections", () => {
 
   it("closed by the server while idle are dropped; the next request goes out on a new one, not as a retry", async () => {
     // The server closes each connection 20 ms after answering (a short keep-alive timeout).
+    const closed: Promise<void>[] = [];
     const server = await rawServer((_request, socket) => {
+      closed.push(new Promise((resolve) => socket.on("close", () => resolve())));
       socket.write(response("v"));
       setTimeout(() => socket.end(), 20);
     });
     const store = new HttpStore(server.url, { retries: 0 });
     expect(text((await store.get("a"))!)).toBe("v");
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Closed on both sides: the client has seen it.
+    await closed[0];
     expect(text((await store.get("b"))!)).toBe("v");
     expect([server.connections(), server.requests.length]).toEqual([2, 2]);
   });
@@ -276,12 +279,15 @@ describe("connections", () => {
   });
 
   it("that receive bytes while idle are closed (the server sent more than it framed)", async () => {
+    const closed: Promise<void>[] = [];
     const server = await rawServer((_request, socket) => {
+      closed.push(new Promise((resolve) => socket.on("close", () => resolve())));
       socket.write(response("v"));
       setTimeout(() => socket.write("junk"), 10);
     });
     expect((await get(server.url)).body).toBe("v");
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    // The client closes the connection when the junk comes.
+    await closed[0];
     expect((await get(server.url)).body).toBe("v");
     expect(server.connections()).toBe(2);
   });
