@@ -24,7 +24,7 @@ export interface HttpRequest {
 export type ResponseHandler<T> = (response: TransportResponse) => Promise<T>;
 
 /**
- * Sends requests with the options' transport (`fetch`, or `node:http` in Node): at most
+ * Sends requests with the options' transport (`fetch`, or the Node transport in Node): at most
  * `concurrency` at once, each attempt bounded by `timeout`, retried with backoff on transient
  * failures, aborted by the caller's signal (whose reason is then thrown as it is, at any point:
  * waiting for a slot, in flight, between attempts).

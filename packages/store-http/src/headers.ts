@@ -6,7 +6,7 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /**
  * `HeadersInit` (a `Headers`, `[name, value]` pairs or a record) as a record with lower-case names,
  * values trimmed and repeated names joined with ", ", as `new Headers(init)` would hold them. Built
- * without `Headers` itself: in Node that class loads all of undici (~30 ms), which the `node:http`
+ * without `Headers` itself: in Node that class loads all of undici (~30 ms), which the Node
  * transport has no other use for, and copying one per request costs more than a record.
  */
 export function headerRecord(init: HeadersInit | undefined): Record<string, string> {

@@ -32,9 +32,10 @@ export interface HttpStoreOptions extends HttpOptions {
 /**
  * A store over HTTP(S), like zarr-python's `FSStore` on an `http://` URL: the key `foo/0.0` is
  * `GET <url>/foo/0.0`. Works wherever `fetch` does (browsers, Node 18+, Deno, workers). In Node
- * (the package's `node` export condition) requests go through `node:http`/`node:https` with
- * keep-alive connections instead, unless the options pass a `fetch`: the same behaviour (redirects
- * followed, gzip, deflate and br bodies decoded) for about half the CPU time of Node's `fetch`.
+ * (the package's `node` export condition) requests go over keep-alive connections of its own
+ * instead (an HTTP/1.1 client over `node:net` for `http:`, `node:https` for `https:`), unless the
+ * options pass a `fetch`: the same behaviour (redirects followed, gzip, deflate and br bodies
+ * decoded) for a fraction of the CPU time of Node's `fetch`.
  *
  * - `get`: 200 gives the body; a status in `missingStatuses` (404) gives `undefined`.
  * - `getRange`: `Range: bytes=a-b` (or `bytes=-n`); a 206 must carry a Content-Range matching the

@@ -1,7 +1,8 @@
 /**
  * `@z/store-http` as Node loads it (the `node` export condition): everything in `@z/store-http`,
- * with stores that send their requests through `node:http`/`node:https` unless given a `fetch`.
- * Browsers and bundlers for them get `index.ts`, which only knows `fetch`.
+ * with stores that send their requests through the Node transport (node/node-transport.ts: our
+ * HTTP/1.1 client for `http:`, `node:https` for `https:`) unless given a `fetch`. Browsers and
+ * bundlers for them get `index.ts`, which only knows `fetch`.
  */
 import { nodeTransport } from "./node/node-transport.js";
 import { setDefaultTransport } from "./transport.js";

@@ -1,5 +1,5 @@
 /**
- * A Zarr store over HTTP(S) with `fetch` (in Node, `node:http`): range requests, retries with
+ * A Zarr store over HTTP(S) with `fetch` (in Node, `node:net` and `node:https`): range requests, retries with
  * backoff, a concurrency limit, timeouts, optional writes with PUT/DELETE; and
  * {@link HttpByteSource}, one remote file read by ranges (for `@z/store-zip`'s `ZipStore`).
  *

@@ -7,8 +7,8 @@ import { getDefaultTransport, type Transport } from "./transport.js";
 export interface HttpOptions {
   /**
    * The `fetch` to send requests with. Without one, Node (the package's `node` export condition)
-   * uses `node:http`/`node:https` with keep-alive connections, which is faster than Node's
-   * `fetch` and behaves the same way (redirects followed, gzip, deflate and br bodies decoded);
+   * uses keep-alive connections of its own (an HTTP/1.1 client over `node:net` for `http:`,
+   * `node:https` for `https:`), which is faster than Node's `fetch` and behaves the same way (redirects followed, gzip, deflate and br bodies decoded);
    * other runtimes use `globalThis.fetch`, looked up at each request. Pass
    * `fetch: globalThis.fetch` to use `fetch` in Node too (say, to intercept it in tests).
    */

@@ -1,6 +1,6 @@
 /**
  * The seam between {@link HttpClient} (slots, timeouts, retries) and whatever sends the bytes:
- * `fetch` everywhere (fetch-transport.ts), `node:http` in Node (node/node-transport.ts). A
+ * `fetch` everywhere (fetch-transport.ts), in Node our HTTP/1.1 client or `node:https` (node/node-transport.ts). A
  * transport makes one attempt, follows redirects, and hands back a response whose body is read
  * whole or thrown away, nothing in between, so no transport has to build a WHATWG `Response`.
  */
@@ -36,7 +36,7 @@ let defaultTransport: Transport | undefined;
 
 /**
  * Sets what stores made from then on use when their options name no `fetch`; `undefined` for
- * `fetch` (the default). The `node` entry (index-node.ts) sets the `node:http` transport.
+ * `fetch` (the default). The `node` entry (index-node.ts) sets the Node transport.
  */
 export function setDefaultTransport(transport: Transport | undefined): void {
   defaultTransport = transport;

@@ -1,6 +1,7 @@
 // The transports the suites run against: each suite is a function of one, called by a test file
 // per transport (test/*.test.ts for fetch, in Node and in Chromium; test/node/*.test.ts for
-// node:http, which import the package's Node entry first, as Node's `node` condition does).
+// the Node transport, which import the package's Node entry first, as Node's `node` condition
+// does: the test servers are on http: URLs, so there it is our own HTTP/1.1 client, http1.ts).
 
 export interface TransportUnderTest {
   /** As it appears in test names. */
