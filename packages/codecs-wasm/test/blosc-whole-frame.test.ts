@@ -89,7 +89,7 @@ describe("whole Blosc frames decoded in one WebAssembly call", () => {
     }
     expect(cases).toBeGreaterThan(500);
     expect(wholeFramesDecoded() - before).toBeGreaterThan(300);
-  });
+  }, 60_000);
 
   it("refuse exactly the corrupted frames the other paths refuse, with the same message as block by block", async () => {
     await loadKernels();
@@ -124,5 +124,5 @@ describe("whole Blosc frames decoded in one WebAssembly call", () => {
     }
     expect(trials).toBeGreaterThan(1000);
     expect(refused).toBeGreaterThan(trials / 3);
-  });
+  }, 60_000);
 });
