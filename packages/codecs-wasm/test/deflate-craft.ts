@@ -49,7 +49,7 @@ export class BitWriter {
 }
 
 /** Canonical codes for code lengths (RFC 1951 3.2.2), assigned even when the lengths are not a valid code. */
-export function canonicalCodes(lengths: readonly number[]): number[] {
+function canonicalCodes(lengths: readonly number[]): number[] {
   const count = new Array<number>(16).fill(0);
   for (const l of lengths) if (l > 0) count[l]!++;
   const next = new Array<number>(16).fill(0);
@@ -107,8 +107,8 @@ function writeSymbols(w: BitWriter, syms: readonly Sym[], litLengths: readonly n
 }
 
 /** The fixed code's lengths (RFC 1951 3.2.6), with the invalid symbols 286, 287 and distances 30, 31. */
-export const FIXED_LIT = Array.from({ length: 288 }, (_, i) => (i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8));
-export const FIXED_DIST = new Array<number>(32).fill(5);
+const FIXED_LIT = Array.from({ length: 288 }, (_, i) => (i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8));
+const FIXED_DIST = new Array<number>(32).fill(5);
 
 export function fixedBlock(w: BitWriter, syms: readonly Sym[], final = true): void {
   w.bits(final ? 1 : 0, 1).bits(1, 2);
