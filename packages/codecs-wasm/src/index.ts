@@ -1,7 +1,7 @@
 /**
  * `@z/codecs-wasm`: numcodecs' Blosc, Zstd and LZ4 codecs, and Zlib and GZip with a WebAssembly
- * DEFLATE encoder (the same codecs as `@z/codecs`' `zlib` and `gzip`, encoding several times
- * faster).
+ * DEFLATE encoder and decoder (the same codecs as `@z/codecs`' `zlib` and `gzip`, encoding several
+ * times faster, decoding two to three times faster).
  *
  * Register them lazily, so their code loads only when an array uses one of them:
  *
@@ -22,9 +22,9 @@ export const loadZstd: CodecLoader = () => import("./zstd.js").then((m): CodecFa
 /** Loads the `lz4` codec factory (on first use). */
 export const loadLz4: CodecLoader = () => import("./lz4.js").then((m): CodecFactory => m.lz4);
 
-/** Loads the `zlib` codec factory with the WebAssembly encoder (on first use). */
+/** Loads the `zlib` codec factory with the WebAssembly encoder and decoder (on first use). */
 export const loadZlib: CodecLoader = () => import("./deflate.js").then((m): CodecFactory => m.zlib);
-/** Loads the `gzip` codec factory with the WebAssembly encoder (on first use). */
+/** Loads the `gzip` codec factory with the WebAssembly encoder and decoder (on first use). */
 export const loadGzip: CodecLoader = () => import("./deflate.js").then((m): CodecFactory => m.gzip);
 
 /** The codec ids this package provides, with their lazy loaders. */

@@ -1,6 +1,6 @@
 /*
- * DEFLATE (RFC 1951) compression for @z/codecs-wasm's zlib and gzip codecs, plus Adler-32 and
- * CRC-32 for their trailers; compiled with encode.c by build-encode.sh. Written for this package
+ * DEFLATE (RFC 1951) compression for @z/codecs-wasm's zlib and gzip codecs (their trailers'
+ * checksums are in checksum.c); compiled with encode.c by build-encode.sh. Written for this package
  * from the RFC and the well-known zlib strategies (no code from other projects):
  *
  * - levels 1-3: greedy matching over a hash chain (as zlib's "deflate_fast"); a match no longer
@@ -13,7 +13,7 @@
  *
  * The whole input is in memory, so positions are absolute: no sliding window.
  */
-#include "common.h"
+#include "deflate-format.h"
 
 #define WSIZE 32768
 #define WMASK (WSIZE - 1)
@@ -23,15 +23,8 @@
 #define HASH_BITS 15
 #define TOO_FAR 4096
 #define SYM_MAX 16383
-#define L_CODES 286
-#define D_CODES 30
-#define BL_CODES 19
 
 /* ---- tables ---- */
-
-static const u8 LEN_EXTRA[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const u8 DIST_EXTRA[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
-static const u8 BL_ORDER[BL_CODES] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 static u16 len_base[29];   /* first (length - 3) of each length code */
 static u8 len_code[256];   /* length - 3 -> length code (0-28) */
@@ -39,7 +32,6 @@ static u16 dist_base[30];  /* first (distance - 1) of each distance code */
 static u8 dist_code[WSIZE]; /* distance - 1 -> distance code */
 static u8 fixed_llen[288], fixed_dlen[30];
 static u16 fixed_lcode[288], fixed_dcode[30];
-static u32 crc_table[8][256];
 static int ready;
 
 static u16 reverse(u16 code, int len) {
@@ -81,50 +73,7 @@ static void init_tables(void) {
   for (int i = 0; i < 30; i++) fixed_dlen[i] = 5;
   make_codes(fixed_llen, 288, fixed_lcode);
   make_codes(fixed_dlen, 30, fixed_dcode);
-  for (u32 n = 0; n < 256; n++) {
-    u32 c = n;
-    for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    crc_table[0][n] = c;
-  }
-  for (u32 n = 0; n < 256; n++)
-    for (int t = 1; t < 8; t++) crc_table[t][n] = (crc_table[t - 1][n] >> 8) ^ crc_table[0][crc_table[t - 1][n] & 255];
   ready = 1;
-}
-
-/* ---- checksums ---- */
-
-EXPORT("crc32")
-u32 crc32(u32 crc, const u8 *p, int n) {
-  if (!ready) init_tables();
-  crc = ~crc;
-  for (; n >= 8; n -= 8, p += 8) {
-    u32 a = rd32(p) ^ crc, b = rd32(p + 4);
-    crc = crc_table[7][a & 255] ^ crc_table[6][(a >> 8) & 255] ^ crc_table[5][(a >> 16) & 255] ^ crc_table[4][a >> 24] ^
-          crc_table[3][b & 255] ^ crc_table[2][(b >> 8) & 255] ^ crc_table[1][(b >> 16) & 255] ^ crc_table[0][b >> 24];
-  }
-  while (n--) crc = crc_table[0][(crc ^ *p++) & 255] ^ (crc >> 8);
-  return ~crc;
-}
-
-EXPORT("adler32")
-u32 adler32(u32 adler, const u8 *p, int n) {
-  u32 a = adler & 0xffff, b = adler >> 16;
-  while (n > 0) {
-    /* 5552 bytes is the most that can be summed before b may overflow (zlib's NMAX). */
-    int k = n < 5552 ? n : 5552;
-    n -= k;
-    for (; k >= 8; k -= 8, p += 8) {
-      a += p[0]; b += a; a += p[1]; b += a; a += p[2]; b += a; a += p[3]; b += a;
-      a += p[4]; b += a; a += p[5]; b += a; a += p[6]; b += a; a += p[7]; b += a;
-    }
-    while (k--) {
-      a += *p++;
-      b += a;
-    }
-    a %= 65521;
-    b %= 65521;
-  }
-  return (b << 16) | a;
 }
 
 /* ---- output bits ---- */
