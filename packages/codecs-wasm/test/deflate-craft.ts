@@ -167,7 +167,8 @@ export function expand(syms: readonly Sym[]): Uint8Array {
   return Uint8Array.from(out);
 }
 
-function adler32(data: Uint8Array): number {
+/** Adler-32 as RFC 1950 defines it, byte by byte: the reference the kernels' SIMD sums are checked against. */
+export function adler32(data: Uint8Array): number {
   let a = 1;
   let b = 0;
   for (const byte of data) {

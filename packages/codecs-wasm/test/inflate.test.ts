@@ -9,7 +9,7 @@ import { CodecError, gzip as gzipTs, zlib as zlibTs, type Codec } from "@z/codec
 import { checkCodec, contextFor, pseudoRandomBytes } from "@z/codecs/testing";
 import { gzip, zlib } from "../src/deflate.js";
 import { loadInflate, reserveInflate, setInflateEnabled } from "../src/inflate-kernels.js";
-import { BitWriter, dynamicBlock, zlibWrap } from "./deflate-craft.js";
+import { BitWriter, adler32, dynamicBlock, zlibWrap } from "./deflate-craft.js";
 import { firstDifference, floatBytes, inputs } from "./deflate-inputs.js";
 
 afterEach(() => setInflateEnabled(true));
@@ -150,16 +150,6 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
     }
   });
 });
-
-function adler32(data: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  for (const byte of data) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
-  }
-  return ((b << 16) | a) >>> 0;
-}
 
 function crc32(data: Uint8Array): number {
   let c = ~0;
