@@ -5,7 +5,7 @@
  * and the compressed stream all live in the encoders' memory, so nothing is copied per stream
  * but the compressed bytes into the frame.
  */
-import { encodeFrame, type Cname, type EncodeOptions, type EncodeWorkspace, type StreamRequest } from "./blosc-frame.js";
+import { encodeFrame, type BloscCname, type EncodeOptions, type EncodeWorkspace, type StreamRequest } from "./blosc-frame.js";
 import { streamCompressor } from "./blosc-streams.js";
 import { align16, deflateBound, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
 import { lz4Bound } from "./lz4-block.js";
@@ -27,7 +27,7 @@ function scratchBytes(blocksize: number): number {
  * A stream compressor working in the encoders' memory: `data` and `out` must be views of it (their
  * `byteOffset` is their address), and `data` must have 8 readable bytes after the stream.
  */
-function wasmCompressor(kernels: EncodeKernels, cname: Cname, clevel: number, split: boolean) {
+function wasmCompressor(kernels: EncodeKernels, cname: BloscCname, clevel: number, split: boolean) {
   const { lz4_encode, deflate_raw, adler32 } = kernels.exports;
   if (cname === "lz4") {
     // c-blosc 1.21 calls LZ4_compress_fast with acceleration 10 - clevel.

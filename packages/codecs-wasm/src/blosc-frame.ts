@@ -41,15 +41,20 @@ export const BITSHUFFLE = 2;
 export const AUTOSHUFFLE = -1;
 
 /** Compressor names, in c-blosc's compcode order. */
-export const CNAMES = ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"] as const;
-export type Cname = (typeof CNAMES)[number];
+export const CNAMES: readonly BloscCname[] = ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"];
+/**
+ * A Blosc compressor name, as numcodecs' `Blosc(cname=...)` takes it. Spelled out, not derived from
+ * CNAMES: a union inferred from literals prints in whatever order the checker met them, which
+ * differs between clean and incremental builds (and so did the API report).
+ */
+export type BloscCname = "blosclz" | "lz4" | "lz4hc" | "snappy" | "zlib" | "zstd";
 
 /** The format number (flags bits 5-7) each compressor writes. */
-export const CNAME_FORMAT: Readonly<Record<Cname, number>> = { blosclz: 0, lz4: 1, lz4hc: 1, snappy: 2, zlib: 3, zstd: 4 };
+export const CNAME_FORMAT: Readonly<Record<BloscCname, number>> = { blosclz: 0, lz4: 1, lz4hc: 1, snappy: 2, zlib: 3, zstd: 4 };
 export const FORMAT_NAMES = ["blosclz", "lz4", "snappy", "zlib", "zstd"] as const;
 
 /** Compressors meant for high ratios get larger blocks (c-blosc's HCR). */
-function highRatio(cname: Cname): boolean {
+function highRatio(cname: BloscCname): boolean {
   return cname === "lz4hc" || cname === "zlib" || cname === "zstd";
 }
 
@@ -58,12 +63,12 @@ function highRatio(cname: Cname): boolean {
  * bytes into `typesize` streams: never for Zstd, else when the type size is at most 16 and a
  * stream would hold at least 128 items.
  */
-export function splitBlock(cname: Cname, typesize: number, blocksize: number): boolean {
+export function splitBlock(cname: BloscCname, typesize: number, blocksize: number): boolean {
   return cname !== "zstd" && typesize <= MAX_SPLITS && Math.floor(blocksize / typesize) >= MIN_BUFFERSIZE;
 }
 
 /** c-blosc's `compute_blocksize`: the block size it picks for a buffer (`forced` 0 = automatic). */
-export function computeBlocksize(cname: Cname, clevel: number, typesize: number, nbytes: number, forced: number): number {
+export function computeBlocksize(cname: BloscCname, clevel: number, typesize: number, nbytes: number, forced: number): number {
   if (nbytes < typesize) return 1;
   let blocksize = nbytes;
   if (forced) {
@@ -358,7 +363,7 @@ export interface StreamRequest {
 }
 
 export interface EncodeOptions {
-  readonly cname: Cname;
+  readonly cname: BloscCname;
   readonly clevel: number;
   /** 0, 1, 2 or -1 (numcodecs' automatic: bit shuffle for 1-byte items, else byte shuffle). */
   readonly shuffle: number;

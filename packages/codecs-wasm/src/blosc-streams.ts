@@ -1,6 +1,6 @@
 import { zlibSync } from "fflate";
 import { zlib } from "@z/codecs";
-import type { Cname, StreamDecoders, StreamRequest } from "./blosc-frame.js";
+import type { BloscCname, StreamDecoders, StreamRequest } from "./blosc-frame.js";
 import { blosclzBound, blosclzDecode, blosclzEncode } from "./blosclz.js";
 import { MalformedInput, OutputTooLarge } from "./errors.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4hcEncodeBlock, lz4Problem } from "./lz4-block.js";
@@ -71,7 +71,7 @@ export function bloscZstdLevel(clevel: number): number {
  * asynchronous: see `compressZstdStream`). Returns the compressed length in `out`, or 0.
  */
 export function streamCompressor(
-  cname: Cname,
+  cname: BloscCname,
   clevel: number,
   split: boolean,
 ): ((request: StreamRequest, out: Uint8Array) => number) | undefined {

@@ -18,7 +18,7 @@ import {
   MAX_BUFFERSIZE,
   readHeader,
   splitBlock,
-  type Cname,
+  type BloscCname,
   type FrameWorkspace,
   type StreamRequest,
 } from "./blosc-frame.js";
@@ -69,7 +69,7 @@ export const blosc = defineCodec({
 });
 
 interface BloscSettings {
-  readonly cname: Cname;
+  readonly cname: BloscCname;
   readonly clevel: number;
   readonly shuffle: number;
   readonly blocksize: number;

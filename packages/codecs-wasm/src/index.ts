@@ -52,6 +52,7 @@ export function registerWasmCodecs<R extends CodecRegistryLike>(registry: R): R 
 }
 
 export { blosc, bloscConfig } from "./blosc.js";
+export type { BloscCname } from "./blosc-frame.js";
 export { zstd, zstdConfig } from "./zstd.js";
 export { lz4, lz4Config } from "./lz4.js";
 export { gzip, zlib } from "./deflate.js";
