@@ -6,7 +6,7 @@
  */
 import { defineCodec, gzip as gzipTs, gzipConfig, requireBytes, zlib as zlibTs, zlibConfig, type ChunkContext } from "@z/codecs";
 import { inflateDecode, inflateDecodeInto } from "./inflate.js";
-import { align16, deflateBound, encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
+import { align16, deflateBound, releaseEncode, reserveEncode, withEncodeKernels, type EncodeKernels } from "./encode-kernels.js";
 
 /** zlib's level for numcodecs' (-1 is zlib's default, 6). */
 const effective = (level: number) => (level === -1 ? 6 : level);
@@ -85,10 +85,7 @@ function withEncoders(
   encode: (kernels: EncodeKernels) => Uint8Array | undefined,
   fallback: () => Uint8Array | Promise<Uint8Array>,
 ): Uint8Array | Promise<Uint8Array> {
-  const ready = readyEncodeKernels();
-  if (ready !== undefined) return encode(ready) ?? fallback();
-  if (encodeKernelsUnavailable()) return fallback();
-  return loadEncodeKernels().then((loaded) => (loaded !== undefined ? encode(loaded) : undefined) ?? fallback());
+  return withEncodeKernels((kernels) => encode(kernels) ?? fallback(), fallback);
 }
 
 /** numcodecs `Zlib`, as @z/codecs' `zlib` (same config, results and errors), in WebAssembly. */

@@ -35,6 +35,9 @@ export const encodeKernelsUnavailable = (): boolean => module.unavailable();
 /** Instantiates the encoders (once); resolves to `undefined` where WebAssembly SIMD is unavailable. */
 export const loadEncodeKernels = (): Promise<EncodeKernels | undefined> => module.load();
 
+/** `run` with the encoders, loading them first if needed; `fallback` where they are unavailable. */
+export const withEncodeKernels = <T>(run: (kernels: EncodeKernels) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> => module.use(run, fallback);
+
 /**
  * Makes the encoders' memory hold at least `bytes` past the heap base and returns a byte view of
  * all of it, or `undefined` if it cannot grow that far. Earlier views may be detached by it.

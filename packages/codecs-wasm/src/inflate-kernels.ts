@@ -25,11 +25,8 @@ export type InflateKernels = Instance<InflateExports>;
 // The module's base64 is a chunk of its own, loaded with the first zlib or gzip decode.
 const module = new LazyWasm<InflateExports>(async () => (await import("./inflate-wasm.js")).INFLATE_WASM_BASE64, 256 << 20);
 
-/** The inflater if it is ready now (else `undefined`; see `loadInflate`). */
-export const readyInflate = (): InflateKernels | undefined => module.ready();
-
-/** Whether loading the inflater was tried and failed, or it is turned off. */
-export const inflateUnavailable = (): boolean => module.unavailable();
+/** `run` with the inflater, loading it first if needed; `fallback` where it is unavailable. */
+export const withInflate = <T>(run: (kernels: InflateKernels) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> => module.use(run, fallback);
 
 /** Instantiates the inflater (once); resolves to `undefined` where WebAssembly SIMD is unavailable. */
 export const loadInflate = (): Promise<InflateKernels | undefined> => module.load();

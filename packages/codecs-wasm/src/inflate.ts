@@ -11,7 +11,7 @@
  */
 import { maxDecodedSize, type ChunkContext, type Codec } from "@z/codecs";
 import { corruptData } from "./errors.js";
-import { inflateUnavailable, loadInflate, readyInflate, releaseInflate, reserveInflate, type InflateKernels } from "./inflate-kernels.js";
+import { releaseInflate, reserveInflate, withInflate, type InflateKernels } from "./inflate-kernels.js";
 
 export type DeflateFormat = "zlib" | "gzip";
 
@@ -80,18 +80,10 @@ function inflateIn(kernels: InflateKernels, format: DeflateFormat, data: Uint8Ar
   }
 }
 
-/** Where the inflater is loading, waits for it; `undefined` where it is unavailable. */
-function withInflater<T>(run: (kernels: InflateKernels) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> {
-  const kernels = readyInflate();
-  if (kernels !== undefined) return run(kernels);
-  if (inflateUnavailable()) return fallback();
-  return loadInflate().then((loaded) => (loaded !== undefined ? run(loaded) : fallback()));
-}
-
 /** `decode` of a zlib or gzip codec: the bytes `data` decodes to (a new buffer). */
 export function inflateDecode(format: DeflateFormat, data: Uint8Array, chunk: ChunkContext, ts: Fallback): Uint8Array | Promise<Uint8Array> {
   const fallback = () => ts.decode(data, chunk) as Uint8Array | Promise<Uint8Array>;
-  return withInflater((kernels) => {
+  return withInflate((kernels) => {
     const limit = maxDecodedSize(chunk);
     let capacity = firstCapacity(format, data, limit);
     for (;;) {
@@ -108,7 +100,7 @@ export function inflateDecode(format: DeflateFormat, data: Uint8Array, chunk: Ch
 /** `decodeInto` of a zlib or gzip codec: decodes `data` into `out` and returns how many bytes it wrote. */
 export function inflateDecodeInto(format: DeflateFormat, data: Uint8Array, out: Uint8Array, chunk: ChunkContext, ts: Fallback): number | Promise<number> {
   const fallback = () => ts.decodeInto!(data, out, chunk);
-  return withInflater((kernels) => {
+  return withInflate((kernels) => {
     const r = inflateIn(kernels, format, data, out.length, (bytes) => out.set(bytes));
     if (r === undefined) return fallback();
     return r >= 0 ? r : refused(format, r, chunk, fallback);

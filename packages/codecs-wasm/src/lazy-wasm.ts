@@ -42,6 +42,17 @@ export class LazyWasm<E extends ModuleExports> {
     return this.#disabled || this.#unavailable;
   }
 
+  /**
+   * `run` with the instance: at once when it is ready, after loading it otherwise; `fallback`
+   * where it is unavailable.
+   */
+  use<T>(run: (instance: Instance<E>) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> {
+    const ready = this.ready();
+    if (ready !== undefined) return run(ready);
+    if (this.unavailable()) return fallback();
+    return this.load().then((loaded) => (loaded !== undefined ? run(loaded) : fallback()));
+  }
+
   /** Instantiates the module (once); resolves to `undefined` where it cannot load. */
   load(): Promise<Instance<E> | undefined> {
     if (this.#disabled) return Promise.resolve(undefined);

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import type { IncomingMessage } from "node:http";
 import { TransientFailure } from "../errors.js";
+import { Pieces, uninitialized } from "./pieces.js";
 
 /**
  * The body of `response` as sent (before any Content-Encoding is undone), checked against its
@@ -17,8 +18,8 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
       return;
     }
     // One buffer of the declared size (not zeroed: every byte is written before it is returned).
-    const out = expected === undefined ? undefined : plain(Buffer.allocUnsafeSlow(expected));
-    const pieces: Buffer[] = [];
+    const out = expected === undefined ? undefined : uninitialized(expected);
+    const pieces = new Pieces();
     let at = 0;
     let settled = false;
     const fail = (err: unknown) => {
@@ -29,7 +30,7 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
     };
     response.on("data", (piece: Buffer) => {
       if (out === undefined) {
-        pieces.push(piece);
+        pieces.add(piece);
       } else if (piece.length > out.length - at) {
         fail(new TransientFailure(`the body has more than ${out.length} bytes but Content-Length says ${out.length} (longer response)`, response.statusCode));
         return;
@@ -41,7 +42,7 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
     response.once("end", () => {
       if (settled) return;
       settled = true;
-      if (out === undefined) resolve(joined(pieces, at));
+      if (out === undefined) resolve(pieces.joined());
       else if (at === out.length) resolve(out);
       else reject(new TransientFailure(`the body has ${at} bytes but Content-Length says ${out.length} (truncated response)`, response.statusCode));
     });
@@ -51,20 +52,4 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
       fail(new Error(`the connection closed after ${at}${of} bytes of the body (truncated response)`));
     });
   });
-}
-
-/** A plain `Uint8Array` over exactly the bytes of `buffer` (a copy when it shares a pooled `ArrayBuffer`). */
-export function plain(buffer: Buffer): Uint8Array {
-  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
-  return new Uint8Array(buffer);
-}
-
-function joined(pieces: Buffer[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
 }

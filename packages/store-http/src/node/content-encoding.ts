@@ -2,7 +2,7 @@
 import { promisify } from "node:util";
 import { brotliDecompress, gunzip, inflate, inflateRaw } from "node:zlib";
 import { StoreError } from "@z/meta";
-import { plain } from "./body.js";
+import { plain } from "./pieces.js";
 
 /** What the Node transport asks for when a request does not say: what Node's `fetch` asks for. */
 export const ACCEPT_ENCODING = "gzip, deflate, br";
