@@ -169,6 +169,7 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
         minSeconds: ok.length ? Math.min(...ok.map((r) => r.seconds)) : undefined,
         medianCpuSeconds: median(ok.map((r) => r.cpuSeconds)),
         medianPeakRssBytes: median(ok.map((r) => r.peakRssBytes)),
+        hugePagesBytes: ok.map((r) => r.hugePagesBytes),
       };
       const windows = ok[0]?.windows;
       if (windows !== undefined && entry.medianSeconds) entry.windowsPerSecond = windows / entry.medianSeconds;
@@ -273,6 +274,13 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
       ...(showRatios ? others.map((i) => cell(s[i], (e) => formatRatio(e.minRatio))) : []),
     ];
   });
+  // Whether each round's process had its memory in 2 MiB pages (see runners' hugePagesBytes).
+  const hugeHeader = ["case", ...impls.map((i) => `${i} huge pages`)];
+  const hugeRows = cases.map((c) => {
+    const s = summary[c.id] ?? {};
+    return [c.id, ...impls.map((i) => cell(s[i], (e) => (e.hugePagesBytes ?? []).map((b) => (b === undefined ? "?" : Math.round(b / 2 ** 20))).join(" ") + " MiB"))];
+  });
+  const anyHuge = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => (e.hugePagesBytes ?? []).some((b) => b > 0)));
   const notes = [];
   for (const c of cases) {
     for (const [impl, e] of Object.entries(summary[c.id] ?? {})) {
@@ -285,6 +293,9 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
     "",
     markdownTable(rssHeader, rssRows),
     ...(rounds > 1 ? ["", markdownTable(bestHeader, bestRows)] : []),
+    ...(anyHuge
+      ? ["", "Memory in transparent huge pages at the end of the timed part, per round (a result in 2 MiB pages takes 512× fewer page faults):", "", markdownTable(hugeHeader, hugeRows)]
+      : []),
     ...(notes.length ? ["", ...notes] : []),
   ].join("\n");
 }

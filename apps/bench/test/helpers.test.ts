@@ -91,9 +91,9 @@ describe("checksumProblems", () => {
 describe("summarize and formatTables", () => {
   const runs = [
     { impl: "z", case: "R1", round: 1, status: "ok", seconds: 2, cpuSeconds: 2, peakRssBytes: 100 * 2 ** 20 },
-    { impl: "zarr-python", case: "R1", round: 1, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20 },
-    { impl: "z", case: "R1", round: 2, status: "ok", seconds: 3, cpuSeconds: 3, peakRssBytes: 120 * 2 ** 20 },
-    { impl: "zarr-python", case: "R1", round: 2, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20 },
+    { impl: "zarr-python", case: "R1", round: 1, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20, hugePagesBytes: 256 * 2 ** 20 },
+    { impl: "z", case: "R1", round: 2, status: "ok", seconds: 3, cpuSeconds: 3, peakRssBytes: 120 * 2 ** 20, hugePagesBytes: 0 },
+    { impl: "zarr-python", case: "R1", round: 2, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20, hugePagesBytes: 0 },
     { impl: "z", case: "R6", round: 1, status: "ok", seconds: 4, cpuSeconds: 4, peakRssBytes: 1, windows: 2000 },
     { impl: "zarr-python", case: "R6", round: 1, status: "unsupported", detail: "no codec" },
   ];
@@ -122,6 +122,13 @@ describe("summarize and formatTables", () => {
     expect(text).toContain("- R6 zarr-python unsupported: no codec");
     expect(text).toContain("| z best | zarr-python best | z / zarr-python best |");
     expect(text).toMatch(/\| R1 +\| 2.00 s +\| 1.00 s +\| 2.00× +\|/);
+  });
+  it("prints, per round, how much of each process's memory was in huge pages", () => {
+    const text = formatTables(summary, [caseById("R1")], { impls: ["z", "zarr-python"], floors: [] });
+    expect(text).toContain("| z huge pages | zarr-python huge pages |");
+    expect(text).toMatch(/\| R1 +\| \? 0 MiB +\| 256 0 MiB +\|/);
+    const none = summarize(runs.map((r) => ({ ...r, hugePagesBytes: 0 })), { cases: ["R1"], impls: ["z", "zarr-python"] });
+    expect(formatTables(none, [caseById("R1")], { impls: ["z", "zarr-python"], floors: [] })).not.toContain("huge pages");
   });
   it("pads every column to one width", () => {
     const table = markdownTable(["a", "bb"], [["xxx", "y"]]).split("\n");
