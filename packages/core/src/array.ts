@@ -114,6 +114,15 @@ interface PoolJob {
 const POOL_MIN_BYTES = 4 << 20;
 
 /**
+ * From this many chunk bytes on, a read or write starts the pool's threads as it begins rather
+ * than once its pace is known (`threadStarter`). Even uncompressed, 128 MiB of chunks takes a thread
+ * ~300 ms here (R5: 256 MiB in ~0.65 s on one thread, most of it the page faults of a fresh
+ * output), so a thread started at once (~110 ms to load) repays itself, where waiting for a pace
+ * left it idle for a third of such a read.
+ */
+const START_THREADS_BYTES = 128 << 20;
+
+/**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
  * default `cache_metadata=True`); data is read and written chunk by chunk.
  */
@@ -364,7 +373,9 @@ export class ZarrArray {
       return poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
     })();
     const meta = await this.#poolMeta;
-    return meta === null ? undefined : { pool, meta, spec: pool.storeSpec?.(this.store) };
+    if (meta === null) return undefined;
+    if (nchunks * this.#codec.chunkBytes >= START_THREADS_BYTES) pool.warm?.();
+    return { pool, meta, spec: pool.storeSpec?.(this.store) };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */

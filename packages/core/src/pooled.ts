@@ -135,7 +135,8 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
 /**
  * What an operation calls with the pace of the work it did on this thread (`items` chunks in `ms`,
  * `remaining` chunks still to go): it starts the pool's threads once that pace says the rest is
- * worth them (START_THREADS_MS). Threads already started (by an earlier call) are used at once.
+ * worth them (START_THREADS_MS). Threads already started (by an earlier call, or by a large
+ * operation as it began: see `ZarrArray`'s START_THREADS_BYTES) are used at once.
  */
 export function threadStarter(pool: ChunkPool): (items: number, ms: number, remaining: number) => void {
   let starting = (pool.ready ?? pool.size) > 0 || pool.warm === undefined;

@@ -58,6 +58,25 @@ describe("a pool's threads start only for work long enough to repay starting the
     expect(pool.warmed).toBe(1);
   });
 
+  it("a large read asks for them as it begins", async () => {
+    const pool = idlePool();
+    // 16 chunks of 8 MiB, none stored: nothing to decode, but the threads are asked for first.
+    const z = await create({ store: new MemoryStore(), shape: [16 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
+    await z.get([slice(0, 16 << 21)], { pool });
+    expect(pool.warmed).toBe(1);
+  });
+
+  it("a large write asks for them before it encodes a chunk", async () => {
+    const store = new MemoryStore();
+    const z = await create({ store, shape: [16 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
+    const pool = idlePool();
+    let storedWhenAsked: number | undefined;
+    pool.warm = () => void (storedWhenAsked ??= store.size);
+    await z.set([slice(0, 16 << 21)], 1, { pool });
+    expect(storedWhenAsked).toBe(1); // .zarray only
+    expect(store.size).toBe(17);
+  });
+
   it("threads started earlier are used at once, without asking again", async () => {
     const pool = { ...idlePool(), ready: 1 } as ChunkPool & { warmed: number };
     let sent = 0;
