@@ -91,8 +91,8 @@ export interface ArrayOpenOptions {
   /**
    * Threads that decode and encode chunks for large reads and writes (default: the platform's
    * default pool: in Node, `os.availableParallelism() - 1` worker threads, started by the first
-   * read or write that, by the calling thread's pace, has ~300 ms or more of work left; none in
-   * browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
+   * read or write of 192 MiB of chunks or more, or that by the calling thread's pace has ~450 ms or
+   * more of work left; none in browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
    * the built-in ones, and object arrays, always work on the calling thread.
    */
   pool?: ChunkPool | false;
@@ -115,12 +115,12 @@ const POOL_MIN_BYTES = 4 << 20;
 
 /**
  * From this many chunk bytes on, a read or write starts the pool's threads as it begins rather
- * than once its pace is known (`threadStarter`). Even uncompressed, 128 MiB of chunks takes a thread
- * ~300 ms here (R5: 256 MiB in ~0.65 s on one thread, most of it the page faults of a fresh
- * output), so a thread started at once (~110 ms to load) repays itself, where waiting for a pace
- * left it idle for a third of such a read.
+ * than once its pace is known (`threadStarter`). Even uncompressed, 192 MiB of chunks takes a
+ * thread ~480 ms here (R5: 256 MiB in ~0.65 s on one thread, most of it the page faults of a fresh
+ * output), more than the pace rule asks for, so a thread started at once (~110 ms to load) repays
+ * itself, where waiting for a pace left it idle for a third of such a read.
  */
-const START_THREADS_BYTES = 128 << 20;
+const START_THREADS_BYTES = 192 << 20;
 
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's

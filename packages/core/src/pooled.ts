@@ -15,12 +15,14 @@ const PER_THREAD = 2;
 
 /**
  * How long, by this thread's pace so far, an operation must still have to go before it starts the
- * pool's threads. A thread takes ~70 ms to start on an idle core and longer on a busy one, and
- * while it starts it takes the core this thread's compiler and collector use: on two cores a read
- * of ~250 ms on one thread ends later with a thread starting than without (measured with R7, 4,096
- * chunks of 8 KiB), one of ~400 ms ends sooner (W1, R1).
+ * pool's threads. A thread takes ~110 ms to load on an idle core and ~180 ms while this thread is
+ * busy, and while it loads it takes the core this thread's compiler and collector use. On two
+ * cores, R7 (4,096 chunks of 8 KiB, ~0.3 s on one thread, whose second batch's pace says ~370 ms
+ * to go) took 0.36-0.45 s when that started a thread and 0.24-0.36 s when it did not; reads and
+ * writes of 64 MiB of 4 MiB chunks (~0.35 s) also ended sooner without one. Larger operations start
+ * threads as they begin (see `ZarrArray`'s START_THREADS_BYTES).
  */
-const START_THREADS_MS = 300;
+const START_THREADS_MS = 450;
 
 export interface PooledRead {
   readonly pool: ChunkPool;

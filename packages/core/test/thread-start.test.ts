@@ -44,7 +44,9 @@ describe("a pool's threads start only for work long enough to repay starting the
     expect(pool.warmed).toBe(0);
     observe(128, 15, 3744); // 20 ms for 256 chunks, ~290 ms to go
     expect(pool.warmed).toBe(0);
-    observe(128, 20, 3616); // 40 ms for 384: ~380 ms to go
+    observe(128, 20, 3616); // 40 ms for 384: ~380 ms to go, less than a thread repays
+    expect(pool.warmed).toBe(0);
+    observe(128, 30, 3488); // 70 ms for 512: ~480 ms to go
     expect(pool.warmed).toBe(1);
     observe(128, 50, 3488);
     expect(pool.warmed).toBe(1);
@@ -60,21 +62,21 @@ describe("a pool's threads start only for work long enough to repay starting the
 
   it("a large read asks for them as it begins", async () => {
     const pool = idlePool();
-    // 16 chunks of 8 MiB, none stored: nothing to decode, but the threads are asked for first.
-    const z = await create({ store: new MemoryStore(), shape: [16 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
-    await z.get([slice(0, 16 << 21)], { pool });
+    // 24 chunks of 8 MiB, none stored: nothing to decode, but the threads are asked for first.
+    const z = await create({ store: new MemoryStore(), shape: [24 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
+    await z.get([slice(0, 24 << 21)], { pool });
     expect(pool.warmed).toBe(1);
   });
 
   it("a large write asks for them before it encodes a chunk", async () => {
     const store = new MemoryStore();
-    const z = await create({ store, shape: [16 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
+    const z = await create({ store, shape: [24 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
     const pool = idlePool();
     let storedWhenAsked: number | undefined;
     pool.warm = () => void (storedWhenAsked ??= store.size);
-    await z.set([slice(0, 16 << 21)], 1, { pool });
+    await z.set([slice(0, 24 << 21)], 1, { pool });
     expect(storedWhenAsked).toBe(1); // .zarray only
-    expect(store.size).toBe(17);
+    expect(store.size).toBe(25);
   });
 
   it("threads started earlier are used at once, without asking again", async () => {
