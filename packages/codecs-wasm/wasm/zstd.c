@@ -272,7 +272,7 @@ typedef struct {
 } SeqTable;
 
 static struct {
-  u16 huf[1 << HUF_MAX_LOG]; /* symbol | nbBits << 8 */
+  u16 huf[1 << HUF_MAX_LOG]; /* symbol | nbBits << 8, indexed by the next HUF_MAX_LOG bits */
   u32 hufLog;                /* 0: no table yet in this frame */
   SeqTable ll, ml, of;       /* the tables read or set in this frame */
   const SeqTable *llT, *mlT, *ofT;
@@ -408,24 +408,32 @@ static int read_huffman(const u8 *p, const u8 *end) {
     for (u32 i = 0; i < len; i++) S.huf[from + i] = cell;
     start[w] = from + len;
   }
+  /* Spread to HUF_MAX_LOG bits (each cell repeated for the bits after its `log`), so decoding
+   * shifts by a constant: a variable shift costs WebAssembly on x64 a move into cl per symbol. */
+  const u32 spread = HUF_MAX_LOG - log;
+  if (spread) {
+    for (u32 i = 1u << log; i-- > 0;) {
+      const u16 cell = S.huf[i];
+      for (u32 j = 0; j < (1u << spread); j++) S.huf[(i << spread) + j] = cell;
+    }
+  }
   S.hufLog = log;
   return (int)(p - at);
 }
 
 #define HUF_SYMBOL(b, o)                                                \
   do {                                                                  \
-    u32 cell_ = S.huf[(u32)(((b).bits << (b).used) >> (64 - log))];     \
+    u32 cell_ = S.huf[(u32)(((b).bits << (b).used) >> (64 - HUF_MAX_LOG))]; \
     *(o)++ = (u8)cell_;                                                 \
     (b).used += cell_ >> 8;                                             \
   } while (0)
 
 /* Decodes the rest of one stream into [o, oend) symbol by symbol; it must end exactly there. */
 static int huf_finish(BitIn *b, u8 *o, u8 *const oend) {
-  const u32 log = S.hufLog;
   while (o < oend) {
     bits_reload(b);
     if (b->used > 64) return E_HUFFMAN_STREAM;
-    u32 cell = S.huf[(u32)(((b->bits << (b->used & 63)) >> 1) >> (63 - log))];
+    u32 cell = S.huf[(u32)(((b->bits << (b->used & 63)) >> 1) >> (63 - HUF_MAX_LOG))];
     *o++ = (u8)cell;
     b->used += cell >> 8;
   }
@@ -436,7 +444,6 @@ static int huf_finish(BitIn *b, u8 *o, u8 *const oend) {
 static int huf_decode1(const u8 *p, const u8 *end, u8 *o, u32 n) {
   BitIn b;
   if (bits_init(&b, p, end)) return E_HUFFMAN_STREAM;
-  const u32 log = S.hufLog;
   u8 *const oend = o + n;
   /* Five symbols of at most 11 bits per refill (a refill leaves at least 57 bits). */
   if (bits_reload(&b)) {
@@ -469,7 +476,6 @@ static int huf_decode4(const u8 *p, const u8 *end, u8 *o, u32 n) {
   if (segment * 3 > n) return E_LITERALS;
   BitIn b0, b1, b2, b3;
   if (bits_init(&b0, p + 6, s1) || bits_init(&b1, s1, s2) || bits_init(&b2, s2, s3) || bits_init(&b3, s3, end)) return E_HUFFMAN_STREAM;
-  const u32 log = S.hufLog;
   u8 *o0 = o, *o1 = o + segment, *o2 = o + 2 * segment, *o3 = o + 3 * segment;
   u8 *const oend = o + n;
   /* The last segment is the shortest: while it has room for 5, all have. */
