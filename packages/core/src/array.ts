@@ -92,8 +92,8 @@ export interface ArrayOpenOptions {
    * Threads that decode and encode chunks for large reads and writes (default: the platform's
    * default pool: in Node, `os.availableParallelism() - 1` worker threads, started by the first
    * read or write of 192 MiB of chunks or more, or that by the calling thread's pace has ~450 ms or
-   * more of work left; none in browsers). `false` keeps all work on the calling thread. Arrays whose codecs are not
-   * the built-in ones, and object arrays, always work on the calling thread.
+   * more of work left; none in browsers). `false` keeps all work on the calling thread. Arrays
+   * whose codecs are not the built-in ones, and object arrays, always work on the calling thread.
    */
   pool?: ChunkPool | false;
   signal?: AbortSignal;
