@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Fails when a package imports a workspace package that is not below it in scripts/layers.json,
-// when package imports form a cycle, or when a browser-safe package's sources import Node built-ins.
+// when package imports form a cycle, or when a browser-safe package's sources import Node built-ins
+// or Node-only packages outside its Node entries.
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -57,14 +58,17 @@ for (const name of readdirSync(join(root, "packages"))) {
       const text = readFileSync(file, "utf8");
       for (const [, spec] of text.matchAll(importPattern)) {
         const where = relative(root, file);
+        // A browser-safe package keeps what only Node can run in src/node/, reached only from its
+        // Node entries (layers.json's "$node-entries"), never from what a browser loads.
+        const nodeOnly = nodeFolder(name, file) || nodeEntries.has(relative(dir, file));
         if (spec.startsWith("@z/")) {
           const target = spec.slice(3).split("/")[0];
           // Tests may use the package's own test kits and any lower layer.
           if (target !== name) uses.add(target);
+          if (sub === "src" && browserSafe.has(name) && !nodeOnly && target !== name && !browserSafe.has(target)) {
+            problems.push(`${where}: browser-safe @z/${name} imports the Node-only @z/${target} outside its Node entries and src/node/`);
+          }
         }
-        // A browser-safe package keeps what only Node can run in src/node/, reached only from its
-        // Node entries (layers.json's "$node-entries"), never from what a browser loads.
-        const nodeOnly = nodeFolder(name, file) || nodeEntries.has(relative(dir, file));
         if (sub === "src" && browserSafe.has(name) && !nodeOnly && (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))) {
           problems.push(`${where}: browser-safe @z/${name} imports the Node built-in "${spec}"`);
         }

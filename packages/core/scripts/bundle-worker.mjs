@@ -17,6 +17,8 @@ await build({
   platform: "node",
   target: "node20",
   conditions: ["@z/source"],
+  // Loads its native addon from its own folder.
+  external: ["@z/huge-pages"],
   sourcemap: true,
   logLevel: "warning",
 });

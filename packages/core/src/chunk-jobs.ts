@@ -15,6 +15,7 @@ import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
+import { advised } from "./large-buffers.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -184,8 +185,8 @@ let scratchBusy = false;
 const KEEP_SCRATCH = 16 << 20;
 
 function takeScratch(bytes: number): Uint8Array {
-  if (scratchBusy || bytes > KEEP_SCRATCH) return new Uint8Array(bytes);
-  if (scratch === undefined || scratch.length < bytes) scratch = new Uint8Array(bytes);
+  if (scratchBusy || bytes > KEEP_SCRATCH) return advised(new Uint8Array(bytes));
+  if (scratch === undefined || scratch.length < bytes) scratch = advised(new Uint8Array(bytes));
   scratchBusy = true;
   return scratch.subarray(0, bytes);
 }
@@ -196,16 +197,20 @@ function releaseScratch(buffer: Uint8Array): void {
 
 /**
  * One buffer per thread that stored chunks are read into (`getSyncInto`), the same way: taken
- * while a chunk is decoded, grown to the largest chunk read (up to `KEEP_SCRATCH`).
+ * while a chunk is decoded, grown to the largest chunk read (up to `KEEP_SCRATCH`). It starts with
+ * room for a chunk stored uncompressed, and a little more: a store growing it by doubling would
+ * write (and page-fault) every size on the way, and the part a chunk does not fill costs nothing.
  */
 let input: Uint8Array | undefined;
 let inputBusy = false;
 const NO_INPUT = new Uint8Array(0);
 
-function takeInput(): Uint8Array {
+function takeInput(chunkBytes: number): Uint8Array {
   if (inputBusy) return NO_INPUT;
   inputBusy = true;
-  return (input ??= new Uint8Array(1 << 16));
+  const room = Math.min(KEEP_SCRATCH, chunkBytes + (chunkBytes >> 6) + (1 << 16));
+  if (input === undefined || input.length < room) input = advised(new Uint8Array(room));
+  return input;
 }
 
 function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
@@ -238,7 +243,7 @@ export async function runBatch(
       // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
       try {
         if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput()));
+        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(jobs.codec.chunkBytes)));
         else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
         else stored = await store!.get(item.key);
         const placed = jobs.place(out, true, stored, item.key, item.projection);

@@ -1,3 +1,5 @@
+import { advised } from "./large-buffers.js";
+
 /** How long unused buffers are kept after their last use, in milliseconds. */
 const KEEP_IDLE_MS = 2000;
 /** At most this many bytes of buffers wait for reuse. */
@@ -16,7 +18,7 @@ export class ScratchBuffers {
   take(bytes: number): Uint8Array {
     const kept = this.#free.pop();
     if (kept !== undefined && kept.length === bytes) return kept;
-    return new Uint8Array(bytes);
+    return advised(new Uint8Array(bytes));
   }
 
   /** Gives a buffer from `take` back once nothing refers to it any more. */

@@ -1,0 +1,63 @@
+/*
+ * Large buffers (a read's result, a thread's scratch) get the platform's advice before they are
+ * first written: in Node on Linux, `@z/core`'s Node entry asks for huge pages (@z/huge-pages), as
+ * numpy does for its arrays.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { create, MemoryStore, slice, type ChunkPool } from "@z/core";
+import { hugePagesUnavailable } from "@z/huge-pages";
+import { setLargeBufferAdvice } from "../src/large-buffers.js";
+
+const MiB = 1 << 20;
+
+async function array(shape: number[], chunks: number[]) {
+  const z = await create({ store: new MemoryStore(), shape, chunks, dtype: "<f4", compressor: null });
+  await z.set(null, 2.5, { pool: false });
+  return z;
+}
+
+describe("large buffers", () => {
+  afterEach(() => setLargeBufferAdvice(undefined));
+
+  it("are advised before a read writes them, on this thread and through a pool", async () => {
+    const advised: ArrayBufferView[] = [];
+    const z = await array([1024, 2048], [512, 512]);
+    setLargeBufferAdvice((view) => {
+      // Not yet written: still all zeros.
+      expect(Buffer.compare(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), new Uint8Array(view.byteLength))).toBe(0);
+      advised.push(view);
+    });
+    const alone = await z.get(undefined, { pool: false });
+    expect(advised.includes(alone.data)).toBe(true);
+    // A pool whose threads never get ready: this thread does its batches, into the shared result.
+    const pool: ChunkPool = { size: 1, minBytes: 0, ready: 0, run: () => Promise.reject(new Error("no threads")), close: async () => {} };
+    const pooled = await z.get(undefined, { pool });
+    expect(pooled.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(advised.includes(pooled.data)).toBe(true);
+    expect(Buffer.compare(new Uint8Array(pooled.data.buffer), new Uint8Array(alone.data.buffer))).toBe(0);
+  });
+
+  it("are only those of 4 MiB or more", async () => {
+    const advised: ArrayBufferView[] = [];
+    const z = await array([1024, 2048], [512, 512]);
+    setLargeBufferAdvice((view) => advised.push(view));
+    await z.get([slice(0, 511), slice(null)], { pool: false }); // just under 4 MiB
+    expect(advised.filter((v) => v.byteLength < 4 * MiB)).toEqual([]);
+    await z.get([slice(0, 512), slice(null)], { pool: false });
+    expect(advised.some((v) => v.byteLength === 4 * MiB)).toBe(true);
+  });
+
+  // Linux in `madvise` mode (the default) gives huge pages only to memory advised so.
+  const mode = process.platform === "linux" ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1] : undefined;
+  const hugeBytes = (): number => Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
+
+  it.runIf(mode === "madvise" && hugePagesUnavailable() === undefined)("in Node on Linux, a large read's result is in huge pages", async () => {
+    const z = await array([4096, 4096], [1024, 1024]);
+    await import("../src/index-node.js");
+    const before = hugeBytes();
+    const result = await z.get(undefined, { pool: false });
+    // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
+    expect(hugeBytes() - before).toBeGreaterThanOrEqual(result.data.byteLength / 2);
+  }, 60_000);
+});
