@@ -16,10 +16,12 @@ import {
   type OrthogonalDimSelection,
   type StridedView,
 } from "@z/indexing";
+import type { StoredRangeReader } from "@z/codecs";
 import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
+import { giveArena, takeArena } from "./read-arena.js";
 import { servesRanges, syncRangeReader } from "./store-ranges.js";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
@@ -49,22 +51,43 @@ export async function readPart(
   valuesPerElement: number,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const { store, codec, strides, dtype } = target;
+  const { store, codec } = target;
   if (!servesRanges(store) || !codec.decodesRanges) return false;
   const box = touchedBox(p);
   const span = box && spanOf(target, box);
   if (box === undefined || span === undefined) return false;
-  const [start, end] = span;
-  const itemsize = dtype.itemsize;
   const key = target.chunkKey(p.chunkCoords);
   const sync = syncRangeReader(store);
+  // Read on this thread, the parts of the stored chunk go one after another into a reused buffer
+  // (new arrays for every window would each be fresh memory, page-faulted in).
+  const arena = sync === undefined ? undefined : takeArena();
   const read =
     sync === undefined
       ? (offset: number, length: number) => store.getRange!(key, { offset, length }, { signal })
       : async (offset: number, length: number) => {
           signal?.throwIfAborted();
-          return sync(key, { offset, length });
+          return arena!.read(length, (room) => sync(key, { offset, length }, room));
         };
+  try {
+    return await decodeAndPlace(target, p, out, valuesPerElement, read, box, span, key, signal);
+  } finally {
+    if (arena !== undefined) giveArena(arena);
+  }
+}
+
+async function decodeAndPlace(
+  target: PartialReadTarget,
+  p: AnyChunkProjection,
+  out: StridedView<TypedArray>,
+  valuesPerElement: number,
+  read: StoredRangeReader,
+  box: Box,
+  [start, end]: [number, number],
+  key: string,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const { codec, strides, dtype } = target;
+  const itemsize = dtype.itemsize;
   const decoded = await codec.decodeRange(read, start, end, key, signal);
   if (decoded === undefined) return false;
   if (decoded.decodedSize !== codec.chunkBytes) {

@@ -23,6 +23,8 @@ interface SyncReads {
   readonly readsSync?: boolean;
   getSync?(key: string): Uint8Array | undefined;
   getRangeSync?(key: string, range: ByteRange): Uint8Array | undefined;
+  /** `getRangeSync` into `buffer` when the range fits (a directory store's `getRangeSyncInto`). */
+  getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
 }
 
 /** `store` when it reads values exactly as its `get` and `getRange` would, on this thread. */
@@ -36,10 +38,13 @@ function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
  * How to read ranges of `store`'s values on this thread without a hop through an event loop, when
  * it can (a plain directory store); `undefined` otherwise. Partial reads of small windows read a
  * chunk's header and then its blocks: each hop through Node's thread pool costs more than the read.
+ * Given `into`, a range that fits may be read into it (a view of it is returned).
  */
-export function syncRangeReader(store: Store): ((key: string, range: ByteRange) => Uint8Array | undefined) | undefined {
+export function syncRangeReader(store: Store): ((key: string, range: ByteRange, into?: Uint8Array) => Uint8Array | undefined) | undefined {
   const s = syncReads(store);
   if (s === undefined || wholeValueStores.has(store)) return undefined;
+  const into = s.getRangeSyncInto;
+  if (typeof into === "function") return (key, range, buffer) => into.call(s, key, range, buffer);
   return (key, range) => s.getRangeSync(key, range);
 }
 

@@ -205,6 +205,34 @@ describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
 });
 
 describe("partial reads of a directory store", () => {
+  it("read the parts of chunks into a few reused buffers, window after window", async () => {
+    const { TempStore } = await import("@z/store-fs");
+    const store = new TempStore();
+    try {
+      const z = await create({ store, shape: [1000, 1000], chunks: [500, 500], dtype: "<f4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 } });
+      await z.set(null, { data: Float32Array.from({ length: 1e6 }, (_, i) => i * 0.5), shape: [1000, 1000] });
+      const buffers = new Set<ArrayBufferLike>();
+      let reads = 0;
+      const read = store.getRangeSyncInto.bind(store);
+      store.getRangeSyncInto = (key, range, buffer) => {
+        const bytes = read(key, range, buffer);
+        reads++;
+        if (bytes !== undefined) buffers.add(bytes.buffer);
+        return bytes;
+      };
+      const whole = await openArray(wholeChunksOnly(store), { mode: "r" });
+      for (let i = 0; i < 20; i++) {
+        const window = [slice(23 * i, 23 * i + 30), slice(41 * i, 41 * i + 20)];
+        expectSame(await z.get(window), await whole.get(window), `window ${i}`);
+      }
+      expect(reads).toBeGreaterThan(40);
+      // The first buffers grow to fit the largest parts; after that they are reused.
+      expect(buffers.size).toBeLessThanOrEqual(4);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("read ranges on the calling thread, unless the store changes how it reads ranges", async () => {
     const { TempStore } = await import("@z/store-fs");
     class CountingStore extends TempStore {
@@ -219,8 +247,8 @@ describe("partial reads of a directory store", () => {
         const z = await create({ store, shape: [1000, 1000], chunks: [500, 500], dtype: "<f4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 } });
         await z.set(null, { data: Float32Array.from({ length: 1e6 }, (_, i) => i * 0.5), shape: [1000, 1000] });
         let sync = 0;
-        const read = store.getRangeSync.bind(store);
-        store.getRangeSync = (key, range) => (sync++, read(key, range));
+        const read = store.getRangeSyncInto.bind(store);
+        store.getRangeSyncInto = (key, range, buffer) => (sync++, read(key, range, buffer));
         const window = await z.get([slice(490, 510), slice(10, 20)]);
         expectSame(window, await (await openArray(wholeChunksOnly(store), { mode: "r" })).get([slice(490, 510), slice(10, 20)]), "a window across two chunks");
         if (store instanceof CountingStore) expect([sync, store.ranges > 0]).toEqual([0, true]);

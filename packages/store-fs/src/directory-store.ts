@@ -219,6 +219,15 @@ export class DirectoryStore implements WritableStore, ListableStore {
    * up the event loop. Same results and errors as `getRange`.
    */
   getRangeSync(key: string, range: ByteRange): Uint8Array | undefined {
+    return this.getRangeSyncInto(key, range, undefined);
+  }
+
+  /**
+   * `getRangeSync` into `buffer`: a range that fits is read into its start and returned as a view
+   * of it; a longer one comes in a new array. For a reader that is done with
+   * the bytes before it reuses the buffer, which then allocates (and page-faults) nothing per read.
+   */
+  getRangeSyncInto(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined {
     const path = this.filePath(key);
     checkRange(key, range);
     if (this.#ownFs) throw new StoreError(`getRangeSync cannot use the replaced fs of this store (${key})`, { key });
@@ -241,14 +250,14 @@ export class DirectoryStore implements WritableStore, ListableStore {
         start = "suffixLength" in range ? Math.max(0, stats.size - range.suffixLength) : Math.min(range.offset, stats.size);
         length = stats.size - start;
       }
-      const out = new Uint8Array(length);
+      const out = buffer !== undefined && length <= buffer.length ? buffer.subarray(0, length) : new Uint8Array(length);
       let filled = 0;
       while (filled < length) {
         const n = readSync(fd, out, filled, length - filled, start + filled);
         if (n === 0) break;
         filled += n;
       }
-      return filled === length ? out : out.slice(0, filled);
+      return filled === length ? out : out.buffer === buffer?.buffer ? out.subarray(0, filled) : out.slice(0, filled);
     } catch (err) {
       if (errorCode(err) === "EISDIR") return undefined;
       throw ioError("read", key, path, err);

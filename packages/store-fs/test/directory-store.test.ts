@@ -219,6 +219,19 @@ describe("DirectoryStore", () => {
     expect(store.getRangeSync("a/k", { offset: 100, length: 3 })).toEqual(data.subarray(100, 103));
     expect(() => store.getRangeSync("a/k", { offset: -1, length: 3 })).toThrow(StoreError);
     expect(() => store.getRangeSync("../k", { offset: 0, length: 3 })).toThrow(StoreError);
+    // Into a buffer: the same bytes, in the buffer when a range of known length fits.
+    for (const buffer of [new Uint8Array(64), new Uint8Array(50_000)]) {
+      for (const key of ["a/k", "a/empty", "a/missing", "a"]) {
+        for (const range of ranges) {
+          const into = store.getRangeSyncInto(key, range, buffer);
+          expect(into, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toEqual(await store.getRange(key, range));
+          // A range's length, where it gives one, decides (the file is not asked its size first).
+          const asked = "length" in range && range.length !== undefined ? range.length : into?.length;
+          if (into !== undefined) expect(into.buffer === buffer.buffer, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toBe(asked! <= buffer.length);
+        }
+      }
+    }
+    expect(() => store.getRangeSyncInto("../k", { offset: 0, length: 3 }, new Uint8Array(8))).toThrow(StoreError);
   });
 
   it("shares one open file between range reads that follow each other, and closes it when they stop", async () => {
