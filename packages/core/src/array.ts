@@ -69,7 +69,7 @@ import { arrayMetaKey, attrsKey } from "./keys.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
-import { syncValueReader } from "./store-ranges.js";
+import { partsReader, syncValueReader } from "./store-ranges.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import { advised } from "./large-buffers.js";
 import { toWriteSource, type WriteSource } from "./values.js";
@@ -122,6 +122,12 @@ const POOL_MIN_BYTES = 4 << 20;
  * itself, where waiting for a pace left it idle for a third of such a read.
  */
 const START_THREADS_BYTES = 192 << 20;
+
+/**
+ * Chunks stored raw of this size or more are read straight into a result (`getIntoParts`): three
+ * hops through Node's thread pool per chunk cost less than copying it on the calling thread.
+ */
+const RAW_PARTS_BYTES = 256 << 10;
 
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
@@ -323,7 +329,10 @@ export class ZarrArray {
     const Ctor = typedArrayConstructor(this.dtype);
     const values = size * valuesPerElement(this.dtype);
     // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
-    const pooled = options.out === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    // Chunks stored raw go from their files straight into the result, read on Node's thread pool
+    // (see ChunkJobs.rawTargets): nothing to decode, so no pool threads either.
+    const intoParts = this.#codec.storesRaw && this.#codec.chunkBytes >= RAW_PARTS_BYTES ? partsReader(this.store) : undefined;
+    const pooled = intoParts === undefined && options.out === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
     let out: TypedArray;
     if (pooled !== undefined) {
       const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
@@ -344,8 +353,17 @@ export class ZarrArray {
           if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
           options.signal?.throwIfAborted();
+          const parts = intoParts && this.#jobs.rawTargets(outView, p);
+          let placedZeroed = zeroed;
+          if (parts !== undefined) {
+            const filled = await intoParts!(key, parts, options.signal);
+            if (filled === true) return;
+            if (filled === undefined) return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
+            // A stored chunk of another length: read the usual way, which says what is wrong with it.
+            placedZeroed = false;
+          }
           const stored = readSync !== undefined ? readSync(key) : await this.store.get(key, { signal: options.signal });
-          await this.#jobs.place(outView, zeroed, stored, key, p, options.signal);
+          await this.#jobs.place(outView, placedZeroed, stored, key, p, options.signal);
         },
         options,
         indexer.nchunks,

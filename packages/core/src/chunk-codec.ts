@@ -74,6 +74,11 @@ export class ChunkCodec {
     return data;
   }
 
+  /** Whether chunks are stored as they are held: no filters, no compressor. */
+  get storesRaw(): boolean {
+    return this.codecs.length === 0;
+  }
+
   /** Whether `decodeInto` decodes straight into the buffer given (no filters, a compressor with `Codec.decodeInto`). */
   get decodesInto(): boolean {
     return this.codecs.length === 1 && this.codecs[0]!.decodeInto !== undefined;

@@ -27,6 +27,18 @@ interface SyncReads {
   getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
 }
 
+/**
+ * How to read `store`'s values straight into parts of an output (a directory store's
+ * `getIntoParts`, with `readv` on Node's thread pool), when it reads values exactly as its `get`
+ * would; `undefined` otherwise.
+ */
+export function partsReader(store: Store): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
+  const s = syncReads(store) as (Store & { getIntoParts?: (key: string, parts: readonly Uint8Array[], options?: { signal?: AbortSignal }) => Promise<boolean | undefined> }) | undefined;
+  const read = s?.getIntoParts;
+  if (typeof read !== "function") return undefined;
+  return (key, parts, signal) => read.call(s, key, parts, { signal });
+}
+
 /** `store` when it reads values exactly as its `get` and `getRange` would, on this thread. */
 function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
   const s = store as Store & SyncReads;

@@ -6,6 +6,7 @@ import { forgetFiles } from "./file-read.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
 import { errorCode, ioError, isMissing, rethrow } from "./io-errors.js";
 import { keySegments, listPrefix, prefixSegments } from "./keys.js";
+import { readParts } from "./read-parts.js";
 
 export interface DirectoryStoreOptions {
   /**
@@ -114,6 +115,24 @@ export class DirectoryStore implements WritableStore, ListableStore {
     } catch (err) {
       if (isMissing(err) || errorCode(err) === "EISDIR") return undefined;
       throw ioError("read", key, path, err);
+    }
+  }
+
+  /**
+   * Reads the value of `key` into `parts`, one after another, on Node's thread pool with `readv`:
+   * the kernel copies the file straight into them (a chunk stored raw into the rows of a result),
+   * and the calling thread copies nothing. Resolves to true when the value filled `parts` exactly,
+   * false when it is shorter or longer (`parts` then hold what it had), `undefined` when there is
+   * no value. Errors as `get`'s.
+   */
+  async getIntoParts(key: string, parts: readonly Uint8Array[], options: StoreOptions = {}): Promise<boolean | undefined> {
+    const path = this.filePath(key);
+    if (this.#ownFs) throw new StoreError(`getIntoParts cannot use the replaced fs of this store (${key})`, { key });
+    options.signal?.throwIfAborted();
+    try {
+      return await readParts(path, parts, options.signal);
+    } catch (err) {
+      rethrow(options.signal, "read", key, path, err);
     }
   }
 

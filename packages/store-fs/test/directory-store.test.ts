@@ -234,6 +234,36 @@ describe("DirectoryStore", () => {
     expect(() => store.getRangeSyncInto("../k", { offset: 0, length: 3 }, new Uint8Array(8))).toThrow(StoreError);
   });
 
+  it("reads a value into parts, one after another, and says whether it filled them exactly", async () => {
+    const store = fresh();
+    const data = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) % 251);
+    await store.set("a/k", data);
+    await store.set("a/empty", new Uint8Array(0));
+    const cut = (sizes: number[]) => sizes.map((n) => new Uint8Array(n));
+    const joined = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
+    // Exactly: in any cut, even more parts than one readv takes (1,024), and parts of nothing.
+    for (const sizes of [[10_000], [1, 9_998, 1], [0, 4_000, 0, 6_000], Array.from({ length: 2_500 }, () => 4)]) {
+      const parts = cut(sizes);
+      expect(await store.getIntoParts("a/k", parts)).toBe(true);
+      expect(joined(parts)).toEqual(data);
+    }
+    expect(await store.getIntoParts("a/empty", [])).toBe(true);
+    // Shorter or longer than the parts: false, with what there was.
+    const more = cut([6_000, 6_000]);
+    expect(await store.getIntoParts("a/k", more)).toBe(false);
+    expect(joined(more).subarray(0, 10_000)).toEqual(data);
+    const fewer = cut([3_000, 3_000]);
+    expect(await store.getIntoParts("a/k", fewer)).toBe(false);
+    expect(joined(fewer)).toEqual(data.subarray(0, 6_000));
+    expect(await store.getIntoParts("a/empty", cut([1]))).toBe(false);
+    // No value: a missing file, a directory, below a file.
+    expect(await store.getIntoParts("a/missing", cut([4]))).toBeUndefined();
+    expect(await store.getIntoParts("a", cut([4]))).toBeUndefined();
+    expect(await store.getIntoParts("a/k/x", cut([4]))).toBeUndefined();
+    await expect(store.getIntoParts("../k", cut([4]))).rejects.toThrow(StoreError);
+    await expect(store.getIntoParts("a/k", cut([4]), { signal: AbortSignal.abort() })).rejects.toThrow();
+  });
+
   it("shares one open file between range reads that follow each other, and closes it when they stop", async () => {
     const store = fresh();
     const data = new Uint8Array(10_000).map((_, i) => i & 255);
