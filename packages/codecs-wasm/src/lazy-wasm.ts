@@ -3,6 +3,7 @@
  * WebAssembly (or its SIMD) is unavailable, or the module fails to load, `load` resolves to
  * `undefined` and callers use their TypeScript paths.
  */
+import { adviseLargeBuffer } from "@z/codecs";
 
 /** What every module of this package exports besides its functions. */
 export interface ModuleExports {
@@ -83,10 +84,14 @@ export class LazyWasm<E extends ModuleExports> {
     const memory = instance.exports.memory;
     const needed = instance.heapBase + bytes;
     const have = memory.buffer.byteLength;
-    try {
-      if (needed > have) memory.grow(Math.ceil((needed - have) / 65536));
-    } catch {
-      return undefined;
+    if (needed > have) {
+      try {
+        memory.grow(Math.ceil((needed - have) / 65536));
+      } catch {
+        return undefined;
+      }
+      // The new pages are not written yet: advice (huge pages in Node) still applies to them.
+      adviseLargeBuffer(new Uint8Array(memory.buffer));
     }
     // One view per memory buffer (a grown memory has a new one): a decode per small chunk should not make a view each.
     if (this.#view?.buffer !== memory.buffer) this.#view = new Uint8Array(memory.buffer);

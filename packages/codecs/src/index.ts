@@ -27,6 +27,7 @@ export {
 export * from "./define-codec.js";
 export * from "./chunk-bytes.js";
 export * from "./registry.js";
+export { adviseLargeBuffer, setLargeBufferAdvice } from "./large-buffers.js";
 export { zlib, zlibConfig } from "./zlib.js";
 export { gzip, gzipConfig } from "./gzip.js";
 export { bz2, bz2Config } from "./bz2.js";

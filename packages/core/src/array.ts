@@ -1,4 +1,4 @@
-import type { CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
 import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,
@@ -71,7 +71,6 @@ import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
 import { partsReader, syncValueReader } from "./store-ranges.js";
 import { writeBuffers } from "./scratch-buffers.js";
-import { advised } from "./large-buffers.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
@@ -336,14 +335,14 @@ export class ZarrArray {
     let out: TypedArray;
     if (pooled !== undefined) {
       const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
-      out = advised(new Ctor(buffer as unknown as ArrayBuffer));
+      out = adviseLargeBuffer(new Ctor(buffer as unknown as ArrayBuffer));
       const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
       // Loaded only when a pool exists (never in browsers, which have none by default).
       const { readPooled } = await import("./pooled.js");
       await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
     } else {
       // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
-      out = options.out === undefined ? advised(new Ctor(values)) : this.#checkOut(options.out, size);
+      out = options.out === undefined ? adviseLargeBuffer(new Ctor(values)) : this.#checkOut(options.out, size);
       const zeroed = options.out === undefined;
       const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
       const readSync = syncValueReader(this.store);

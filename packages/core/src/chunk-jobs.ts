@@ -1,4 +1,4 @@
-import type { CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
 import { copyProjection, rangeLength, selectionView, stridesFor, type AnyChunkProjection, type DimRange, type DimSelection, type StridedView } from "@z/indexing";
 import {
   needsByteSwap,
@@ -15,7 +15,6 @@ import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 import { cStrides } from "./nd-array.js";
-import { advised } from "./large-buffers.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -237,8 +236,8 @@ let scratchBusy = false;
 const KEEP_SCRATCH = 16 << 20;
 
 function takeScratch(bytes: number): Uint8Array {
-  if (scratchBusy || bytes > KEEP_SCRATCH) return advised(new Uint8Array(bytes));
-  if (scratch === undefined || scratch.length < bytes) scratch = advised(new Uint8Array(bytes));
+  if (scratchBusy || bytes > KEEP_SCRATCH) return adviseLargeBuffer(new Uint8Array(bytes));
+  if (scratch === undefined || scratch.length < bytes) scratch = adviseLargeBuffer(new Uint8Array(bytes));
   scratchBusy = true;
   return scratch.subarray(0, bytes);
 }
@@ -261,7 +260,7 @@ function takeInput(chunkBytes: number): Uint8Array {
   if (inputBusy) return NO_INPUT;
   inputBusy = true;
   const room = Math.min(KEEP_SCRATCH, chunkBytes + (chunkBytes >> 6) + (1 << 16));
-  if (input === undefined || input.length < room) input = advised(new Uint8Array(room));
+  if (input === undefined || input.length < room) input = adviseLargeBuffer(new Uint8Array(room));
   return input;
 }
 

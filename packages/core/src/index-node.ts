@@ -8,7 +8,7 @@
 import { availableParallelism } from "node:os";
 import { adviseHugePages } from "@z/huge-pages";
 import { setDefaultChunkPool } from "./chunk-pool.js";
-import { setLargeBufferAdvice } from "./large-buffers.js";
+import { setLargeBufferAdvice } from "@z/codecs";
 import { WorkerPool } from "./node/worker-pool.js";
 
 export * from "./index.js";

@@ -1,4 +1,4 @@
-import { advised } from "./large-buffers.js";
+import { adviseLargeBuffer } from "@z/codecs";
 
 /** How long unused buffers are kept after their last use, in milliseconds. */
 const KEEP_IDLE_MS = 2000;
@@ -18,7 +18,7 @@ export class ScratchBuffers {
   take(bytes: number): Uint8Array {
     const kept = this.#free.pop();
     if (kept !== undefined && kept.length === bytes) return kept;
-    return advised(new Uint8Array(bytes));
+    return adviseLargeBuffer(new Uint8Array(bytes));
   }
 
   /** Gives a buffer from `take` back once nothing refers to it any more. */

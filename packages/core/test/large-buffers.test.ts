@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { create, MemoryStore, slice, type ChunkPool } from "@z/core";
 import { hugePagesUnavailable } from "@z/huge-pages";
-import { setLargeBufferAdvice } from "../src/large-buffers.js";
+import { setLargeBufferAdvice } from "@z/codecs";
 
 const MiB = 1 << 20;
 

@@ -7,7 +7,7 @@ import { DirectoryStore } from "@z/store-fs";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
-import { setLargeBufferAdvice } from "../large-buffers.js";
+import { setLargeBufferAdvice } from "@z/codecs";
 
 setLargeBufferAdvice(adviseHugePages);
 
