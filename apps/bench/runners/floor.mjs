@@ -1,11 +1,15 @@
-// The floors: what reading the same chunk files costs in Node without any decoding.
-//   --mode read  reads every chunk file (readFileSync, in key order) and drops it;
+// The floors: what reading the same chunk files costs in Node without any decoding, on one thread,
+// as cheaply as Node can: each file is read into one reused buffer (a fresh buffer per file would be
+// fresh memory to page-fault in every time), and the copy floor's output is in huge pages where
+// @z/huge-pages can ask for them, as z's results are.
+//   --mode read  reads every chunk file (in key order) and drops it;
 //                for H1, fetches every chunk over HTTP (8 at a time) and drops it.
 //   --mode copy  reads every chunk file and copies its bytes into one output buffer: for an
 //                uncompressed array (R5) into their place in the C-order array, so its checksum
 //                must match everyone's; for a compressed one, one after another.
-import { readFileSync, readdirSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { adviseHugePages } from "@z/huge-pages";
 import { caseById } from "../src/cases.mjs";
 import { Unsupported, checksum, main, timed } from "./common.mjs";
 
@@ -24,11 +28,35 @@ function chunkFiles(dir) {
   return { meta, keys };
 }
 
+/** Reads whole files into one buffer, grown (doubled) when a file does not fit. */
+function fileReader() {
+  let buffer = new Uint8Array(1 << 16);
+  return (path) => {
+    const fd = openSync(path, "r");
+    try {
+      let filled = 0;
+      for (;;) {
+        if (filled === buffer.length) {
+          const larger = new Uint8Array(2 * buffer.length);
+          larger.set(buffer);
+          buffer = larger;
+        }
+        const n = readSync(fd, buffer, filled, buffer.length - filled, filled);
+        if (n === 0) return buffer.subarray(0, filled);
+        filled += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
+}
+
 function readFloor(dir) {
   const { keys } = chunkFiles(dir);
+  const read = fileReader();
   let total = 0;
   const t = timedSync(() => {
-    for (const [i, j] of keys) total += readFileSync(join(dir, `${i}.${j}`)).length;
+    for (const [i, j] of keys) total += read(join(dir, `${i}.${j}`)).length;
   });
   return { ...t, bytes: total };
 }
@@ -39,13 +67,15 @@ function copyFloor(dir) {
   const [ch, cw] = meta.chunks;
   const itemsize = Number(meta.dtype.slice(2));
   const raw = meta.compressor === null && (meta.filters ?? []).length === 0 && meta.order === "C";
+  const read = fileReader();
   let out;
   let used = 0;
   const t = timedSync(() => {
     if (raw) {
       out = new Uint8Array(n * m * itemsize);
+      adviseHugePages(out);
       for (const [i, j] of keys) {
-        const bytes = readFileSync(join(dir, `${i}.${j}`));
+        const bytes = read(join(dir, `${i}.${j}`));
         const rows = Math.min(ch, n - i * ch);
         const width = Math.min(cw, m - j * cw) * itemsize;
         for (let r = 0; r < rows; r++) {
@@ -57,8 +87,9 @@ function copyFloor(dir) {
     } else {
       // One buffer big enough for every file: a floor does not pay for growing.
       out = new Uint8Array(n * m * itemsize + keys.length * 64);
+      adviseHugePages(out);
       for (const [i, j] of keys) {
-        const bytes = readFileSync(join(dir, `${i}.${j}`));
+        const bytes = read(join(dir, `${i}.${j}`));
         if (used + bytes.length > out.length) throw new Error("the compressed files are larger than the array");
         out.set(bytes, used);
         used += bytes.length;
