@@ -152,8 +152,12 @@ export class DirectoryStore implements WritableStore, ListableStore {
       throw ioError("read", key, path, err);
     }
     try {
-      // Read until the end (a read of nothing) rather than ask the size first: no fstat, no
-      // Stats object per value. A value that outgrows `buffer` continues in a larger array.
+      // Read until the end rather than ask the size first: no fstat, no Stats object per value.
+      // A read of a regular file that returns less than asked has reached the end (POSIX allows
+      // a short read of one only at its end or on a signal, which Linux does not do to file
+      // reads), so a value that fits takes one read, not a second one returning nothing: three
+      // system calls a value instead of four (R7's 4,096 files of 8 KiB: ~11% faster). A value
+      // that outgrows `buffer` continues in a larger array.
       let out = buffer;
       let filled = 0;
       for (;;) {
@@ -162,9 +166,10 @@ export class DirectoryStore implements WritableStore, ListableStore {
           larger.set(out);
           out = larger;
         }
-        const n = readSync(fd, out, filled, out.length - filled, filled);
-        if (n === 0) break;
+        const asked = out.length - filled;
+        const n = readSync(fd, out, filled, asked, filled);
         filled += n;
+        if (n < asked) break;
       }
       return out.subarray(0, filled);
     } catch (err) {
@@ -272,9 +277,10 @@ export class DirectoryStore implements WritableStore, ListableStore {
       const out = buffer !== undefined && length <= buffer.length ? buffer.subarray(0, length) : new Uint8Array(length);
       let filled = 0;
       while (filled < length) {
-        const n = readSync(fd, out, filled, length - filled, start + filled);
-        if (n === 0) break;
+        const asked = length - filled;
+        const n = readSync(fd, out, filled, asked, start + filled);
         filled += n;
+        if (n < asked) break; // the end of the file (see getSyncInto)
       }
       return filled === length ? out : out.buffer === buffer?.buffer ? out.subarray(0, filled) : out.slice(0, filled);
     } catch (err) {

@@ -193,6 +193,13 @@ describe("DirectoryStore", () => {
     expect(store.getSyncInto("a", buffer)).toBeUndefined();
     expect(store.getSync("a/small")).toEqual(big.subarray(0, 300));
     expect(() => store.getSyncInto("../escape", buffer)).toThrow(StoreError);
+    // Values just under, at and over the buffer's size and the sizes it grows to end where they end.
+    for (const n of [999, 1000, 1001, 65_535, 65_536, 65_537, 99_999]) {
+      await store.set("a/sized", big.subarray(0, n));
+      const value = store.getSyncInto("a/sized", buffer)!;
+      expect(value.buffer === buffer.buffer, `${n}`).toBe(n < 1000); // a value that fills it must show its end in a larger one
+      expect(Buffer.compare(value, big.subarray(0, n)), `${n}`).toBe(0);
+    }
   });
 
   it("reads ranges synchronously with the same results as getRange, for every kind of range", async () => {
