@@ -28,6 +28,12 @@ export class ChunkCodec {
     return this.context.dtype.kind === "O" ? Infinity : this.chunkBytes * 8 + 4096;
   }
 
+  /** What a codec is told about the chunk at `key`: a literal rather than a spread, as this runs for every chunk. */
+  #chunk(key: string, signal: AbortSignal | undefined, maxDecodedSize: number | undefined): ChunkContext {
+    const { dtype, itemsize, elements, shape } = this.context;
+    return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal };
+  }
+
   /** Bytes in one decoded chunk. */
   get chunkBytes(): number {
     return this.context.elements * this.context.itemsize;
@@ -50,7 +56,7 @@ export class ChunkCodec {
     for (; i >= 0; i--) {
       // The last step must give one chunk; inner steps give the next filter's encoding.
       const limit = i === 0 ? this.chunkBytes : this.innerLimit;
-      const step = runNow(this.codecs[i]!, "decode", data, { ...this.context, key, signal, maxDecodedSize: limit });
+      const step = runNow(this.codecs[i]!, "decode", data, this.#chunk(key, signal, limit));
       if (isPromise(step)) {
         const next = i - 1;
         return step.then((d) => this.#decodeFrom(next, d, key, signal));
@@ -104,7 +110,7 @@ export class ChunkCodec {
       return isPromise(decoded) ? decoded.then(copy) : copy(decoded);
     }
     const codec = this.codecs[0]!;
-    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    const chunk = this.#chunk(key, signal, this.chunkBytes);
     let n: number | Promise<number>;
     try {
       n = codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
@@ -153,7 +159,7 @@ export class ChunkCodec {
       const decodedSize = bytes.length === end - start ? this.chunkBytes : start + bytes.length;
       return { bytes: bytes.subarray(0, end - start), decodedSize };
     }
-    const chunk = { ...this.context, key, signal, maxDecodedSize: this.chunkBytes };
+    const chunk = this.#chunk(key, signal, this.chunkBytes);
     try {
       return await codec.decodeRange!(read, start, end, chunk);
     } catch (error) {
@@ -163,7 +169,7 @@ export class ChunkCodec {
   }
 
   async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
-    const chunk = { ...this.context, key, signal };
+    const chunk = this.#chunk(key, signal, undefined);
     let data: CodecData = raw;
     for (const codec of this.codecs) data = await run(codec, "encode", data, chunk);
     if (!(data instanceof Uint8Array)) {
