@@ -329,8 +329,9 @@ export class ZarrArray {
     const values = size * valuesPerElement(this.dtype);
     // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
     // Chunks stored raw go from their files straight into the result, read on Node's thread pool
-    // (see ChunkJobs.rawTargets): nothing to decode, so no pool threads either.
+    // (see raw-reads.ts): nothing to decode, so no pool threads either.
     const intoParts = this.#codec.storesRaw && this.#codec.chunkBytes >= RAW_PARTS_BYTES ? partsReader(this.store) : undefined;
+    const raw = intoParts === undefined ? undefined : await import("./raw-reads.js");
     const pooled = intoParts === undefined && options.out === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
     let out: TypedArray;
     if (pooled !== undefined) {
@@ -352,7 +353,7 @@ export class ZarrArray {
           if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
           options.signal?.throwIfAborted();
-          const parts = intoParts && this.#jobs.rawTargets(outView, p);
+          const parts = raw?.rawTargets(this.#jobs, outView, p);
           let placedZeroed = zeroed;
           if (parts !== undefined) {
             const filled = await intoParts!(key, parts, options.signal);

@@ -31,8 +31,6 @@ export class ChunkJobs {
   readonly #strides: readonly number[];
   readonly #zeroFill: boolean;
   #fillChunk: StridedView<TypedArray> | undefined;
-  /** Whether values are held in memory as they are stored (no byte swap, no conversion). */
-  readonly #held: boolean;
   /** Whether chunks may be decoded straight into an output (held in memory as stored). */
   readonly #direct: boolean;
   readonly #elements: number;
@@ -47,8 +45,7 @@ export class ChunkJobs {
     this.#strides = stridesFor(meta.chunks, meta.order);
     this.#zeroFill = this.pattern.every((b) => b === 0);
     this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
-    this.#held = meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
-    this.#direct = codec.decodesInto && this.#held;
+    this.#direct = codec.decodesInto && heldAsStored(meta);
     this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
@@ -149,51 +146,6 @@ export class ChunkJobs {
     return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
   }
 
-  /**
-   * The stretches of `out` that a chunk stored raw (no filters, no compressor, held as stored, in
-   * C order) fills, in the order of its stored bytes, when `p` takes all of it: the stored chunk
-   * can then be read straight into them. `undefined` for any other chunk or array.
-   */
-  rawTargets(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array[] | undefined {
-    if (!this.#held || !this.codec.storesRaw || this.meta.order !== "C" || !rangeProjection(p)) return undefined;
-    const chunk = selectionView(this.#chunkLayout, p.chunkSelection as readonly DimSelection[]);
-    if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== this.#elements) return undefined;
-    const target = selectionView(out, p.outSelection as readonly DimSelection[]);
-    // Dimensions of 1 aside, the chunk's C order is the target's: rows of its last dimension.
-    const shape: number[] = [];
-    const strides: number[] = [];
-    target.shape.forEach((n, d) => {
-      if (n !== 1) {
-        shape.push(n);
-        strides.push(target.strides[d]!);
-      }
-    });
-    if (elements(shape) !== this.#elements) return undefined;
-    const width = shape.length === 0 ? 1 : shape[shape.length - 1]!;
-    if (shape.length > 0 && strides[strides.length - 1] !== 1) return undefined;
-    const data = out.data;
-    const bytes = data.BYTES_PER_ELEMENT * this.k;
-    if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
-    const runs: Uint8Array[] = [];
-    let runStart = -1;
-    let runEnd = -1;
-    const index = new Array<number>(Math.max(0, shape.length - 1)).fill(0);
-    for (let row = 0, rows = this.#elements / width; row < rows; row++) {
-      let at = target.offset;
-      for (let d = 0; d < index.length; d++) at += index[d]! * strides[d]!;
-      // Rows that follow each other in `out` (a chunk as wide as the output) make one stretch.
-      if (at === runEnd) runEnd += width;
-      else {
-        if (runStart >= 0) runs.push(new Uint8Array(data.buffer, data.byteOffset + runStart * bytes, (runEnd - runStart) * bytes));
-        runStart = at;
-        runEnd = at + width;
-      }
-      for (let d = index.length - 1; d >= 0 && ++index[d]! === shape[d]; d--) index[d] = 0;
-    }
-    runs.push(new Uint8Array(data.buffer, data.byteOffset + runStart * bytes, (runEnd - runStart) * bytes));
-    return runs;
-  }
-
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
   async encode(chunk: TypedArray, key: string, skipEmpty: boolean, signal?: AbortSignal): Promise<Uint8Array | "empty"> {
     if (skipEmpty && isAllPattern(chunk, this.pattern)) return "empty";
@@ -207,14 +159,17 @@ const EMPTY = new Uint8Array(0);
 const rangesOnly = (selection: readonly unknown[]): boolean =>
   selection.every((s) => typeof s === "object" && s !== null && !ArrayBuffer.isView(s) && !Array.isArray(s) && "step" in s);
 
-const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+export const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
+
+/** Whether an array's values are held in memory as they are stored (no byte swap, no conversion). */
+export const heldAsStored = (meta: ArrayMetadata): boolean => meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
 
 /** A projection of ranges (and single indices) on both sides, which a strided view can describe. */
-const rangeProjection = (p: AnyChunkProjection): boolean =>
+export const rangeProjection = (p: AnyChunkProjection): boolean =>
   p.kind !== "points" && (p.kind !== "orthogonal" || (rangesOnly(p.chunkSelection) && rangesOnly(p.outSelection)));
 
 /** Where a view starts when its elements lie one after another in C order (dimensions of 1 aside), else undefined. */
-function denseStart(view: StridedView): number | undefined {
+export function denseStart(view: StridedView): number | undefined {
   let expected = 1;
   for (let d = view.shape.length - 1; d >= 0; d--) {
     const n = view.shape[d]!;
