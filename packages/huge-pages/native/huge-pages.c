@@ -46,7 +46,7 @@ static napi_value advise(napi_env env, napi_callback_info info) {
   size_t bytes = 0;
   if (is_typed) {
     napi_typedarray_type type;
-    size_t length;
+    size_t length = 0;
     if (napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok) data = NULL;
     bytes = length * element_size(type);
   } else if (is_view) {
