@@ -35,6 +35,8 @@ export interface ChunkContext {
  * Reads part of a stored (encoded) chunk for `Codec.decodeRange`: `length` bytes from `offset`,
  * fewer where the stored value ends (none past its end), or `undefined` when the chunk is not
  * stored. A store's `getRange` makes one: `(offset, length) => store.getRange(key, { offset, length })`.
+ * The bytes are the codec's until its `decodeRange` settles: the caller may then reuse their memory
+ * (`@z/core` reads the parts of a chunk into one reused buffer), so a codec must not keep them.
  */
 export type StoredRangeReader = (offset: number, length: number) => Promise<Uint8Array | undefined>;
 
