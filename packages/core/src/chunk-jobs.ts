@@ -119,13 +119,19 @@ export class ChunkJobs {
     });
   }
 
+  /** Whether `p` selects the whole chunk, each element once, in the chunk's memory order. */
+  takesWholeChunk(p: AnyChunkProjection): boolean {
+    if (!rangeProjection(p)) return false;
+    const chunk = selectionView(this.#chunkLayout, p.chunkSelection as readonly DimSelection[]);
+    return chunk.offset === 0 && denseStart(chunk) !== undefined && elements(chunk.shape) === this.#elements;
+  }
+
   /**
    * The bytes of `out` a whole chunk goes to, when `p` takes all of it, in its memory order, to a
    * contiguous stretch of `out` held as the chunk holds it (no byte swap, no extension dtype).
    */
   #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array | undefined {
     if (!this.#direct || !rangeProjection(p)) return undefined;
-    const chunkSelection = p.chunkSelection as readonly DimSelection[];
     const outSelection = p.outSelection as readonly DimRange[];
     // Cheap refusal first (most chunks of most reads): in C order a box is one stretch only if,
     // after its first dimension longer than 1, it spans the output's whole length.
@@ -135,8 +141,7 @@ export class ChunkJobs {
       if (spanned && length !== out.shape[d]) return undefined;
       if (length > 1) spanned = true;
     }
-    const chunk = selectionView(this.#chunkLayout, chunkSelection);
-    if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== this.#elements) return undefined;
+    if (!this.takesWholeChunk(p)) return undefined;
     const target = selectionView(out, outSelection);
     const start = denseStart(target);
     if (start === undefined || elements(target.shape) !== this.#elements) return undefined;
@@ -165,11 +170,11 @@ export const elements = (shape: readonly number[]): number => shape.reduce((a, b
 export const heldAsStored = (meta: ArrayMetadata): boolean => meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
 
 /** A projection of ranges (and single indices) on both sides, which a strided view can describe. */
-export const rangeProjection = (p: AnyChunkProjection): boolean =>
+const rangeProjection = (p: AnyChunkProjection): boolean =>
   p.kind !== "points" && (p.kind !== "orthogonal" || (rangesOnly(p.chunkSelection) && rangesOnly(p.outSelection)));
 
 /** Where a view starts when its elements lie one after another in C order (dimensions of 1 aside), else undefined. */
-export function denseStart(view: StridedView): number | undefined {
+function denseStart(view: StridedView): number | undefined {
   let expected = 1;
   for (let d = view.shape.length - 1; d >= 0; d--) {
     const n = view.shape[d]!;

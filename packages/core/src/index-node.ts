@@ -6,9 +6,9 @@
  * Browsers and bundlers for them get `index.ts`, which has none.
  */
 import { availableParallelism } from "node:os";
+import { setLargeBufferAdvice } from "@z/codecs";
 import { adviseHugePages } from "@z/huge-pages";
 import { setDefaultChunkPool } from "./chunk-pool.js";
-import { setLargeBufferAdvice } from "@z/codecs";
 import { WorkerPool } from "./node/worker-pool.js";
 
 export * from "./index.js";

@@ -6,22 +6,7 @@
  */
 import { selectionView, type AnyChunkProjection, type DimSelection, type StridedView } from "@z/indexing";
 import type { TypedArray } from "@z/meta";
-import { denseStart, elements, heldAsStored, rangeProjection, type ChunkJobs } from "./chunk-jobs.js";
-import { cStrides } from "./nd-array.js";
-
-/** Per array: the chunk's layout, when its chunks can be read raw into a result (else null). */
-const layouts = new WeakMap<ChunkJobs, StridedView<TypedArray> | null>();
-
-function layoutOf(jobs: ChunkJobs): StridedView<TypedArray> | null {
-  let layout = layouts.get(jobs);
-  if (layout === undefined) {
-    const { meta } = jobs;
-    const raw = jobs.codec.storesRaw && meta.order === "C" && heldAsStored(meta);
-    layout = raw ? { data: new Uint8Array(0), offset: 0, shape: meta.chunks, strides: cStrides(meta.chunks) } : null;
-    layouts.set(jobs, layout);
-  }
-  return layout;
-}
+import { elements, heldAsStored, type ChunkJobs } from "./chunk-jobs.js";
 
 /**
  * The stretches of `out` that a chunk stored raw fills, in the order of its stored bytes, when `p`
@@ -29,11 +14,9 @@ function layoutOf(jobs: ChunkJobs): StridedView<TypedArray> | null {
  * chunk or array (filters or a compressor, F order, values held other than as stored).
  */
 export function rawTargets(jobs: ChunkJobs, out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array[] | undefined {
-  const layout = layoutOf(jobs);
-  if (layout === null || !rangeProjection(p)) return undefined;
-  const whole = elements(layout.shape);
-  const chunk = selectionView(layout, p.chunkSelection as readonly DimSelection[]);
-  if (chunk.offset !== 0 || denseStart(chunk) === undefined || elements(chunk.shape) !== whole) return undefined;
+  const { meta } = jobs;
+  if (!jobs.codec.storesRaw || meta.order !== "C" || !heldAsStored(meta) || !jobs.takesWholeChunk(p)) return undefined;
+  const whole = elements(meta.chunks);
   const target = selectionView(out, p.outSelection as readonly DimSelection[]);
   // Dimensions of 1 aside, the chunk's C order is the target's: rows of its last dimension.
   const shape: number[] = [];

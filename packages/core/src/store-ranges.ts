@@ -25,6 +25,8 @@ interface SyncReads {
   getRangeSync?(key: string, range: ByteRange): Uint8Array | undefined;
   /** `getRangeSync` into `buffer` when the range fits (a directory store's `getRangeSyncInto`). */
   getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
+  /** A value read into `parts` (a directory store's `getIntoParts`). */
+  getIntoParts?(key: string, parts: readonly Uint8Array[], options?: { signal?: AbortSignal }): Promise<boolean | undefined>;
 }
 
 /**
@@ -33,7 +35,7 @@ interface SyncReads {
  * would; `undefined` otherwise.
  */
 export function partsReader(store: Store): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
-  const s = syncReads(store) as (Store & { getIntoParts?: (key: string, parts: readonly Uint8Array[], options?: { signal?: AbortSignal }) => Promise<boolean | undefined> }) | undefined;
+  const s = syncReads(store);
   const read = s?.getIntoParts;
   if (typeof read !== "function") return undefined;
   return (key, parts, signal) => read.call(s, key, parts, { signal });
