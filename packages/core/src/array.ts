@@ -332,20 +332,17 @@ export class ZarrArray {
     // (see raw-reads.ts): nothing to decode, so no pool threads either.
     const intoParts = this.#codec.storesRaw && this.#codec.chunkBytes >= RAW_PARTS_BYTES ? partsReader(this.store) : undefined;
     const raw = intoParts === undefined ? undefined : await import("./raw-reads.js");
-    const pooled = intoParts === undefined && options.out === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
-    let out: TypedArray;
+    const pooled = intoParts === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
+    const out: TypedArray = options.out === undefined ? adviseLargeBuffer(new Ctor(values)) : this.#checkOut(options.out, size);
+    const zeroed = options.out === undefined;
+    const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
     if (pooled !== undefined) {
-      const buffer = new SharedArrayBuffer(values * Ctor.BYTES_PER_ELEMENT);
-      out = adviseLargeBuffer(new Ctor(buffer as unknown as ArrayBuffer));
       const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
       // Loaded only when a pool exists (never in browsers, which have none by default).
       const { readPooled } = await import("./pooled.js");
-      await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
+      await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs }, options);
     } else {
-      // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
-      out = options.out === undefined ? adviseLargeBuffer(new Ctor(values)) : this.#checkOut(options.out, size);
-      const zeroed = options.out === undefined;
-      const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
       const readSync = syncValueReader(this.store);
       await forEachConcurrent(
         indexer,

@@ -82,14 +82,11 @@ export class ChunkJobs {
    * others are decoded into a reused buffer and copied from there.
    */
   place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): void | Promise<void> {
-    if (stored === undefined) {
-      if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
-      return;
-    }
+    if (stored === undefined) return this.placeDecoded(out, outZeroed, undefined, p);
     const codec = this.codec;
     if (!codec.decodesInto) {
       const raw = codec.decodeNow(stored, key, signal);
-      const copy = (bytes: Uint8Array): void => copyProjection(out, this.chunkView(bytesToTyped(bytes, this.meta.dtype)), p, "read", this.k);
+      const copy = (bytes: Uint8Array): void => this.placeDecoded(out, outZeroed, bytes, p);
       return isPromise(raw) ? raw.then(copy) : copy(raw);
     }
     const direct = this.#directTarget(out, p);
@@ -117,6 +114,15 @@ export class ChunkJobs {
       releaseScratch(scratch);
       throw error;
     });
+  }
+
+  /**
+   * Copies `p`'s part of a decoded chunk (as `decode` gives it; `undefined`: missing, the fill
+   * value) into `out`.
+   */
+  placeDecoded(out: StridedView<TypedArray>, outZeroed: boolean, decoded: Uint8Array | undefined, p: AnyChunkProjection): void {
+    if (decoded !== undefined) copyProjection(out, this.chunkView(bytesToTyped(decoded, this.meta.dtype)), p, "read", this.k);
+    else if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
   }
 
   /** Whether `p` selects the whole chunk, each element once, in the chunk's memory order. */
@@ -233,19 +239,60 @@ function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
   }
 }
 
-/** Runs one pool batch: what a pool thread does with each message. */
+/**
+ * Buffers a pool thread decodes whole chunks into for the caller, handed back by the caller once
+ * their part is copied out (`PoolBatch.spare`), so a long read does not allocate (and page-fault)
+ * a new buffer per chunk. A few are kept, up to `KEEP_SCRATCH` bytes together (or four chunks of
+ * a larger size), as the scratch buffers are; a buffer serves chunks it fits without wasting half.
+ */
+const spares = {
+  kept: [] as ArrayBuffer[],
+  give(buffers: readonly ArrayBuffer[]): void {
+    for (const buffer of buffers) {
+      const bytes = this.kept.reduce((n, b) => n + b.byteLength, 0);
+      if (bytes + buffer.byteLength <= Math.max(KEEP_SCRATCH, buffer.byteLength * 4)) this.kept.push(buffer);
+    }
+  },
+  take(bytes: number): Uint8Array {
+    const i = this.kept.findIndex((b) => b.byteLength >= bytes && b.byteLength < 2 * bytes);
+    if (i < 0) return adviseLargeBuffer(new Uint8Array(bytes));
+    return new Uint8Array(this.kept.splice(i, 1)[0]!, 0, bytes);
+  },
+};
+
+/** Where the calling thread places a read batch it runs itself (a pool thread returns chunks instead). */
+export interface ReadTarget {
+  readonly out: StridedView<TypedArray>;
+  /** Whether `out` was zeroed (a fill value of zeros needs no writing). */
+  readonly zeroed: boolean;
+}
+
+/** What a read batch run in a pool thread returns: each chunk decoded, and the buffers to transfer. */
+export interface DecodedBatch {
+  readonly decoded: (Uint8Array | null)[];
+  readonly buffers: ArrayBuffer[];
+}
+
+/**
+ * Runs one pool batch: what a pool thread does with each message, and what the calling thread does
+ * with a batch it takes itself. A read batch places its chunks into `target` when given (the
+ * calling thread); a pool thread decodes each whole chunk into a buffer of its own, which goes to
+ * the caller (`DecodedBatch`).
+ */
 export async function runBatch(
   batch: PoolBatch,
   jobsFor: (meta: string) => Promise<ChunkJobs>,
   storeFor: (spec: NonNullable<PoolBatch["store"]>) => Store & Partial<WritableStore>,
-): Promise<readonly EncodedItem[] | undefined> {
+  target?: ReadTarget,
+): Promise<readonly EncodedItem[] | DecodedBatch | undefined> {
   const jobs = await jobsFor(batch.meta);
   const store = batch.store === undefined ? undefined : storeFor(batch.store);
   const Ctor = typedArrayConstructor(jobs.meta.dtype);
   if (batch.op === "read") {
-    const { buffer, shape } = batch.out;
-    const out: StridedView<TypedArray> = { data: new Ctor(buffer as unknown as ArrayBuffer), offset: 0, shape, strides: cStrides(shape) };
     const sync = store as Partial<SyncReads> | undefined;
+    const chunkBytes = jobs.codec.chunkBytes;
+    const result: DecodedBatch = { decoded: [], buffers: [] };
+    if (batch.spare !== undefined) spares.give(batch.spare);
     for (const item of batch.items) {
       checkAbort(batch.abort);
       let stored: Uint8Array | undefined;
@@ -254,16 +301,26 @@ export async function runBatch(
       // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
       try {
         if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(jobs.codec.chunkBytes)));
+        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(chunkBytes)));
         else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
         else stored = await store!.get(item.key);
-        const placed = jobs.place(out, true, stored, item.key, item.projection);
-        if (placed !== undefined) await placed;
+        if (target !== undefined) {
+          const placed = jobs.place(target.out, target.zeroed, stored, item.key, item.projection);
+          if (placed !== undefined) await placed;
+        } else if (stored === undefined) {
+          result.decoded.push(null);
+        } else {
+          const buffer = spares.take(chunkBytes);
+          const done = jobs.codec.decodeInto(stored, buffer, item.key);
+          if (isPromise(done)) await done;
+          result.decoded.push(buffer);
+          result.buffers.push(buffer.buffer as ArrayBuffer);
+        }
       } finally {
         if (readBuffer !== undefined) releaseInput(readBuffer, stored);
       }
     }
-    return undefined;
+    return target === undefined ? result : undefined;
   }
   const results: EncodedItem[] = [];
   for (const item of batch.items) {

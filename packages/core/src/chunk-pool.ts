@@ -42,13 +42,6 @@ export interface ChunkPool {
  */
 export type StoreSpec = { readonly kind: "directory"; readonly root: string; readonly fsync: boolean };
 
-/** A selection's output in shared memory: pool threads copy decoded chunks straight into it. */
-export interface SharedOutput {
-  readonly buffer: SharedArrayBuffer;
-  /** The output's shape (the indexer's shape). */
-  readonly shape: readonly number[];
-}
-
 export interface ReadItem {
   readonly key: string;
   /**
@@ -71,8 +64,12 @@ export type PoolBatch =
       /** The array's `.zarray` text: everything decoding needs. */
       readonly meta: string;
       readonly store?: StoreSpec;
-      readonly out: SharedOutput;
       readonly items: readonly ReadItem[];
+      /**
+       * Buffers of decoded chunks the caller has placed and hands back, transferred, for the
+       * thread to decode into again (optional: a thread allocates what it lacks).
+       */
+      readonly spare?: readonly ArrayBuffer[];
       /** Set to 1 by the caller to stop the batch between chunks. */
       readonly abort: Int32Array;
     }
@@ -95,6 +92,14 @@ export type EncodedItem =
 export type PoolReply =
   | {
       readonly ok: true;
+      /**
+       * A read batch's chunks, each item's whole chunk decoded (as `ChunkJobs.decode` gives it;
+       * `null`: the chunk is missing), in buffers transferred to the caller, which copies its part
+       * into the output. Outputs are never shared with threads: an output the caller drops is then
+       * freed like any other memory (V8 does not count a `SharedArrayBuffer` towards the memory
+       * that makes it collect garbage, so dropped shared outputs stayed in memory: issue 16).
+       */
+      readonly decoded?: readonly (Uint8Array | null)[];
       readonly encoded?: readonly EncodedItem[];
       /** The buffers of an encode batch's items, transferred back for reuse (optional: a pool may keep them). */
       readonly returned?: readonly ArrayBuffer[];

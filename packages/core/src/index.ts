@@ -49,6 +49,5 @@ export {
   type PoolReply,
   type ReadItem,
   type SerializedError,
-  type SharedOutput,
   type StoreSpec,
 } from "./chunk-pool.js";

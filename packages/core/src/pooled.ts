@@ -2,7 +2,9 @@ import { CodecError } from "@z/codecs";
 import type { AnyChunkProjection } from "@z/indexing";
 import { MetadataError, StoreError, ZarrError, type Store, type WritableStore } from "@z/meta";
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
-import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, SharedOutput, StoreSpec } from "./chunk-pool.js";
+import type { StridedView } from "@z/indexing";
+import type { TypedArray } from "@z/meta";
+import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, StoreSpec } from "./chunk-pool.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import { ChunkError } from "./errors.js";
@@ -35,15 +37,22 @@ export interface PooledRead {
   readonly projections: Iterable<AnyChunkProjection>;
   readonly nchunks: number;
   readonly chunkBytes: number;
-  readonly out: SharedOutput;
+  /** Where the selection goes: this thread copies each chunk's part in, whichever thread decoded it. */
+  readonly out: StridedView<TypedArray>;
+  /** Whether `out` is freshly zeroed. */
+  readonly zeroed: boolean;
   /** This thread's own jobs for the array: batches run here while the pool is still starting. */
   readonly jobs: ChunkJobs;
 }
 
 /**
- * Reads a selection through a pool: threads decode chunks and copy them straight into the shared
- * output. At most two batches per thread are in flight, so memory stays a few chunks whatever the
- * selection's size. Chunk bytes are read here only when the threads cannot read the store.
+ * Reads a selection through a pool: threads decode whole chunks and hand them over (transferred,
+ * not copied), and this thread copies each one's part into the output, then hands the buffers back
+ * for the next chunks. At most two batches per thread are in flight, so memory stays a few chunks
+ * whatever the selection's size. Chunk bytes are read here only when the threads cannot read the
+ * store. The output is the caller's alone, never shared with a thread: once dropped it is freed as
+ * any memory is (a `SharedArrayBuffer` output was not, as V8 does not count one towards the memory
+ * that makes it collect garbage: issue 16).
  */
 export async function readPooled(job: PooledRead, options: RunOptions): Promise<void> {
   const { pool, signal, progress } = { pool: job.pool, ...options };
@@ -58,20 +67,32 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   const lanes = new Lanes(abort);
   const here = withSyncReads(job.store as WritableStore);
   let done = 0;
+  /** Buffers of chunks threads decoded, placed and ready to go back to a thread. */
+  const spare: ArrayBuffer[] = [];
+  const target = { out: job.out, zeroed: job.zeroed };
   const send = async (items: ReadItem[]): Promise<void> => {
     if (lanes.failed) lanes.throw();
-    const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, out: job.out, items, abort };
-    // Bytes read here that nothing else keeps go to the thread without a copy.
-    const transfer = (): ArrayBuffer[] => (job.store.freshValues === true ? ownedBuffers(items) : []);
+    const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, items, abort };
     const counted = (): void => {
       done += items.length;
       progress?.(done, job.nchunks);
     };
-    const sent = offer(pool, () => [batch, transfer()]);
+    const sent = offer(pool, () => {
+      const back = spare.splice(0, items.length);
+      // Bytes read here that nothing else keeps go to the thread without a copy.
+      const transfer = job.store.freshValues === true ? ownedBuffers(items) : [];
+      return [back.length > 0 ? { ...batch, spare: back } : batch, [...transfer, ...back]];
+    });
     if (sent !== undefined) {
       lanes.add(
         sent.then((reply) => {
           check(reply);
+          const decoded = reply.decoded ?? [];
+          items.forEach((item, i) => {
+            const chunk = decoded[i];
+            job.jobs.placeDecoded(job.out, job.zeroed, chunk ?? undefined, item.projection);
+            if (chunk) spare.push(chunk.buffer as ArrayBuffer);
+          });
           counted();
         }),
       );
@@ -80,7 +101,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
     // threads' replies in (a batch read synchronously never yields to them by itself).
     const began = now();
-    await runBatch(batch, async () => job.jobs, () => here);
+    await runBatch(batch, async () => job.jobs, () => here, target);
     startIfWorth(items.length, now() - began, job.nchunks - batched);
     counted();
     await yieldToEvents();

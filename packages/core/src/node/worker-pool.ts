@@ -37,7 +37,7 @@ const PER_THREAD = 2;
 
 /**
  * A `ChunkPool` of `worker_threads`. Threads start on the first batch and are kept for the next
- * call, but never keep the process alive while idle. A thread that dies fails its batches with the
+ * call, but never keep the process alive while idle (only while loading or working). A thread that dies fails its batches with the
  * reason and is replaced on the next batch.
  */
 export class WorkerPool implements ChunkPool {
@@ -117,6 +117,7 @@ export class WorkerPool implements ChunkPool {
     worker.on("message", ({ id, reply, ready }: { id: number; reply: PoolReply; ready?: true }) => {
       if (ready) {
         thread.ready = true;
+        if (thread.waiting.size === 0) worker.unref();
         started();
         return;
       }
@@ -136,7 +137,8 @@ export class WorkerPool implements ChunkPool {
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`a chunk pool thread exited with code ${code}`)));
-    worker.unref();
+    // Kept referenced while it loads (so `await pool.warm()` keeps a process alive), then not
+    // while idle.
     return thread;
   }
 }
@@ -148,11 +150,26 @@ export class WorkerPool implements ChunkPool {
  */
 function spawn(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./worker/chunk-worker.js", here));
+  if (!here.endsWith(".ts")) return new Worker(new URL("./worker/chunk-worker.js", here), { execArgv: threadExecArgv() });
   const tsx = join(dirname(createRequire(here).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
   const entry = new URL("./chunk-worker.ts", here).href;
   const code = `import(${JSON.stringify(pathToHref(tsx))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, execArgv: [...process.execArgv, "--conditions=@z/source"] });
+  return new Worker(code, { eval: true, execArgv: [...threadExecArgv(), "--conditions=@z/source"] });
+}
+
+/**
+ * The process's Node options, less those about its entry that would break a thread's: under
+ * `node --input-type=module -e CODE`, a thread inheriting `--input-type` fails to load its file
+ * (`ERR_INPUT_TYPE_NOT_ALLOWED`) and the pool would have no thread at all.
+ */
+function threadExecArgv(args: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-e" || arg === "--eval" || arg === "-p" || arg === "--print" || arg === "--input-type") i++;
+    else if (!/^--(input-type|eval|print)=/.test(arg)) kept.push(arg);
+  }
+  return kept;
 }
 
 function pathToHref(path: string): string {
