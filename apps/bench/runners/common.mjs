@@ -95,12 +95,52 @@ export function report(result) {
   process.stdout.write(`${JSON.stringify({ ...result, ...timedMicros, ...huge, peakRssBytes: peakRssBytes() })}\n`);
 }
 
-/** Runs a runner's main: a thrown `Unsupported` is reported as such, anything else as an error (exit 1). */
+/** This process's resident set size now, in bytes. */
+export const rssBytes = () => process.memoryUsage.rss();
+
+/**
+ * Runs one operation `repeat` times in this process, as a server or a notebook does, and folds the
+ * results: the first operation's fields are the cold ones (`seconds`, `cpuSeconds`), the median of
+ * operations 2..N the warm ones (`warmSeconds`, `warmCpuSeconds`), every operation's time is in
+ * `opSeconds`, and `rssAfterBytes` is RSS after the last one (its result dropped, nothing forced).
+ * Every operation must give the same checksum.
+ */
+export async function repeated(repeat, operation) {
+  const ops = [];
+  for (let i = 0; i < repeat; i++) {
+    ops.push(await operation(i));
+    if (ops[i].checksum !== ops[0].checksum) throw new Error(`operation ${i + 1} gave checksum ${ops[i].checksum}, operation 1 ${ops[0].checksum}`);
+  }
+  return foldOperations(ops, rssBytes());
+}
+
+/** The fields `repeated` reports for operations `ops` (see there); the same in the Python runners. */
+export function foldOperations(ops, rssAfter) {
+  const warm = ops.slice(1);
+  const mid = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const m = sorted.length >> 1;
+    return sorted.length === 0 ? undefined : sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+  };
+  return {
+    ...ops[0],
+    opSeconds: ops.map((o) => o.seconds),
+    ...(warm.length > 0 ? { warmSeconds: mid(warm.map((o) => o.seconds)), warmCpuSeconds: mid(warm.map((o) => o.cpuSeconds)) } : {}),
+    rssAfterBytes: rssAfter,
+  };
+}
+
+/**
+ * Runs a runner's main: a thrown `Unsupported` is reported as such, anything else as an error
+ * (exit 1). `--repeat N` (default 1) runs the case N times in this process (see `repeated`).
+ */
 export async function main(impl, body) {
   let args;
   try {
     args = runnerArgs();
-    const result = await body(args);
+    const repeat = Number(args.repeat ?? 1);
+    if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer, got ${args.repeat}`);
+    const result = await repeated(repeat, () => body(args));
     report({ impl, case: args.case, status: "ok", ...result });
   } catch (error) {
     if (error instanceof Unsupported) {

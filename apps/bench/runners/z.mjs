@@ -78,7 +78,7 @@ await main("z", async (args) => {
       const { seconds, cpuSeconds } = await timed(async () => {
         let array;
         try {
-          array = await create({ store, shape: [n, n], chunks: [1024, 1024], dtype: "<f4", compressor: c.compressor, fillValue: 0 });
+          array = await create({ store, shape: [n, n], chunks: [1024, 1024], dtype: "<f4", compressor: c.compressor, fillValue: 0, overwrite: true });
           await array.set(null, { data: source, shape: [n, n] });
         } catch (error) {
           throw unsupportedOr(error);

@@ -20,6 +20,8 @@ const RUNNERS = {
   z: [process.execPath, join(app, "runners/z.mjs")],
   zarrita: [process.execPath, join(app, "runners/zarrita.mjs")],
   "zarr-python": [PYTHON, join(app, "runners/zarr_python.py")],
+  // The venv's python, filled in by ensureTensorStore() when the run includes TensorStore.
+  tensorstore: [undefined, join(app, "runners/tensorstore_runner.py")],
   "floor-read": [process.execPath, join(app, "runners/floor.mjs"), "--mode", "read"],
   "floor-copy": [process.execPath, join(app, "runners/floor.mjs"), "--mode", "copy"],
 };
@@ -62,7 +64,7 @@ function run(command, args, { timeoutSeconds = options.timeoutSeconds, cwd = app
 /** One runner process for one case: its JSON line, or an error result. */
 async function runCase(impl, c, round, context) {
   const [command, ...base] = RUNNERS[impl];
-  const args = [...base, "--case", c.id, "--data", context.data];
+  const args = [...base, "--case", c.id, "--data", context.data, "--repeat", String(repeatFor(impl, c))];
   if (c.kind === "http") args.push("--url", context.url);
   let out;
   if (c.kind === "write") {
@@ -130,6 +132,25 @@ async function runCodecs(round, context) {
   rmSync(out, { recursive: true, force: true });
   return lines;
 }
+
+/**
+ * Operations per process: `--repeat`, except zarrita's R6 (2,000 windows take it about a minute),
+ * which runs twice (one cold, one warm) so that a full bench stays under an hour.
+ */
+function repeatFor(impl, c) {
+  return impl === "zarrita" && c.kind === "windows" ? Math.min(2, options.repeat) : options.repeat;
+}
+
+/** TensorStore's runner needs the venv python/ensure-tensorstore.sh makes (installing it the first time). */
+async function ensureTensorStore() {
+  log("tensorstore: its venv (python/ensure-tensorstore.sh) …");
+  const result = await run("bash", [join(app, "python/ensure-tensorstore.sh")], { timeoutSeconds: 900 });
+  if (result.code !== 0) throw new Error(`installing TensorStore failed:\n${result.stderr}`);
+  RUNNERS.tensorstore[0] = result.stdout.trim().split("\n").at(-1);
+  const version = await run(RUNNERS.tensorstore[0], ["-c", "import importlib.metadata as m; print(m.version('tensorstore'))"]);
+  tensorstoreVersion = version.stdout.trim() || undefined;
+}
+let tensorstoreVersion;
 
 function storedBytes(dir) {
   let total = 0;
@@ -230,8 +251,8 @@ function render(results) {
   const shownFloors = o.floors ? FLOORS : [];
   const summary = summarize(runs, { cases: shownCases.map((c) => c.id), impls: [...o.impls, ...shownFloors] });
   const header = [
-    `z bench ${results.date}  ${o.quick ? "QUICK " : ""}${o.rounds} round(s), median wall time (open + read/write; process start excluded)`,
-    `machine: ${info.cores} cores (${info.cpuModel}), ${Math.round(info.totalMemBytes / 2 ** 30)} GiB, Node ${info.node}; Python ${versions.python}, zarr ${versions.zarr}, numcodecs ${versions.numcodecs}, numpy ${versions.numpy}; zarrita ${versions.zarrita}`,
+    `z bench ${results.date}  ${o.quick ? "QUICK " : ""}${o.rounds} round(s) of ${o.repeat ?? 1} operation(s) per process, median wall time (open + read/write; process start excluded)`,
+    `machine: ${info.cores} cores (${info.cpuModel}), ${Math.round(info.totalMemBytes / 2 ** 30)} GiB, Node ${info.node}; Python ${versions.python}, zarr ${versions.zarr}, numcodecs ${versions.numcodecs}, numpy ${versions.numpy}; zarrita ${versions.zarrita}${versions.tensorstore ? `; TensorStore ${versions.tensorstore}` : ""}`,
     `data: ${manifest.n}x${manifest.n} float32 in ${manifest.chunk}x${manifest.chunk} chunks, ${manifest.windows} windows of ${manifest.windowSize}x${manifest.windowSize}, R7 ${manifest.r7n}x${manifest.r7n} int16 in ${manifest.r7Chunk}x${manifest.r7Chunk}${results.dataDir ? `; in ${results.dataDir}` : ""}`,
     `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
   ].join("\n");
@@ -255,6 +276,7 @@ async function main() {
   const check = await run(PYTHON, ["-c", "import zarr, numcodecs"]);
   if (check.code !== 0) throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
   if (options.build && options.impls.includes("z")) await build();
+  if (options.impls.includes("tensorstore")) await ensureTensorStore();
   const { dir, manifest } = await prepareData();
   const cleanup = () => {
     if (!options.keepData && !options.data) rmSync(dir, { recursive: true, force: true });
@@ -298,7 +320,7 @@ async function main() {
   }
 
   const info = machine();
-  const versions = { ...manifest.versions, zarrita: zarritaVersion() };
+  const versions = { ...manifest.versions, zarrita: zarritaVersion(), tensorstore: tensorstoreVersion };
   const { sizes, ...shownOptions } = options;
   const results = { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, dataDir: dir, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs, codecRuns };
   const { text, summary, tables } = render(results);

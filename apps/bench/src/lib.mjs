@@ -1,7 +1,9 @@
 // Pure helpers of the bench: arguments, statistics, checks and the table (tested in test/).
 import { CASE_IDS } from "./cases.mjs";
 
-export const IMPLS = ["z", "zarrita", "zarr-python"];
+export const IMPLS = ["z", "zarrita", "zarr-python", "tensorstore"];
+/** What z is measured against, each in its own ratio columns (z's time ÷ theirs, per round). */
+export const ANCHORS = ["zarr-python", "tensorstore", "zarrita"];
 export const FLOORS = ["floor-read", "floor-copy"];
 export const BASELINE = "zarr-python";
 /** `--cases` also takes `codecs`: the codec rows (src/codec-rows.mjs), z's codecs against numcodecs'. */
@@ -9,11 +11,11 @@ export const CODECS_PART = "codecs";
 const CASE_CHOICES = [...CASE_IDS, CODECS_PART];
 
 export const SIZES = {
-  full: { n: 8192, windows: 2000, r7n: 4096, rounds: 3 },
-  quick: { n: 4096, windows: 200, r7n: 2048, rounds: 1 },
+  full: { n: 8192, windows: 2000, r7n: 4096, rounds: 3, repeat: 5 },
+  quick: { n: 4096, windows: 200, r7n: 2048, rounds: 1, repeat: 5 },
 };
 
-const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs] [--impls z,zarrita,zarr-python] [--rounds N]
+const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs] [--impls z,zarrita,zarr-python,tensorstore] [--rounds N] [--repeat N]
                   [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]
        pnpm bench --report bench-results/FILE.json    (prints a saved run's tables again)`;
 
@@ -35,6 +37,7 @@ export function parseArgs(argv) {
     cases: [...CASE_CHOICES],
     impls: [...IMPLS],
     rounds: 0,
+    repeat: 0,
     floors: true,
     build: true,
     data: undefined,
@@ -78,6 +81,9 @@ export function parseArgs(argv) {
       case "--rounds":
         options.rounds = positive(value(), "--rounds");
         break;
+      case "--repeat":
+        options.repeat = positive(value(), "--repeat");
+        break;
       case "--no-floors":
         options.floors = false;
         break;
@@ -110,6 +116,7 @@ export function parseArgs(argv) {
   }
   options.sizes = SIZES[options.quick ? "quick" : "full"];
   if (options.rounds === 0) options.rounds = options.sizes.rounds;
+  if (options.repeat === 0) options.repeat = options.sizes.repeat;
   return options;
 }
 
@@ -169,6 +176,10 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
         minSeconds: ok.length ? Math.min(...ok.map((r) => r.seconds)) : undefined,
         medianCpuSeconds: median(ok.map((r) => r.cpuSeconds)),
         medianPeakRssBytes: median(ok.map((r) => r.peakRssBytes)),
+        medianWarmSeconds: median(ok.map((r) => r.warmSeconds)),
+        medianWarmCpuSeconds: median(ok.map((r) => r.warmCpuSeconds)),
+        medianRssAfterBytes: median(ok.map((r) => r.rssAfterBytes)),
+        operations: ok[0]?.opSeconds?.length,
         hugePagesBytes: ok.map((r) => r.hugePagesBytes),
       };
       const windows = ok[0]?.windows;
@@ -194,11 +205,48 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
           .reduce((m, r) => Math.min(m, r.seconds), Infinity);
         if (entry.minSeconds !== undefined && Number.isFinite(baseMin)) entry.minRatio = entry.minSeconds / baseMin;
       }
+      entry.vs = against(runs, id, impl, ok);
       byImpl[impl] = entry;
     }
     summary[id] = byImpl;
   }
   return summary;
+}
+
+/**
+ * An implementation's time ÷ each anchor's, cold (`seconds`, the first operation of a process) and
+ * warm (`warmSeconds`, the median of operations 2..N), per round (the same round: the same machine
+ * state), with their median, best and worst.
+ */
+function against(runs, id, impl, ok) {
+  const vs = {};
+  for (const anchor of ANCHORS) {
+    if (anchor === impl) continue;
+    const modes = {};
+    for (const [mode, field] of [["cold", "seconds"], ["warm", "warmSeconds"]]) {
+      const ratios = [];
+      for (const run of ok) {
+        const base = runs.find((r) => r.case === id && r.impl === anchor && r.round === run.round && r.status === "ok");
+        if (base?.[field] > 0 && run[field] !== undefined) ratios.push(run[field] / base[field]);
+      }
+      if (ratios.length > 0) modes[mode] = { ratios, median: median(ratios), best: Math.min(...ratios), worst: Math.max(...ratios) };
+    }
+    if (Object.keys(modes).length > 0) vs[anchor] = modes;
+  }
+  return vs;
+}
+
+/** z's ratios to each anchor, cold and warm: the median, and the best and worst round. */
+export function formatAnchorTable(summary, cases, { impls, subject = "z" }) {
+  const anchors = ANCHORS.filter((a) => impls.includes(a) && a !== subject);
+  if (!impls.includes(subject) || anchors.length === 0) return undefined;
+  const header = ["case", ...anchors.flatMap((a) => [`${subject} ÷ ${a} cold`, `${subject} ÷ ${a} warm`])];
+  const spread = (m) => (m === undefined ? "—" : m.ratios.length > 1 ? `${formatRatio(m.median)} (${m.best.toFixed(2)}–${m.worst.toFixed(2)})` : formatRatio(m.median));
+  const rows = cases.map((c) => {
+    const e = summary[c.id]?.[subject];
+    return [c.id, ...anchors.flatMap((a) => (e?.status === "ok" ? [spread(e.vs?.[a]?.cold), spread(e.vs?.[a]?.warm)] : ["—", "—"]))];
+  });
+  return markdownTable(header, rows);
 }
 
 export const formatSeconds = (s) => (s === undefined ? "—" : s >= 100 ? `${s.toFixed(0)} s` : s >= 10 ? `${s.toFixed(1)} s` : `${s.toFixed(2)} s`);
@@ -222,10 +270,13 @@ export function markdownTable(header, rows) {
 
 /** The result tables: times with ratios to the baseline, then peak RSS and CPU time; with footnotes. */
 export function formatTables(summary, cases, { impls, floors, baseline = BASELINE }) {
-  const others = impls.filter((i) => i !== baseline);
+  // Ratios to the baseline for z alone (others' ratios to each other say nothing about z); z's
+  // ratios to every anchor are in formatAnchorTable's table.
+  const others = impls.filter((i) => i !== baseline && (i === "z" || !impls.includes("z")));
   const showRatios = impls.includes(baseline);
   const time = (e) => {
     let text = formatSeconds(e.medianSeconds);
+    if (e.medianWarmSeconds !== undefined) text += ` / ${formatSeconds(e.medianWarmSeconds)}`;
     if (e.windowsPerSecond !== undefined) text += ` (${e.windowsPerSecond.toFixed(0)} win/s)`;
     return text;
   };
@@ -249,9 +300,11 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
       ...floors.map((f) => cell(s[f], time)),
     ];
   });
+  const anyAfter = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => e.medianRssAfterBytes !== undefined));
   const rssHeader = [
     "case",
     ...impls.map((i) => `${i} peak RSS`),
+    ...(anyAfter ? impls.map((i) => `${i} RSS after`) : []),
     ...impls.map((i) => `${i} CPU`),
     ...(showRatios ? others.map((i) => `${i} / ${baseline} CPU`) : []),
   ];
@@ -260,6 +313,7 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
     return [
       c.id,
       ...impls.map((i) => cell(s[i], (e) => formatMiB(e.medianPeakRssBytes))),
+      ...(anyAfter ? impls.map((i) => cell(s[i], (e) => formatMiB(e.medianRssAfterBytes))) : []),
       ...impls.map((i) => cell(s[i], (e) => formatSeconds(e.medianCpuSeconds))),
       ...(showRatios ? others.map((i) => cell(s[i], (e) => formatRatio(e.medianCpuRatio))) : []),
     ];
@@ -288,9 +342,15 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
     }
   }
   const rounds = Math.max(0, ...Object.values(summary).flatMap((s) => Object.values(s).map((e) => e.rounds ?? 0)));
+  const anchorTable = formatAnchorTable(summary, cases, { impls });
+  const warm = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => e.medianWarmSeconds !== undefined));
   return [
+    ...(warm ? ["Times: cold (the first operation of a fresh process) / warm (the median of operations 2..N in that process).", ""] : []),
     markdownTable(timeHeader, timeRows),
     "",
+    ...(anchorTable
+      ? ["z's time ÷ each anchor's, per round, cold and warm: median (best–worst round); below 1× z is faster.", "", anchorTable, ""]
+      : []),
     markdownTable(rssHeader, rssRows),
     ...(rounds > 1 ? ["", markdownTable(bestHeader, bestRows)] : []),
     ...(anyHuge

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { CASE_IDS, caseById } from "../src/cases.mjs";
 import { chunkOf, formatCodecTable, summarizeCodecs } from "../src/codec-rows.mjs";
 import { parseRange } from "../src/http-server.mjs";
-import { checksumProblems, formatTables, markdownTable, median, parseArgs, summarize } from "../src/lib.mjs";
+import { checksumProblems, formatAnchorTable, formatTables, markdownTable, median, parseArgs, summarize } from "../src/lib.mjs";
 import { selfTimes, summarizeProfile } from "../src/profile.mjs";
-import { bytesOf, checksum } from "../runners/common.mjs";
+import { bytesOf, checksum, foldOperations } from "../runners/common.mjs";
 
 describe("median", () => {
   it("takes the middle value, or the mean of the middle two", () => {
@@ -42,11 +42,13 @@ describe("checksum", () => {
 });
 
 describe("parseArgs", () => {
-  it("defaults to every case and implementation, 3 rounds, full size", () => {
+  it("defaults to every case and implementation, 3 rounds of 5 operations per process, full size", () => {
     const o = parseArgs([]);
     expect(o.cases).toEqual([...CASE_IDS, "codecs"]);
-    expect(o.impls).toEqual(["z", "zarrita", "zarr-python"]);
+    expect(o.impls).toEqual(["z", "zarrita", "zarr-python", "tensorstore"]);
     expect(o.rounds).toBe(3);
+    expect(o.repeat).toBe(5);
+    expect(parseArgs(["--repeat", "7"]).repeat).toBe(7);
     expect(o.sizes.n).toBe(8192);
   });
   it("--quick is one round of smaller data; --cases filters in the cases' order", () => {
@@ -85,6 +87,43 @@ describe("checksumProblems", () => {
     expect(problems[0]).toMatch(/^R1 z round 2: checksum cccc/);
     expect(problems[1]).toMatch(/differs from zarr-python round 1/);
     expect(problems[2]).toMatch(/^W1 z round 1: wrote data/);
+  });
+});
+
+describe("repeated operations in one process", () => {
+  it("fold into the first (cold), the median of the rest (warm), and RSS after the last", () => {
+    const ops = [4, 1, 3, 2, 9].map((seconds, i) => ({ seconds, cpuSeconds: seconds * 2, checksum: "c", peak: i }));
+    const folded = foldOperations(ops, 123);
+    expect(folded).toMatchObject({ seconds: 4, cpuSeconds: 8, checksum: "c", peak: 0, warmSeconds: 2.5, warmCpuSeconds: 5, rssAfterBytes: 123 });
+    expect(folded.opSeconds).toEqual([4, 1, 3, 2, 9]);
+    expect(foldOperations(ops.slice(0, 1), 1).warmSeconds).toBeUndefined();
+  });
+
+  it("give z's ratio to every anchor, cold and warm, per round, with the best and worst", () => {
+    const run = (impl: string, round: number, seconds: number, warmSeconds: number) => ({ impl, case: "R1", round, status: "ok", seconds, warmSeconds, cpuSeconds: 1 });
+    const runs = [
+      run("z", 1, 2, 1),
+      run("tensorstore", 1, 1, 1),
+      run("zarr-python", 1, 4, 2),
+      run("z", 2, 3, 0.5),
+      run("tensorstore", 2, 1, 1),
+      run("zarr-python", 2, 4, 2),
+      run("z", 3, 1, 2),
+      run("tensorstore", 3, 1, 1),
+      run("zarr-python", 3, 4, 2),
+    ];
+    const summary = summarize(runs, { cases: ["R1"], impls: ["z", "zarr-python", "tensorstore"] });
+    const vs = summary.R1!.z!.vs;
+    expect(vs.tensorstore.cold).toEqual({ ratios: [2, 3, 1], median: 2, best: 1, worst: 3 });
+    expect(vs.tensorstore.warm).toEqual({ ratios: [1, 0.5, 2], median: 1, best: 0.5, worst: 2 });
+    expect(vs["zarr-python"].warm.median).toBe(0.5);
+    expect(vs.zarrita).toBeUndefined();
+    expect(summary.R1!.z!.medianWarmSeconds).toBe(1);
+    const table = formatAnchorTable(summary, [caseById("R1")], { impls: ["z", "zarr-python", "tensorstore"] })!;
+    expect(table).toContain("| z ÷ zarr-python cold | z ÷ zarr-python warm | z ÷ tensorstore cold | z ÷ tensorstore warm |");
+    expect(table).toMatch(/\| R1 +\| 0.50× \(0.25–0.75\) +\| 0.50× \(0.25–1.00\) +\| 2.00× \(1.00–3.00\) +\| 1.00× \(0.50–2.00\) +\|/);
+    const text = formatTables(summary, [caseById("R1")], { impls: ["z", "zarr-python", "tensorstore"], floors: [] });
+    expect(text).toContain("| 2.00 s / 1.00 s");
   });
 });
 

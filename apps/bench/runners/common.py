@@ -1,0 +1,114 @@
+"""What the Python runners share (zarr_python.py, tensorstore_runner.py): the checksum, timing,
+memory readings, repeating a case in one process, and the one JSON line a runner prints. The same
+definitions as runners/common.mjs for the Node runners."""
+import hashlib
+import json
+import resource
+import time
+import traceback
+
+import numpy as np
+
+
+class Unsupported(Exception):
+    """A case the implementation cannot run (a codec or store it lacks): reported, not a failure."""
+
+
+def peak_rss_bytes():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+
+
+def rss_bytes():
+    """This process's resident set size now."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize()
+
+
+def huge_pages_bytes():
+    """This process's memory in transparent huge pages now (AnonHugePages), or None where unknown:
+    numpy asks for huge pages for large arrays, and an output in 2 MiB pages takes 512 times fewer
+    page faults, so it explains much of the spread between rounds."""
+    try:
+        with open("/proc/self/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("AnonHugePages:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def checksum(parts):
+    """SHA-256 (hex) of the elements as little-endian bytes in C order, parts concatenated."""
+    h = hashlib.sha256()
+    for p in parts:
+        a = np.ascontiguousarray(p)
+        if a.dtype.byteorder == ">":
+            a = a.astype(a.dtype.newbyteorder("<"))
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+class Timer:
+    """Wall-clock seconds, and CPU seconds (user + system, all threads) of this process meanwhile."""
+
+    def __enter__(self):
+        self.cpu0 = cpu_seconds()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.t0
+        self.cpu_seconds = cpu_seconds() - self.cpu0
+        # Read while the result is still held (see huge_pages_bytes).
+        self.huge_pages_bytes = huge_pages_bytes()
+
+    def result(self, **more):
+        huge = {} if self.huge_pages_bytes is None else {"hugePagesBytes": self.huge_pages_bytes}
+        return {"seconds": self.seconds, "cpuSeconds": self.cpu_seconds, **huge, **more}
+
+
+def median(values):
+    s = sorted(values)
+    m = len(s) // 2
+    return None if not s else s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def repeated(repeat, operation):
+    """Runs `operation` `repeat` times in this process and folds the results as the Node runners'
+    `foldOperations` does: the first operation is cold, the median of 2..N warm, RSS after the last."""
+    ops = []
+    for i in range(repeat):
+        ops.append(operation())
+        if ops[i].get("checksum") != ops[0].get("checksum"):
+            raise RuntimeError(f"operation {i + 1} gave checksum {ops[i].get('checksum')}, operation 1 {ops[0].get('checksum')}")
+    folded = dict(ops[0])
+    folded["opSeconds"] = [o["seconds"] for o in ops]
+    if len(ops) > 1:
+        folded["warmSeconds"] = median([o["seconds"] for o in ops[1:]])
+        folded["warmCpuSeconds"] = median([o["cpuSeconds"] for o in ops[1:]])
+    folded["rssAfterBytes"] = rss_bytes()
+    return folded
+
+
+def run_main(impl, run, argv):
+    """`--case C --data DIR [--out DIR] [--url URL] [--repeat N]`: runs the case N times (default 1)
+    with `run(args)`, which times one operation, and prints one JSON line. Returns the exit code."""
+    args = {argv[i][2:]: argv[i + 1] for i in range(0, len(argv), 2)}
+    out = {"impl": impl, "case": args.get("case")}
+    code = 0
+    try:
+        out.update(status="ok", **repeated(int(args.get("repeat", 1)), lambda: run(args)))
+    except Unsupported as e:
+        out.update(status="unsupported", detail=str(e))
+    except Exception:
+        out.update(status="error", detail=traceback.format_exc())
+        code = 1
+    out["peakRssBytes"] = peak_rss_bytes()
+    print(json.dumps(out), flush=True)
+    return code

@@ -1,0 +1,76 @@
+"""Runs one bench case with TensorStore (its zarr2 driver, with its defaults), as a user would:
+open the array by spec, read or write it. Runs in the venv python/ensure-tensorstore.sh makes.
+
+usage: tensorstore_runner.py --case R1 --data DIR [--out DIR] [--url URL] [--repeat N]
+
+Prints one JSON line, the same fields as the other runners (runners/common.py). Not named
+tensorstore.py: this directory is first on sys.path, and the runner would import itself.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import tensorstore as ts
+
+from common import Timer, checksum, run_main
+
+CASES = {
+    "R1": ("read", "r1.zarr"), "R2": ("read", "r2.zarr"), "R3": ("read", "r3.zarr"),
+    "R4": ("read", "r4.zarr"), "R5": ("read", "r5.zarr"), "R6": ("windows", "r1.zarr"),
+    "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
+}
+# Must match src/cases.mjs.
+WRITE_COMPRESSORS = {
+    "W1": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+    "W2": {"id": "zlib", "level": 1},
+}
+
+
+def open_array(kvstore, **options):
+    """A new TensorStore for each operation, as each operation of the other runners opens the array:
+    a fresh default context, so nothing is cached between operations."""
+    return ts.open({"driver": "zarr2", "kvstore": kvstore}, **options).result()
+
+
+def file_kvstore(path):
+    return {"driver": "file", "path": path.rstrip("/") + "/"}
+
+
+def full_read(kvstore):
+    with Timer() as t:
+        data = open_array(kvstore, read=True).read().result()
+    return t.result(checksum=checksum([data]))
+
+
+def run(args):
+    kind, array = CASES[args["case"]]
+    data_dir = args["data"]
+    if kind == "read":
+        return full_read(file_kvstore(os.path.join(data_dir, array)))
+    if kind == "http":
+        return full_read({"driver": "http", "base_url": f"{args['url']}/{array}/"})
+    if kind == "windows":
+        with open(os.path.join(data_dir, "windows.json")) as f:
+            spec = json.load(f)
+        size, windows = spec["size"], spec["windows"]
+        with Timer() as t:
+            z = open_array(file_kvstore(os.path.join(data_dir, array)), read=True)
+            parts = [z[r:r + size, c:c + size].read().result() for r, c in windows]
+        return t.result(checksum=checksum(parts), windows=len(windows))
+    if kind == "write":
+        source = np.fromfile(os.path.join(data_dir, "r1.f32"), dtype="<f4")
+        n = int(round(len(source) ** 0.5))
+        source = source.reshape(n, n)
+        metadata = {"shape": [n, n], "chunks": [1024, 1024], "dtype": "<f4", "fill_value": 0, "order": "C",
+                    "filters": None, "compressor": WRITE_COMPRESSORS[args["case"]]}
+        with Timer() as t:
+            z = ts.open({"driver": "zarr2", "kvstore": file_kvstore(args["out"]), "metadata": metadata},
+                        create=True, delete_existing=True).result()
+            z.write(source).result()
+        return t.result(checksum=checksum([source]))
+    raise ValueError(f"no such case kind {kind}")
+
+
+if __name__ == "__main__":
+    sys.exit(run_main("tensorstore", run, sys.argv[1:]))
