@@ -152,6 +152,15 @@ async function ensureTensorStore() {
 }
 let tensorstoreVersion;
 
+/** zarr-python reads HTTP through fsspec with aiohttp: Debian's python3-aiohttp, installed when missing (as root). */
+async function ensureAiohttp() {
+  if ((await run(PYTHON, ["-c", "import aiohttp, fsspec"])).code === 0) return;
+  if (process.getuid?.() !== 0) return log("H1: python3-aiohttp is missing (not root: zarr-python's H1 will be unsupported)");
+  log("H1: installing python3-aiohttp (Debian) for zarr-python's HTTP reads …");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  await run("apt-get", ["install", "-y", "-qq", "python3-aiohttp", "python3-fsspec"], { timeoutSeconds: 600, env });
+}
+
 function storedBytes(dir) {
   let total = 0;
   for (const name of readdirSync(dir)) if (!name.startsWith(".")) total += statSync(join(dir, name)).size;
@@ -277,6 +286,7 @@ async function main() {
   if (check.code !== 0) throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
   if (options.build && options.impls.includes("z")) await build();
   if (options.impls.includes("tensorstore")) await ensureTensorStore();
+  if (options.impls.includes(BASELINE) && cases.some((c) => c.kind === "http")) await ensureAiohttp();
   const { dir, manifest } = await prepareData();
   const cleanup = () => {
     if (!options.keepData && !options.data) rmSync(dir, { recursive: true, force: true });
