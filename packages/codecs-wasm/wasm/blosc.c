@@ -10,6 +10,7 @@
 
 int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen);
 void unshuffle(int typesize, int size, const u8 *src, u8 *dst);
+void unshuffle_planes(int typesize, int n, const u8 *const *planes, u8 *dst);
 void bitunshuffle(int typesize, int size, const u8 *src, u8 *dst);
 int zstd_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, int verify);
 
@@ -77,6 +78,15 @@ int blosc_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, u8 *tmp) {
     int shuffled = anyShuffle && (doShuffle || bsize >= typesize);
     u8 *out = dst + (u64)block * blocksize;
     u8 *target = shuffled ? tmp : out;
+    /*
+     * Streams stored raw are unshuffled straight from the frame rather than copied into tmp
+     * first: each split stream is a byte plane (split by typesize), or one unsplit stream holds
+     * the whole shuffled block. Data that barely compresses (the noisy low bytes of floats) is
+     * mostly such streams.
+     */
+    int byPlanes = shuffled && doShuffle && splits == typesize && splits > 1;
+    const u8 *planes[MAX_SPLITS];
+    const u8 *shuffledFrom = tmp;
     int64_t at = (int32_t)rd32(src + HEADER_SIZE + 4 * block);
     for (u32 split = 0; split < splits; split++) {
       if (at < firstStream || at > (int64_t)cbytes - 4) return MALFORMED;
@@ -86,8 +96,11 @@ int blosc_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, u8 *tmp) {
       budget -= length + 4;
       if (budget < 0) return MALFORMED;
       u8 *d = target + (u64)split * neblock;
+      if (byPlanes) planes[split] = d;
       if (length == neblock) {
-        __builtin_memcpy(d, src + at, neblock);
+        if (byPlanes) planes[split] = src + at;
+        else if (shuffled && splits == 1) shuffledFrom = src + at;
+        else __builtin_memcpy(d, src + at, neblock);
       } else if (format == FORMAT_LZ4) {
         if (lz4_decode(src + at, (int)length, d, (int)neblock) != (int)neblock) return MALFORMED;
       } else {
@@ -97,9 +110,10 @@ int blosc_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, u8 *tmp) {
       }
       at += length;
     }
-    if (shuffled) {
-      if (doShuffle) unshuffle((int)typesize, (int)bsize, tmp, out);
-      else bitunshuffle((int)typesize, (int)bsize, tmp, out);
+    if (byPlanes) unshuffle_planes((int)typesize, (int)neblock, planes, out);
+    else if (shuffled) {
+      if (doShuffle) unshuffle((int)typesize, (int)bsize, shuffledFrom, out);
+      else bitunshuffle((int)typesize, (int)bsize, shuffledFrom, out);
     }
   }
   return (int)nbytes;

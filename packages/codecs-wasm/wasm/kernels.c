@@ -115,13 +115,15 @@ int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen) {
   }
 }
 
-/* Byte unshuffle of one block: src holds typesize streams of n = size / typesize bytes. */
-EXPORT("unshuffle")
-void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
-  int n = size / typesize;
+/*
+ * Byte unshuffle of n items of typesize bytes: plane j (planes[j], n bytes) holds byte j of every
+ * item. The planes need not be contiguous: a Blosc frame's split streams stored raw are
+ * unshuffled straight from the frame, with no copy into a block buffer first.
+ */
+void unshuffle_planes(int typesize, int n, const u8 *const *planes, u8 *dst) {
   int i = 0;
   if (typesize == 4) {
-    const u8 *s0 = src, *s1 = src + n, *s2 = src + 2 * n, *s3 = src + 3 * n;
+    const u8 *s0 = planes[0], *s1 = planes[1], *s2 = planes[2], *s3 = planes[3];
     for (; i + 16 <= n; i += 16) {
       v128_t a = wasm_v128_load(s0 + i), b = wasm_v128_load(s1 + i);
       v128_t c = wasm_v128_load(s2 + i), d = wasm_v128_load(s3 + i);
@@ -143,7 +145,7 @@ void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
       o[3] = s3[i];
     }
   } else if (typesize == 2) {
-    const u8 *s0 = src, *s1 = src + n;
+    const u8 *s0 = planes[0], *s1 = planes[1];
     for (; i + 16 <= n; i += 16) {
       v128_t a = wasm_v128_load(s0 + i), b = wasm_v128_load(s1 + i);
       wasm_v128_store(dst + 2 * i, wasm_i8x16_shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
@@ -154,8 +156,7 @@ void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
       dst[2 * i + 1] = s1[i];
     }
   } else if (typesize == 8) {
-    const u8 *s[8];
-    for (int j = 0; j < 8; j++) s[j] = src + j * n;
+    const u8 *const *s = planes;
     for (; i + 16 <= n; i += 16) {
       v128_t x[8];
       for (int j = 0; j < 8; j++) x[j] = wasm_v128_load(s[j] + i);
@@ -190,11 +191,20 @@ void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
       for (int j = 0; j < 8; j++) dst[8 * i + j] = s[j][i];
   } else {
     for (int j = 0; j < typesize; j++) {
-      const u8 *s = src + j * n;
+      const u8 *s = planes[j];
       u8 *o = dst + j;
       for (int k = 0; k < n; k++) o[k * typesize] = s[k];
     }
   }
+}
+
+/* Byte unshuffle of one block: src holds typesize streams of n = size / typesize bytes. */
+EXPORT("unshuffle")
+void unshuffle(int typesize, int size, const u8 *src, u8 *dst) {
+  int n = size / typesize;
+  const u8 *planes[256];
+  for (int j = 0; j < typesize; j++) planes[j] = src + j * n;
+  unshuffle_planes(typesize, n, planes, dst);
   /* Trailing bytes that do not make a whole item are not shuffled. */
   int done = n * typesize;
   for (int k = done; k < size; k++) dst[k] = src[k];
