@@ -1,9 +1,7 @@
 import { CodecError } from "@z/codecs";
-import type { AnyChunkProjection } from "@z/indexing";
-import { MetadataError, StoreError, ZarrError, type Store, type WritableStore } from "@z/meta";
+import type { AnyChunkProjection, StridedView } from "@z/indexing";
+import { MetadataError, StoreError, ZarrError, type Store, type TypedArray, type WritableStore } from "@z/meta";
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
-import type { StridedView } from "@z/indexing";
-import type { TypedArray } from "@z/meta";
 import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, StoreSpec } from "./chunk-pool.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { writeBuffers } from "./scratch-buffers.js";
@@ -87,7 +85,11 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
       lanes.add(
         sent.then((reply) => {
           check(reply);
-          const decoded = reply.decoded ?? [];
+          const decoded = reply.decoded;
+          // A pool that answers a read without its chunks would leave the output unfilled.
+          if (decoded?.length !== items.length) {
+            throw new ZarrError("ZARR_POOL", `the pool answered a read batch of ${items.length} chunks with ${decoded?.length ?? "no"} decoded chunks`);
+          }
           items.forEach((item, i) => {
             const chunk = decoded[i];
             job.jobs.placeDecoded(job.out, job.zeroed, chunk ?? undefined, item.projection);

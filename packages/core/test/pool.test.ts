@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodecRegistry, registerCodec, type CodecFactory } from "@z/codecs";
 import { blosc } from "@z/codecs-wasm";
-import { create, MemoryStore, openArray, slice } from "@z/core";
+import { create, MemoryStore, openArray, slice, type ChunkPool } from "@z/core";
 import { WorkerPool } from "@z/core/node";
 import { TempStore } from "@z/store-fs";
 
@@ -23,7 +23,7 @@ function tempStore(): TempStore {
 const ramp = (n: number, scale = 1): Float64Array => Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.01) * scale + i);
 
 describe("a worker pool decodes and encodes chunks on other threads", () => {
-  it("reads a directory store in the threads: the same values as this thread, in shared memory", async () => {
+  it("reads a directory store in the threads: the same values as this thread", async () => {
     const store = tempStore();
     const z = await create({ store, shape: [300, 170], chunks: [64, 50], dtype: ">f8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, order: "F", fillValue: Number.NaN });
     await z.set([slice(0, 250), slice(0, 170)], { data: ramp(250 * 170), shape: [250, 170] }, { pool: false });
@@ -157,6 +157,15 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     setTimeout(() => controller.abort(reason), 0);
     await expect(read).rejects.toBe(reason);
     expect(seen).toBeLessThan(256);
+  });
+
+  it("refuses a pool's answer to a read that lacks the decoded chunks, rather than leave the result unfilled", async () => {
+    const store = tempStore();
+    const z = await create({ store, shape: [64, 64], chunks: [16, 16], dtype: "<i4", compressor: { id: "zlib", level: 1 } });
+    await z.set(null, 7, { pool: false });
+    // A pool written for the old protocol, whose threads wrote into a shared output and said only "ok".
+    const old: ChunkPool = { size: 1, minBytes: 0, ready: 1, run: async () => ({ ok: true }), close: async () => {} };
+    await expect(z.get(undefined, { pool: old })).rejects.toMatchObject({ code: "ZARR_POOL", message: expect.stringContaining("with no decoded chunks") });
   });
 
   it("keeps arrays with codecs of their own on this thread", async () => {
