@@ -4,3 +4,4 @@ export { TempStore, type TempStoreOptions } from "./temp-store.js";
 export type { StoreFileSystem } from "./file-system.js";
 export { FileLockSynchronizer, type FileLockOptions } from "./file-lock-synchronizer.js";
 export { fileByteSource, type FileByteSource } from "./file-byte-source.js";
+export { findTemporaryFiles, isTemporaryFile, removeTemporaryFile, type TemporaryFile } from "./atomic-write.js";
