@@ -105,6 +105,7 @@ export async function syncDirectory(fs: StoreFileSystem, dir: string): Promise<v
 export interface TemporaryFile {
   /** Its absolute path. */
   readonly path: string;
+  /** Its length in bytes: a whole value whose rename never came, or part of one. */
   readonly size: number;
   /** When it was last written: a write killed part way stopped then. */
   readonly modified: Date;

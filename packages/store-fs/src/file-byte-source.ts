@@ -22,6 +22,7 @@ export interface FileByteSource extends WritableByteSource {
   close(): Promise<void>;
 }
 
+/** How {@link fileByteSource} opens a file. */
 export interface FileByteSourceOptions {
   /** Allow `write` and `truncate`; the file need not exist until `sync()` (atomic) or is created now (in place). Default `false`. */
   writable?: boolean;
