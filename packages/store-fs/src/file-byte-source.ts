@@ -74,7 +74,7 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
       try {
         let handle: FileHandle;
         if (file === undefined || empty) {
-          handle = await open(temp, "wx");
+          handle = await open(temp, "wx+");
         } else {
           // Copied by path: make sure the path is still the file read so far.
           const [opened, named] = await Promise.all([file.stat(), stat(path).catch(() => undefined)]);

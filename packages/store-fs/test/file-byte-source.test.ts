@@ -57,11 +57,13 @@ describe("fileByteSource, writable (atomic by default)", () => {
     const source = await fileByteSource(path, { writable: true });
     expect(await source.size()).toBe(0);
     await source.write(0, utf8("first"));
+    expect(text(await source.read(0, 5))).toBe("first");
     expect(await readdir(dir)).toEqual([expect.stringMatching(/^\.new\.zip\.[0-9a-f]{32}\.partial$/)]);
     await source.sync();
     expect(await read(path)).toBe("first");
     await source.truncate(0);
     await source.write(0, utf8("second"));
+    expect(text(await source.read(0, 6))).toBe("second");
     await source.sync();
     await source.close();
     expect(await read(path)).toBe("second");
