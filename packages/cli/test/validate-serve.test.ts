@@ -140,7 +140,7 @@ print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
     const json = JSON.parse((await run(["validate", store, "--fix", "--json"])).out) as { removed: string[]; problems: { key: string }[] };
     expect(json.removed).toEqual([]);
     expect(json.problems.map((p) => p.key)).toEqual([young]);
-  });
+  }, 30_000);
 
   it("--path limits them to the hierarchy below it", async () => {
     const store = await fixtureCopy();
