@@ -1,8 +1,9 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRange } from "../src/commands/serve.js";
-import { FIXTURES, fixtureCopy, run, STORE } from "./helpers.js";
+import { FIXTURES, fixtureCopy, run, STORE, tempDir } from "./helpers.js";
 
 describe("zarr validate", () => {
   it("passes a store zarr-python wrote", async () => {
@@ -73,6 +74,109 @@ describe("zarr validate", () => {
     expect(report.problems.every((p) => p.key === ".zmetadata" && p.level === "error")).toBe(true);
   });
 });
+
+describe("zarr validate: temporary files of killed writes", () => {
+  const HEX = "0123456789abcdef0123456789abcdef";
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+  const hasZarrPython = spawnSync("/usr/bin/python3", ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
+  /** zarr-python's nchunks_initialized of the arrays grp/a and nested (chunk keys "i/j") in the store at `root`. */
+  const nchunks = (root: string): number[] => {
+    const script = `
+import json, sys, zarr
+a = zarr.open_array(zarr.DirectoryStore(sys.argv[1]), path="grp/a", mode="r")
+n = zarr.open_array(zarr.DirectoryStore(sys.argv[1], dimension_separator="/"), path="nested", mode="r")
+print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
+    return JSON.parse(execFileSync("/usr/bin/python3", ["-c", script, root], { encoding: "utf8" })) as number[];
+  };
+
+  it("reports them in both namings, and --fix removes those a minute old, only them, saying which", async () => {
+    const store = await fixtureCopy();
+    const chunksBefore = hasZarrPython ? nchunks(store) : [];
+    const stale = {
+      // z's naming, in the array's directory; zarr-python's (and z's before), next to the chunk;
+      // z's for metadata; zarr-python's in a numbered directory of a nested array.
+      ours: "grp/a/.0.0." + HEX + ".partial",
+      zarrPython: "grp/a/1.1." + HEX + ".partial",
+      metadata: "grp/..zattrs." + HEX + ".partial",
+      nested: "nested/0/1." + HEX + ".partial",
+    };
+    const young = "grp/a/.1.2." + HEX + ".partial";
+    for (const name of Object.values(stale)) {
+      await writeFile(join(store, name), "half");
+      await utimes(join(store, name), minutesAgo(2), minutesAgo(2));
+    }
+    await writeFile(join(store, young), "in progress");
+    const files = async () => (await readdirRecursive(store)).sort();
+    const before = await files();
+    // zarr-python counts zarr-python's naming as chunks; z's naming it does not.
+    if (hasZarrPython) expect(nchunks(store)).toEqual([chunksBefore[0]! + 1, chunksBefore[1]! + 1]);
+
+    const report = await run(["validate", store]);
+    expect(report.code).toBe(0);
+    const lines = report.out.trim().split("\n");
+    expect(lines.filter((line) => line.includes("temporary file"))).toEqual([
+      expect.stringMatching(/^warning: grp\/\.\.zattrs\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way \(4 bytes, last written .*Z\); zarr validate --fix removes it$/),
+      expect.stringMatching(/^warning: grp\/a\/\.0\.0\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
+      expect.stringMatching(/^warning: grp\/a\/\.1\.2\.[0-9a-f]{32}\.partial: temporary file of a write in progress, or of one killed less than 60 s ago \(11 bytes\); --fix leaves it until then$/),
+      expect.stringMatching(/^warning: grp\/a\/1\.1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
+      expect.stringMatching(/^warning: nested\/0\/1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
+    ]);
+    expect(lines.at(-1)).toBe("ok: 12 arrays, 3 groups, 44 chunks checked; 0 errors, 5 warnings");
+    expect((await run(["validate", store, "--strict"])).code).toBe(1);
+    expect(await files()).toEqual(before);
+
+    const fixed = await run(["validate", store, "--fix"]);
+    expect(fixed.code).toBe(0);
+    expect(fixed.out.trim().split("\n")).toEqual([
+      `removed: ${stale.metadata}: temporary file of a killed write (4 bytes)`,
+      `removed: ${stale.ours}: temporary file of a killed write (4 bytes)`,
+      `removed: ${stale.zarrPython}: temporary file of a killed write (4 bytes)`,
+      `removed: ${stale.nested}: temporary file of a killed write (4 bytes)`,
+      expect.stringMatching(/^warning: grp\/a\/\.1\.2\.[0-9a-f]{32}\.partial: temporary file of a write in progress/),
+      "ok: 12 arrays, 3 groups, 44 chunks checked; 0 errors, 1 warning; removed 4 temporary files",
+    ]);
+    expect(await files()).toEqual(before.filter((name) => !Object.values(stale).includes(name)));
+    if (hasZarrPython) expect(nchunks(store)).toEqual(chunksBefore);
+    const json = JSON.parse((await run(["validate", store, "--fix", "--json"])).out) as { removed: string[]; problems: { key: string }[] };
+    expect(json.removed).toEqual([]);
+    expect(json.problems.map((p) => p.key)).toEqual([young]);
+  }, 30_000);
+
+  it("--path limits them to the hierarchy below it", async () => {
+    const store = await fixtureCopy();
+    for (const name of ["grp/a/.0.0." + HEX + ".partial", "b/.0." + HEX + ".partial"]) {
+      await writeFile(join(store, name), "half");
+      await utimes(join(store, name), minutesAgo(2), minutesAgo(2));
+    }
+    const { out } = await run(["validate", store, "--path", "grp", "--fix"]);
+    expect(out).toContain(`removed: grp/a/.0.0.${HEX}.partial: temporary file of a killed write (4 bytes)`);
+    expect(out).not.toContain("b/.0.");
+    expect(await readdirRecursive(join(store, "b"))).toContain(`.0.${HEX}.partial`);
+  });
+
+  it("reports and removes the working copy a killed write to a zip file left beside it", async () => {
+    const dir = await tempDir();
+    const zip = join(dir, "store.zip");
+    await cp(join(FIXTURES, "store.zip"), zip);
+    const copy = join(dir, `.store.zip.${HEX}.partial`);
+    const other = join(dir, `.other.zip.${HEX}.partial`); // another file's: not this store's
+    for (const path of [copy, other]) {
+      await cp(zip, path);
+      await utimes(path, minutesAgo(5), minutesAgo(5));
+    }
+    const { out } = await run(["validate", zip]);
+    expect(out).toContain(`warning: ${copy}: temporary file left by a write killed part way`);
+    expect(out).not.toContain(other);
+    const fixed = await run(["validate", zip, "--fix"]);
+    expect(fixed.out).toMatch(new RegExp(`^removed: ${copy.replaceAll(".", "\\.")}: temporary file of a killed write \\(\\d+ bytes\\)\n`));
+    expect((await readdirRecursive(dir)).sort()).toEqual([`.other.zip.${HEX}.partial`, "store.zip"]);
+  });
+});
+
+/** The files under `root`, relative and `/`-separated. */
+async function readdirRecursive(root: string): Promise<string[]> {
+  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join("/"));
+}
 
 describe("zarr serve", () => {
   async function serving(args: string[], test: (base: string) => Promise<void>): Promise<string> {

@@ -32,6 +32,21 @@ export interface WritableByteSource extends ByteSource {
   write(offset: number, data: Uint8Array, options?: ByteSourceOptions): Promise<void>;
   /** Cuts the source to `size` bytes (a zip's central directory may shrink). */
   truncate(size: number, options?: ByteSourceOptions): Promise<void>;
+  /**
+   * Optional: makes everything written so far durable (a file: `fsync`) and, for an
+   * {@link WritableByteSource.atomic} source, visible to other readers. A zip store calls it when
+   * it commits (in `flush`, `close` and `compact`), and puts what must reach the disk before its
+   * end record between two calls.
+   */
+  sync?(options?: ByteSourceOptions): Promise<void>;
+  /**
+   * Optional: `true` when no crash part way through writing can leave a reader with half-written
+   * contents: what is written stays apart from what others read until `sync()` publishes all of it
+   * in one atomic step (a local file written through a copy that is renamed over it), or the
+   * contents end with the process anyway (memory). A zip store rewrites its central directory in
+   * place only in such a source; in any other it never overwrites what it committed.
+   */
+  readonly atomic?: boolean;
 }
 
 /** Whether `source` can also be written (has `write` and `truncate`). */

@@ -28,7 +28,12 @@ export interface DirectoryStoreOptions {
  * A store keeping each value in a file under a root directory, like zarr-python's
  * `DirectoryStore`: the key `foo/bar/0.0` is the file `<root>/foo/bar/0.0`, so groups are
  * directories, and chunk keys of arrays with dimension separator `/` (`foo/bar/0/0`) are nested
- * directories. Writes are atomic (a temporary `<name>.<hex>.partial` file renamed into place).
+ * directories. Writes are atomic: a temporary `.<name>.<hex>.partial` file renamed into place,
+ * written in the file's directory or, for a chunk in nested directories (`a/0/1`), in the
+ * array's (`a/`): zarr-python counts every file under an array's numbered directories as a chunk,
+ * so a temporary file left there by a killed write would count. Listings skip temporary files in
+ * this naming and in zarr-python's (`<name>.<hex>.partial`); `findTemporaryFiles` finds the ones
+ * killed writes left, and `removeTemporaryFile` removes them.
  *
  * Keys that could reach outside the root (`..`, `/abs`, `a\b`, empty segments) are refused with a
  * `StoreError` naming the key; so are I/O failures other than a missing file, with the Node error
@@ -296,7 +301,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
     const path = this.filePath(key);
     options.signal?.throwIfAborted();
     try {
-      await writeFileAtomic(this.#fs, path, value, { fsync: this.#fsync });
+      await writeFileAtomic(this.#fs, path, value, { fsync: this.#fsync, tempDir: this.#temporaryDirectory(key) });
       forgetFiles(path);
     } catch (err) {
       forgetFiles(path);
@@ -308,6 +313,18 @@ export class DirectoryStore implements WritableStore, ListableStore {
       }
       throw ioError("write", key, path, err);
     }
+  }
+
+  /**
+   * Where `set(key)` writes its temporary file: the key's directory, or the nearest one above it
+   * whose name is not all digits. zarr-python's `nchunks_initialized` counts, in an array's
+   * directory, the names starting with a digit and, with `dimension_separator` "/", every file in
+   * the numbered directories below it, whatever its name; TensorStore reads chunks only by key.
+   */
+  #temporaryDirectory(key: string): string {
+    const dirs = keySegments(key).slice(0, -1);
+    while (dirs.length > 0 && /^\d+$/.test(dirs[dirs.length - 1]!)) dirs.pop();
+    return join(this.root, ...dirs);
   }
 
   /** Removes the file for `key`. A missing key, or a directory, is left alone. */

@@ -3,4 +3,5 @@ export { NestedDirectoryStore, type NestedDirectoryStoreOptions } from "./nested
 export { TempStore, type TempStoreOptions } from "./temp-store.js";
 export type { StoreFileSystem } from "./file-system.js";
 export { FileLockSynchronizer, type FileLockOptions } from "./file-lock-synchronizer.js";
-export { fileByteSource, type FileByteSource } from "./file-byte-source.js";
+export { fileByteSource, type FileByteSource, type FileByteSourceOptions } from "./file-byte-source.js";
+export { findTemporaryFiles, isTemporaryFile, removeTemporaryFile, type TemporaryFile } from "./atomic-write.js";

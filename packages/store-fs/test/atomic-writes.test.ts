@@ -43,7 +43,7 @@ describe("atomic writes", () => {
     expect(text(await store.get("g/a/0.0"))).toBe("smaller");
   });
 
-  it("write a temporary file named like zarr-python's next to the target, then rename it over", async () => {
+  it("write a hidden temporary file next to the target, then rename it over", async () => {
     const renames: [string, string][] = [];
     const { store, root } = storeWith({
       rename: async (from, to) => {
@@ -53,11 +53,36 @@ describe("atomic writes", () => {
       },
     });
     await store.set("a/b/0.0", utf8("x"));
-    expect(renames).toHaveLength(1);
-    const [from, to] = renames[0] ?? ["", ""];
+    await store.set("a/b/.zarray", utf8("{}"));
+    expect(renames).toHaveLength(2);
+    const [[from, to], [fromMeta]] = renames as [[string, string], [string, string]];
     expect(to).toBe(join(root, "a", "b", "0.0"));
     expect(dirname(from)).toBe(join(root, "a", "b"));
-    expect(basename(from)).toMatch(/^0\.0\.[0-9a-f]{32}\.partial$/);
+    // Not zarr-python's `0.0.<hex>.partial`: its nchunks_initialized counts every name starting with a digit.
+    expect(basename(from)).toMatch(/^\.0\.0\.[0-9a-f]{32}\.partial$/);
+    expect(basename(fromMeta)).toMatch(/^\.\.zarray\.[0-9a-f]{32}\.partial$/);
+  });
+
+  it("write the temporary file of a chunk in nested directories in the array's directory, out of the numbered ones", async () => {
+    const renames: [string, string][] = [];
+    const { store, root } = storeWith({
+      rename: async (from, to) => {
+        renames.push([from, to]);
+        const { rename } = await import("node:fs/promises");
+        await rename(from, to);
+      },
+    });
+    await store.set("g/arr/0/12/3", utf8("x"));
+    await store.set("g/2024/.zgroup", utf8("{}"));
+    const [[from, to], [fromGroup, toGroup]] = renames as [[string, string], [string, string]];
+    expect(to).toBe(join(root, "g", "arr", "0", "12", "3"));
+    expect(dirname(from)).toBe(join(root, "g", "arr"));
+    expect(basename(from)).toMatch(/^\.3\.[0-9a-f]{32}\.partial$/);
+    // A group named with digits only: its metadata's temporary file goes up a level too.
+    expect(toGroup).toBe(join(root, "g", "2024", ".zgroup"));
+    expect(dirname(fromGroup)).toBe(join(root, "g"));
+    expect(text(await store.get("g/arr/0/12/3"))).toBe("x");
+    expect(await partials(root)).toEqual([]);
   });
 
   it("keep the old value and remove the temporary file when the rename fails", async () => {
@@ -185,6 +210,8 @@ describe("atomic writes", () => {
     // What a crashed writer (here or in zarr-python) leaves behind.
     await mkdir(join(root, "arr"), { recursive: true });
     await writeFile(join(root, "arr", "0.0.0123456789abcdef0123456789abcdef.partial"), "half");
+    await writeFile(join(root, "arr", ".0.1.0123456789abcdef0123456789abcdef.partial"), "half");
+    await writeFile(join(root, "arr", "..zattrs.0123456789abcdef0123456789abcdef.partial"), "half");
     expect(await store.list()).toEqual(["arr/.zarray"]);
     expect(await store.listDir("arr/")).toEqual({ keys: [".zarray"], prefixes: [] });
   });

@@ -32,6 +32,11 @@ export interface Archive {
   entries: ZipEntry[];
   /** The archive comment. */
   comment: Uint8Array;
+  /**
+   * Where the archive ends in the source: after its end record and comment. Bytes after it (an
+   * append that was cut short, say) are not part of it.
+   */
+  end: number;
 }
 
 /**
@@ -58,6 +63,7 @@ export async function readArchive(source: ByteSource, size: number, what: string
   const end = tailStart + endIndex;
   const commentLength = u16(tail, endIndex + 20);
   const comment = tail.slice(endIndex + END_SIZE, Math.min(tail.length, endIndex + END_SIZE + commentLength));
+  const archiveEnd = Math.min(size, end + END_SIZE + commentLength);
   let disk = u16(tail, endIndex + 4);
   let centralDisk = u16(tail, endIndex + 6);
   let count = u16(tail, endIndex + 10);
@@ -108,7 +114,7 @@ export async function readArchive(source: ByteSource, size: number, what: string
     // Compared modulo 2^16: some writers let the 16-bit count wrap instead of writing zip64.
     fail(`its end record counts ${count} entries, but the central directory holds ${entries.length}`);
   }
-  return { base, centralStart, entries, comment };
+  return { base, centralStart, entries, comment, end: archiveEnd };
 }
 
 /**

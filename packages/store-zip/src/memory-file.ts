@@ -6,6 +6,11 @@ import type { WritableByteSource } from "./byte-source.js";
  * mode `"w"` starts an empty archive.
  */
 export class MemoryFile implements WritableByteSource {
+  /**
+   * `true`: its contents end with the process, so no crash leaves anyone a half-written file, and
+   * a zip store may rewrite its central directory in place (see {@link WritableByteSource.atomic}).
+   */
+  readonly atomic = true;
   #buffer: Uint8Array;
   #size: number;
 

@@ -7,7 +7,7 @@ import { encodeCentralDirectory, encodeEntry } from "./entry-writer.js";
 import { unsafeKeyReason } from "@z/meta";
 import { checkKey, checkListPrefix, clampRange, directoryPrefix } from "./keys.js";
 import { Mutex } from "./mutex.js";
-import { METHOD_DEFLATE, METHOD_STORED } from "./records.js";
+import { END_SIZE, MAX_U16, METHOD_DEFLATE, METHOD_STORED } from "./records.js";
 
 /** How much of an entry {@link ZipStore.compact} holds in memory at once while moving it. */
 const MOVE_PIECE = 1 << 20;
@@ -52,14 +52,27 @@ export interface ZipStoreOptions {
  * naming the key, for an entry). When a name appears twice, the last entry counts, as in zipfile.
  * Entries with names that are not canonical keys (`../x`, `/abs`, `a\b`) are not keys here.
  *
- * Writing (modes `"a"`/`"w"`, on a {@link WritableByteSource}): each `set` appends a local entry
- * to the source right away, where the central directory was; the central directory lives in
- * memory and is written after the last entry by `flush()` and `close()`. Until then the source is
- * not a valid zip (as with zipfile). Setting a key again or deleting it takes the old entry out
- * of the central directory, so there are never duplicate names (zarr-python's `ZipStore` writes
- * duplicates and cannot delete); the old entry's bytes stay in the file as unreferenced space
- * until {@link ZipStore.compact} reclaims it (`close()` does not, as in zarr-python).
- * Zip64 records are written when needed. Reads see writes at once.
+ * Writing (modes `"a"`/`"w"`, on a {@link WritableByteSource}): each `set` writes a local entry
+ * to the source right away; the central directory lives in memory and is written after the last
+ * entry by `flush()` and `close()`, which commit the changes: until then the source holds the
+ * archive as last committed. What was committed is never lost to a crash (a killed process, a
+ * power failure) part way through writing:
+ * - in an {@link WritableByteSource.atomic} source (`fileByteSource` of `@z/store-fs`, which
+ *   writes a copy of the file and renames it over the file when the store commits), new entries
+ *   go where the central directory was, as zipfile's mode `"a"` puts them;
+ * - in any other, new entries go after the archive's end record, the new central directory after
+ *   them, and the new end record last (the first byte of its signature after everything else, with
+ *   `sync()` before and after): the old end record stays the last one in the source until the new
+ *   one is whole. Readers find the end record by searching back from the end of the source over
+ *   at most 64 KiB (zipfile does, and so does this class), so after a crash they read the old
+ *   archive when less than that was written since the last commit. The old directory is left in
+ *   the source as unreferenced space.
+ *
+ * Setting a key again or deleting it takes the old entry out of the central directory, so there
+ * are never duplicate names (zarr-python's `ZipStore` writes duplicates and cannot delete); the
+ * old entry's bytes stay in the file as unreferenced space until {@link ZipStore.compact} reclaims
+ * it (`close()` does not, as in zarr-python). Zip64 records are written when needed. Reads see
+ * writes at once.
  *
  * `set`/`delete` exist in every mode; in mode `"r"` they throw a "read-only" `StoreError`. After
  * `close()` every method throws. Keys must be canonical (no `..`, leading `/`, backslash, empty
@@ -84,15 +97,23 @@ export class ZipStore implements WritableStore, ListableStore {
   readonly #base: number;
   readonly #comment: Uint8Array;
   readonly #mutex = new Mutex();
+  /** The source publishes writes atomically on `sync()` (see {@link WritableByteSource.atomic}). */
+  readonly #atomic: boolean;
   /** Where the next entry (or else the central directory) is written. */
   #appendAt: number;
+  /** Where the archive as last committed (opened, flushed) ends: bytes after it are not part of it. */
+  #committedEnd: number;
+  /** Where the committed central directory starts, while nothing was written after it; else undefined. */
+  #directoryAt: number | undefined;
+  /** Bytes after the committed archive (an append cut short) were cut off, before writing after it. */
+  #tailCut = false;
   /** The size of the source, which reads must stay within. */
   #size: number;
   /** The central directory in the source is not the one in memory. */
   #dirty: boolean;
   #closed = false;
 
-  private constructor(source: ByteSource, mode: "r" | "a" | "w", options: ZipStoreOptions, state: { entries: ZipEntry[]; base: number; centralStart: number; comment: Uint8Array; size: number; dirty: boolean }) {
+  private constructor(source: ByteSource, mode: "r" | "a" | "w", options: ZipStoreOptions, state: { entries: ZipEntry[]; base: number; centralStart: number; end: number; comment: Uint8Array; size: number; dirty: boolean }) {
     this.source = source;
     this.mode = mode;
     this.dimensionSeparator = options.dimensionSeparator;
@@ -103,7 +124,11 @@ export class ZipStore implements WritableStore, ListableStore {
     this.#now = options.now ?? (() => new Date());
     this.#base = state.base;
     this.#comment = state.comment;
-    this.#appendAt = state.centralStart;
+    this.#atomic = isWritableSource(source) && source.atomic === true;
+    this.#committedEnd = state.end;
+    this.#directoryAt = state.end > state.centralStart ? state.centralStart : undefined;
+    // Over the old central directory only where a crash cannot expose the overwritten bytes.
+    this.#appendAt = this.#atomic ? state.centralStart : state.end;
     this.#size = state.size;
     this.#dirty = state.dirty;
     this.#files = new Map();
@@ -130,7 +155,7 @@ export class ZipStore implements WritableStore, ListableStore {
     if (mode !== "r" && !isWritableSource(bytes)) {
       throw new StoreError(`cannot open ${what} in mode ${JSON.stringify(mode)}: the byte source is read-only (it has no write and truncate)`);
     }
-    const empty = { entries: [], base: 0, centralStart: 0, comment: new Uint8Array(0), size: 0, dirty: true };
+    const empty = { entries: [], base: 0, centralStart: 0, end: 0, comment: new Uint8Array(0), size: 0, dirty: true };
     if (mode === "w") {
       await (bytes as WritableByteSource).truncate(0, { signal: options.signal });
       return new ZipStore(bytes, mode, options, empty);
@@ -189,6 +214,7 @@ export class ZipStore implements WritableStore, ListableStore {
     const { entry, bytes, headerLength } = encodeEntry(key, value, { method: this.#method, level: this.#level, modified: this.#now(), forceZip64: this.#forceZip64 });
     await this.#mutex.run(async () => {
       this.#checkWritable(key);
+      await this.#cutTail(key, options.signal);
       const offset = this.#appendAt;
       await this.#write(offset, bytes, key, options.signal);
       this.#appendAt = offset + bytes.length;
@@ -197,6 +223,7 @@ export class ZipStore implements WritableStore, ListableStore {
       entry.dataOffset = offset + headerLength;
       this.#files.set(key, entry);
       this.#dirty = true;
+      this.#directoryAt = undefined;
     });
   }
 
@@ -250,8 +277,10 @@ export class ZipStore implements WritableStore, ListableStore {
   }
 
   /**
-   * Writes the central directory and end records after the last entry and cuts the source there,
-   * so it holds a valid zip archive. Does nothing when nothing changed (or in mode `"r"`).
+   * Commits: writes the central directory and end records after the last entry and cuts the
+   * source there, so it holds a valid zip archive with every change; calls the source's `sync()`
+   * (see the class notes for the order of writes). Does nothing when nothing changed (or in mode
+   * `"r"`).
    */
   async flush(options: StoreOptions = {}): Promise<void> {
     this.#checkOpen();
@@ -269,10 +298,12 @@ export class ZipStore implements WritableStore, ListableStore {
    *
    * `close()` does not do this, as zarr-python's `ZipStore.close()` only writes the directory:
    * compacting reads and rewrites everything after the first unused byte, which is the caller's
-   * choice to pay. Call it before `close()` when a key was set twice or deleted. It works in
-   * place and is not atomic: an error or a crash part way leaves the source without a valid
-   * central directory until the next successful `flush()`/`close()` (the store itself stays
-   * consistent). To keep the original intact, copy the store into a new archive instead.
+   * choice to pay. Call it before `close()` when a key was set twice or deleted. It commits like
+   * `flush()`. In an {@link WritableByteSource.atomic} source it is as safe as any write: the
+   * source holds the old archive until the compacted one is whole. In any other it works in place
+   * over committed bytes: an error or a crash part way leaves the source without a valid central
+   * directory until the next successful `flush()`/`close()` (the store itself stays consistent);
+   * there, to keep the original intact, copy the store into a new archive instead.
    */
   async compact(options: StoreOptions = {}): Promise<number> {
     this.#checkOpen();
@@ -295,7 +326,9 @@ export class ZipStore implements WritableStore, ListableStore {
         }
         cursor += length;
       }
-      const reclaimed = this.#appendAt - cursor;
+      // Entries end where new ones would go, or where the committed directory starts when that is last.
+      const entriesEnd = this.#atomic || this.#directoryAt === undefined ? this.#appendAt : this.#directoryAt;
+      const reclaimed = entriesEnd - cursor;
       if (reclaimed === 0 && !this.#dirty) return 0;
       this.#appendAt = cursor;
       await this.#writeDirectory(signal);
@@ -313,19 +346,77 @@ export class ZipStore implements WritableStore, ListableStore {
     this.#closed = true;
   }
 
-  /** Writes the central directory at `#appendAt` and cuts the source after it (inside the mutex). */
+  /**
+   * Commits (inside the mutex): writes the central directory and end records at `#appendAt`, cuts
+   * the source after them and syncs it.
+   *
+   * In a source that is not atomic the old end record must stay the one readers find until the
+   * new one is whole, and must not be found whole before everything it points at is written: a
+   * reader takes the last end record signature in the source's last 64 KiB. So the new records are
+   * written with the first byte of that signature zero, synced, and the byte written last (one
+   * byte cannot be written in part), then synced again. Before that byte the source ends in bytes
+   * no reader takes for an end record, after the old archive; after it, in the new archive.
+   */
   async #writeDirectory(signal: AbortSignal | undefined): Promise<void> {
     const entries = [...this.#files.values(), ...this.#kept.values()].sort((a, b) => a.offset - b.offset);
-    const directory = encodeCentralDirectory(entries, this.#appendAt, this.#base, this.#comment, this.#forceZip64);
-    await this.#write(this.#appendAt, directory, undefined, signal);
-    const end = this.#appendAt + directory.length;
-    try {
-      await (this.source as WritableByteSource).truncate(end, { signal });
-    } catch (err) {
-      throw this.#ioError(`cannot write ${this.#name}: truncating it to ${end} bytes failed`, undefined, err, signal);
+    const at = this.#appendAt;
+    const directory = encodeCentralDirectory(entries, at, this.#base, this.#comment, this.#forceZip64);
+    const end = at + directory.length;
+    if (this.#atomic) {
+      await this.#write(at, directory, undefined, signal);
+      await this.#truncate(end, signal);
+    } else {
+      await this.#cutTail(undefined, signal);
+      // The end record is last but for the comment (encodeCentralDirectory keeps at most 65535 bytes of it).
+      const endRecordAt = directory.length - END_SIZE - Math.min(this.#comment.length, MAX_U16);
+      const signatureByte = directory.subarray(endRecordAt, endRecordAt + 1).slice();
+      directory[endRecordAt] = 0;
+      await this.#write(at, directory, undefined, signal);
+      await this.#sync(signal);
+      await this.#write(at + endRecordAt, signatureByte, undefined, signal);
+      await this.#truncate(end, signal);
     }
+    await this.#sync(signal);
     this.#size = end;
+    this.#committedEnd = end;
     this.#dirty = false;
+    if (!this.#atomic) {
+      this.#appendAt = end;
+      this.#directoryAt = at;
+    }
+  }
+
+  /**
+   * Before the first write after the committed archive in a source that is not atomic: cuts off
+   * what lies after it (what a crash left of an append), so that nothing but this session's
+   * writes follows the old end record.
+   */
+  async #cutTail(key: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#atomic || this.#tailCut) return;
+    if (this.#size > this.#committedEnd) {
+      await this.#truncate(this.#committedEnd, signal, key);
+      this.#size = this.#committedEnd;
+    }
+    this.#tailCut = true;
+  }
+
+  async #truncate(size: number, signal: AbortSignal | undefined, key?: string): Promise<void> {
+    try {
+      await (this.source as WritableByteSource).truncate(size, { signal });
+    } catch (err) {
+      throw this.#ioError(`cannot write ${this.#name}: truncating it to ${size} bytes failed`, key, err, signal);
+    }
+  }
+
+  /** The source's `sync()`, when it has one. */
+  async #sync(signal: AbortSignal | undefined): Promise<void> {
+    const source = this.source as WritableByteSource;
+    if (source.sync === undefined) return;
+    try {
+      await source.sync({ signal });
+    } catch (err) {
+      throw this.#ioError(`cannot write ${this.#name}: syncing it failed`, undefined, err, signal);
+    }
   }
 
   /**

@@ -17,6 +17,8 @@ import { positionals, stringFlag, UsageError } from "../command.js";
 import { progressBar } from "../progress.js";
 import { scanArrayKeys, separatorOf } from "../stats.js";
 import { withStore } from "../store-arg.js";
+import { removeTemporaryFile } from "@z/store-fs";
+import { STALE_AFTER_MS, temporaryFiles } from "../temporaries.js";
 import { parseChunkKey } from "@z/meta";
 
 export interface Problem {
@@ -30,19 +32,25 @@ const METADATA = /(^|\/)\.z(array|group|attrs)$/;
 export const validate: Command = {
   name: "validate",
   summary: "check every metadata document and decode every chunk; exit 1 on any error",
-  usage: "zarr validate STORE [--path P] [--json] [--strict]",
+  usage: "zarr validate STORE [--path P] [--json] [--strict] [--fix]",
   details: `Checks that every .zarray, .zgroup and .zattrs parses as zarr-python would read it, that
 every array's codecs exist and accept their configs, that every stored chunk decodes to a whole
 chunk, and that .zmetadata (when present) matches the documents. Each problem is printed with its
 key. Warnings (keys that belong to no node, chunks outside an array's grid, nodes whose parent is
-not a group) do not fail the check unless --strict.
+not a group, temporary files that writes killed part way left behind) do not fail the check
+unless --strict.
   --path P    check only the hierarchy below P
-  --json      print {"ok", "arrays", "groups", "chunks", "problems": [{"level", "key", "message"}]}
-  --strict    warnings fail the check too`,
-  flags: { path: "string", json: "boolean", strict: "boolean" },
+  --json      print {"ok", "arrays", "groups", "chunks", "problems": [{"level", "key", "message"}],
+              "removed": [path, ...]}
+  --strict    warnings fail the check too
+  --fix       remove the temporary files of killed writes (z's .<name>.<hex>.partial and
+              zarr-python's <name>.<hex>.partial in a directory store, the working copies beside a
+              zip file) once unwritten for a minute, and print each one removed; nothing else is
+              changed`,
+  flags: { path: "string", json: "boolean", strict: "boolean", fix: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path, location: where }) => {
       if (!isListable(store)) throw new UsageError(`${location} cannot list its keys`);
       const bar = progressBar(io, "validating");
       let report: Report;
@@ -51,18 +59,40 @@ not a group) do not fail the check unless --strict.
       } finally {
         bar.finish();
       }
-      const { problems } = report;
+      // What killed writes left: not keys, so the store never lists them.
+      const problems = [...report.problems];
+      const removed: string[] = [];
+      for (const leftover of await temporaryFiles(where, path)) {
+        const { name, file, stale } = leftover;
+        if (args.flags.has("fix") && stale) {
+          if (await removeTemporaryFile(file.path)) {
+            removed.push(name);
+            if (!args.flags.has("json")) io.out(`removed: ${name}: temporary file of a killed write (${file.size} bytes)\n`);
+          }
+          continue;
+        }
+        problems.push({
+          level: "warning",
+          key: name,
+          message: stale
+            ? `temporary file left by a write killed part way (${file.size} bytes, last written ${file.modified.toISOString()}); zarr validate --fix removes it`
+            : `temporary file of a write in progress, or of one killed less than ${STALE_AFTER_MS / 1000} s ago (${file.size} bytes); --fix leaves it until then`,
+        });
+      }
+      problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       const errors = problems.filter((p) => p.level === "error").length;
       const warnings = problems.length - errors;
       const ok = errors === 0 && (!args.flags.has("strict") || warnings === 0);
       if (args.flags.has("json")) {
-        const json: JsonValue = { ok, arrays: report.arrays, groups: report.groups, chunks: report.chunks, problems: problems.map((p) => ({ ...p })) };
+        const json: JsonValue = { ok, arrays: report.arrays, groups: report.groups, chunks: report.chunks, problems: problems.map((p) => ({ ...p })), removed };
         io.out(stringifyJson(json) + "\n");
       } else {
         for (const p of problems) io.out(`${p.level}: ${p.key}: ${p.message}\n`);
         io.out(
           `${ok ? "ok" : "FAILED"}: ${report.arrays} arrays, ${report.groups} groups, ${report.chunks} chunks checked; ` +
-            `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}\n`,
+            `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}` +
+            (removed.length > 0 ? `; removed ${removed.length} temporary file${removed.length === 1 ? "" : "s"}` : "") +
+            "\n",
         );
       }
       return ok ? 0 : 1;
