@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { npyDataOffset } from "../src/npy/index.js";
 import { FIXTURES, run, STORE, tempDir } from "./helpers.js";
 
 interface Expected {
@@ -132,4 +133,25 @@ describe("zarr export", () => {
     expect(await readFile(out, "utf8")).toBe(g.json);
   });
 
+  it.each([
+    // Stored codes, and what ml_dtypes 0.6 writes for the float32 it reads them as
+    // (`codes.view(t).astype(np.float32).astype(t)`): a NaN keeps its sign.
+    ["float8_e4m3fn", [0xff, 0x7f, 0x80, 0x01, 0xfe, 0x00], [0xff, 0x7f, 0x80, 0x01, 0xfe, 0x00]],
+    ["float8_e5m2", [0xff, 0xfd, 0x7d, 0xfc], [0xfe, 0xfe, 0x7e, 0xfc]],
+    ["float8_e4m3fnuz", [0x80, 0x00, 0xff], [0x80, 0x00, 0xff]],
+    ["bfloat16", [0xc0, 0xff, 0x81, 0x7f, 0x80, 0xff, 0x00, 0x80], [0xc0, 0xff, 0xc0, 0x7f, 0x80, 0xff, 0x00, 0x80]],
+  ] as const)("%s to .npy: a NaN's sign as stored, as ml_dtypes converts", async (dtype, stored, exported) => {
+    // An array as TensorStore writes it, its one chunk stored raw.
+    const dir = await tempDir();
+    const itemsize = dtype === "bfloat16" ? 2 : 1;
+    const n = stored.length / itemsize;
+    const zarray = { chunks: [n], compressor: null, dimension_separator: ".", dtype, fill_value: 0.0, filters: null, order: "C", shape: [n], zarr_format: 2 };
+    await writeFile(join(dir, ".zarray"), JSON.stringify(zarray));
+    await writeFile(join(dir, "0"), Uint8Array.from(stored));
+    const out = join(dir, "x.npy");
+    const { code, err } = await run(["export", dir, "--out", out]);
+    expect(code, err).toBe(0);
+    const file = await readFile(out);
+    expect(Array.from(file.subarray(npyDataOffset(file)))).toEqual(exported);
+  });
 });

@@ -3,7 +3,6 @@ import {
   decodeExtension,
   encodeExtension,
   fillValueBytes,
-  fillValueToElement,
   needsByteSwap,
   typedArrayConstructor,
   type DataType,
@@ -46,9 +45,9 @@ export function fillPattern(fill: FillValue, dtype: DataType): Uint8Array {
   // Object arrays hold JS values, not byte patterns (see object-chunks.ts).
   if (dtype.kind === "O") return new Uint8Array(0);
   if (dtype.kind === "x") {
-    const one = new (typedArrayConstructor(dtype))(1);
-    one[0] = fillValueToElement(fill, dtype) as number;
-    return new Uint8Array(one.buffer);
+    // What a chunk of the stored fill reads as (a NaN fill of a `fnuz` format is a negative NaN).
+    const one = decodeExtension(dtype.extension!, fillValueBytes(fill, dtype));
+    return new Uint8Array(one.buffer, one.byteOffset, one.byteLength);
   }
   const bytes = fillValueBytes(fill, dtype).slice();
   if (needsByteSwap(dtype)) byteSwapInPlace(bytes, dtype);

@@ -5,7 +5,7 @@ import { cStrides, product, type NdArrayLike } from "./nd-array.js";
 
 /** A value to write, ready for the copy kernels: either one element, or a view broadcast to the selection. */
 export type WriteSource =
-  | { readonly kind: "scalar"; readonly element: number | bigint | (number | bigint)[] }
+  | { readonly kind: "scalar"; readonly element: number | bigint | TypedArray }
   | { readonly kind: "array"; readonly view: StridedView<TypedArray> };
 
 const isTyped = (value: unknown): value is TypedArray => ArrayBuffer.isView(value) && !(value instanceof DataView);
@@ -83,18 +83,25 @@ function toBigInt(value: number | bigint | boolean, key: string): bigint {
   return BigInt(n);
 }
 
-function scalarElement(value: unknown, dtype: DataType, k: number, key: string): number | bigint | (number | bigint)[] {
+/** One element to write everywhere: a number or bigint, or an element of several values in a typed array of the dtype's kind. */
+function scalarElement(value: unknown, dtype: DataType, k: number, key: string): number | bigint | TypedArray {
   const Ctor = typedArrayConstructor(dtype);
   const bigints = Ctor === BigInt64Array || Ctor === BigUint64Array;
+  // Values go straight into the typed array: a JS array of them may quiet a NaN or drop its payload.
+  const element = new Ctor(k) as { [j: number]: number | bigint } & TypedArray;
   if (Array.isArray(value)) {
     if (value.length !== k) {
       throw new ValueError(`a scalar for ${key} needs ${k} values, got ${value.length}`, { key });
     }
-    return value.map((v: unknown) => coerce(v, bigints, key));
+    for (let j = 0; j < k; j++) element[j] = coerce(value[j], bigints, key);
+    return element;
   }
-  const element = coerce(value, bigints, key);
-  if (k === 1) return element;
-  if (dtype.kind === "c") return [element, 0]; // a real number is a complex with zero imaginary part
+  const one = coerce(value, bigints, key);
+  if (k === 1) return one;
+  if (dtype.kind === "c") {
+    element[0] = one; // a real number is a complex with zero imaginary part
+    return element;
+  }
   throw new ValueError(`a scalar for ${key} must be given as ${k} values (one element of ${dtype.kind} dtype)`, { key });
 }
 

@@ -26,7 +26,8 @@ export const SHORT_RUN = 16;
  * by element as numpy's `dst[...] = src`, with `valuesPerElement` values per element. Views may
  * be in any order, have any strides (0 to repeat a value, negative to reverse) and share a
  * buffer: overlapping views copy as if through a temporary. The typed arrays must hold the same
- * kind of value (numbers or bigints). Throws `SelectionError` when the shapes differ and
+ * kind of value (numbers or bigints); arrays of one type copy bit for bit (float NaNs keep their
+ * payload and sign, signalling ones included). Throws `SelectionError` when the shapes differ and
  * `BoundsError` when a view reaches outside its data.
  */
 export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: StridedView<T>, valuesPerElement = 1): void {
@@ -41,14 +42,29 @@ export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: Stri
   if (dstRange === undefined || srcRange === undefined) return; // no elements
 
   if (copyRows(dst, src, k)) return;
-  let source = src;
-  if (overlaps(dst.data, dstRange, src.data, srcRange) && !sameView(dst, src)) {
-    source = contiguousCopy(src, k);
+  const into = floatBits(dst, src);
+  let source = floatBits(src, dst);
+  if (overlaps(into.data, dstRange, source.data, srcRange) && !sameView(into, source)) {
+    source = contiguousCopy(source, k);
   }
-  const plan = simplify(dst.shape, [dst.strides, source.strides]);
-  if (!copyWords(dst.data, dst.offset * k, source.data, source.offset * k, plan, k)) {
-    stridedCopy(values(dst.data), dst.offset * k, values(source.data), source.offset * k, plan, k);
+  const plan = simplify(into.shape, [into.strides, source.strides]);
+  if (!copyWords(into.data, into.offset * k, source.data, source.offset * k, plan, k)) {
+    stridedCopy(values(into.data), into.offset * k, values(source.data), source.offset * k, plan, k);
   }
+}
+
+/**
+ * `view` with its float32 values seen as the int32s of their bits (the same memory and elements),
+ * when `other`, the view it is copied to or from, holds float32 values too; else `view` itself.
+ * The kernels copy those integers rather than the floats: a float32 read into a JS number becomes
+ * a double, and on x64 and ARM that conversion quiets a signalling NaN, so `0x7f800001` would be
+ * written back as `0x7fc00001` (numpy copies every bit). Float64 values need no such view: a JS
+ * number holds a double's bits as they are, and typed arrays store them as they are.
+ */
+export function floatBits<T extends TypedArray>(view: StridedView<T>, other: StridedView): StridedView<T> {
+  const { data } = view;
+  if (!(data instanceof Float32Array && other.data instanceof Float32Array)) return view;
+  return { data: new Int32Array(data.buffer, data.byteOffset, data.length) as TypedArray as T, offset: view.offset, shape: view.shape, strides: view.strides };
 }
 
 /** Contiguous runs shorter than this many bytes are copied word by word; longer ones by `set`. */
@@ -194,9 +210,10 @@ function wordsOf(data: TypedArray): Int32Array | undefined {
 /**
  * Sets every element of `dst` to `value`: one number or bigint for all the element's values, or
  * `valuesPerElement` values (as a complex `[re, im]` or an element's bytes). Numbers are
- * converted to bigints for bigint arrays and back. Throws `BoundsError` when the view reaches
- * outside its data, `SelectionError` when `value` has the wrong number of values or cannot be
- * converted.
+ * converted to bigints for bigint arrays and back. A typed array of `dst`'s own type fills bit
+ * for bit, as does a number into a float64 array (a float32 array rounds a number to float32).
+ * Throws `BoundsError` when the view reaches outside its data, `SelectionError` when `value` has
+ * the wrong number of values or cannot be converted.
  */
 export function fillStrided<T extends TypedArray>(
   dst: StridedView<T>,
@@ -207,22 +224,56 @@ export function fillStrided<T extends TypedArray>(
   const pattern = fillPattern(dst.data, value, k);
   if (valueRange(dst, k, "destination") === undefined) return;
   const plan = simplify(dst.shape, [dst.strides]);
-  stridedFill(values(dst.data), dst.offset * k, pattern, plan, k);
+  stridedFill(values(bitsOf(dst.data)), dst.offset * k, pattern, plan, k);
 }
 
-/** The `k` values every element filled with `value` gets, converted for `data`'s kind (numbers or bigints). */
-export function fillPattern(data: TypedArray, value: number | bigint | ArrayLike<number | bigint>, k: number): (number | bigint)[] {
+/** A fill's `k` values, as `fillPattern` gives them. */
+export interface FillPattern {
+  /** The values, as the kernels write them into `bitsOf(data)`. */
+  readonly values: Values;
+  /** Whether every value has the same bits (one `fill` then writes a run). */
+  readonly uniform: boolean;
+}
+
+/**
+ * The `k` values every element filled with `value` gets, converted for `data`'s kind (numbers or
+ * bigints): `value` written into a typed array like `data` (a float64 keeps its NaN payload and
+ * the sign of its zero, which a JS array of numbers need not), seen as `bitsOf` sees `data`. A
+ * typed array `value` of `data`'s own kind is copied bit for bit.
+ */
+export function fillPattern(data: TypedArray, value: number | bigint | ArrayLike<number | bigint>, k: number): FillPattern {
   const bigints = data instanceof BigInt64Array || data instanceof BigUint64Array;
-  const pattern: (number | bigint)[] = [];
-  if (typeof value === "number" || typeof value === "bigint") {
-    pattern.push(...new Array<number | bigint>(k).fill(convert(value, bigints)));
-  } else {
-    if (value.length !== k) {
-      throw new SelectionError(`a fill value for elements of ${k} values must have ${k} values, got ${value.length}`);
-    }
-    for (let j = 0; j < k; j++) pattern.push(convert(value[j]!, bigints));
+  if (typeof value !== "number" && typeof value !== "bigint" && value.length !== k) {
+    throw new SelectionError(`a fill value for elements of ${k} values must have ${k} values, got ${value.length}`);
   }
-  return pattern;
+  const at = (j: number): number | bigint => convert(typeof value === "number" || typeof value === "bigint" ? value : value[j]!, bigints);
+  if (!ArrayBuffer.isView(data)) {
+    // Object arrays' plain arrays (see `Values`): a plain array of the values.
+    const plain = Array.from({ length: k }, (_, j) => at(j));
+    return { values: plain as unknown as Values, uniform: plain.every((v) => v === plain[0]) };
+  }
+  const Ctor = data.constructor as new (length: number) => TypedArray;
+  const typed = new Ctor(k);
+  const bits = values(bitsOf(typed));
+  if (value instanceof Ctor) bits.set(values(bitsOf(value as TypedArray)));
+  else for (let j = 0; j < k; j++) (typed as unknown as Values)[j] = at(j);
+  return { values: bits, uniform: sameBytes(typed) };
+}
+
+/**
+ * The int32s of a float32 array's bits, over the same memory; any other array as it is. What the
+ * kernels move float32 values as (see `floatBits`).
+ */
+export function bitsOf(data: TypedArray): TypedArray {
+  return data instanceof Float32Array ? new Int32Array(data.buffer, data.byteOffset, data.length) : data;
+}
+
+/** Whether every element of `typed` has the bytes of its first. */
+function sameBytes(typed: TypedArray): boolean {
+  const bytes = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+  const w = typed.BYTES_PER_ELEMENT;
+  for (let i = w; i < bytes.length; i++) if (bytes[i] !== bytes[i % w]) return false;
+  return true;
 }
 
 // --- planning -----------------------------------------------------------------------------------
@@ -306,15 +357,16 @@ export function copyRun(dst: Values, dp: number, src: Values, sp: number, length
   }
 }
 
-function stridedFill(dst: Values, dstStart: number, pattern: readonly (number | bigint)[], plan: Plan, k: number): void {
+function stridedFill(dst: Values, dstStart: number, fill: FillPattern, plan: Plan, k: number): void {
   const { shape } = plan;
   const ndim = shape.length;
   const strides = plan.strides[0]!;
   const n = ndim === 0 ? 1 : shape[ndim - 1]!;
   const inner = ndim === 0 ? 1 : strides[ndim - 1]!;
   const step = inner * k;
+  const pattern = fill.values;
   const first = pattern[0]!;
-  const uniform = pattern.every((v) => v === first);
+  const uniform = fill.uniform;
 
   const run = (dp: number): void => {
     if (inner === 1 && uniform) {

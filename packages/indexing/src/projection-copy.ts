@@ -1,13 +1,16 @@
 import type { TypedArray } from "@z/meta";
 import {
   SHORT_RUN,
+  bitsOf,
   checkValuesPerElement,
   copyRun,
   copyStrided,
   fillPattern,
   fillStrided,
+  floatBits,
   valueRange,
   values,
+  type FillPattern,
   type Values,
 } from "./copy.js";
 import { BoundsError, SelectionError } from "./errors.js";
@@ -53,15 +56,17 @@ export function copyProjection<T extends TypedArray>(
   if (direction !== "read" && direction !== "write") {
     throw new SelectionError(`the direction of a copy must be "read" or "write", got ${String(direction)}`);
   }
-  if (projection.kind === "points") {
-    copyPoints(selected, chunk, projection, direction, k);
-    return;
-  }
-  if (projection.kind !== "orthogonal" || isAllRanges(projection.chunkSelection, projection.outSelection)) {
+  if (projection.kind !== "points" && (projection.kind !== "orthogonal" || isAllRanges(projection.chunkSelection, projection.outSelection))) {
     const c = selectionView(chunk, projection.chunkSelection as readonly DimSelection[]);
     const s = selectionView(selected, projection.outSelection as readonly DimRange[]);
     if (direction === "read") copyStrided(s, c, k);
     else copyStrided(c, s, k);
+    return;
+  }
+  // Float32 values move as the integers of their bits (see `floatBits`; `copyStrided` does the same).
+  [selected, chunk] = [floatBits(selected, chunk), floatBits(chunk, selected)];
+  if (projection.kind === "points") {
+    copyPoints(selected, chunk, projection, direction, k);
     return;
   }
   const c = outerPlan(chunk, projection.chunkSelection, k, "chunk");
@@ -89,9 +94,9 @@ export function fillProjection<T extends TypedArray>(
 ): void {
   const k = checkValuesPerElement(valuesPerElement);
   if (projection.kind === "points") {
-    const pattern = fillPattern(chunk.data, value, k);
+    const pattern = fillPattern(chunk.data, value, k).values;
     const offsets = pointOffsets(chunk, projection, k);
-    const dst = values(chunk.data);
+    const dst = values(bitsOf(chunk.data));
     for (let i = 0; i < offsets.length; i++) {
       const at = offsets[i]!;
       for (let j = 0; j < k; j++) dst[at + j] = pattern[j]!;
@@ -105,7 +110,7 @@ export function fillProjection<T extends TypedArray>(
   const pattern = fillPattern(chunk.data, value, k);
   const c = outerPlan(chunk, projection.chunkSelection, k, "chunk");
   if (c.empty) return;
-  scatterPattern(values(chunk.data), c.start, c.tables, pattern, k);
+  scatterPattern(values(bitsOf(chunk.data)), c.start, c.tables, pattern, k);
 }
 
 /**
@@ -259,7 +264,8 @@ function gather(dst: Values, dStart: number, dTables: Float64Array[], src: Value
 }
 
 /** dst[dStart + Σ dTables] = pattern over the outer product of the tables. */
-function scatterPattern(dst: Values, dStart: number, dTables: Float64Array[], pattern: readonly (number | bigint)[], k: number): void {
+function scatterPattern(dst: Values, dStart: number, dTables: Float64Array[], fill: FillPattern, k: number): void {
+  const pattern = fill.values;
   const m = dTables.length;
   if (m === 0) {
     for (let j = 0; j < k; j++) dst[dStart + j] = pattern[j]!;

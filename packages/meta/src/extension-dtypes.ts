@@ -7,8 +7,9 @@
 // value of these formats is exactly a float32) and the ints `Int8Array`s. Writing rounds to the
 // format as ml_dtypes does: to nearest, ties to even, without saturation: a value past the
 // largest finite one becomes infinity, or NaN in formats without infinities (the `fn` ones); the
-// `fnuz` formats have one NaN (0x80) and no negative zero. Ints wrap to their bits, as NumPy and
-// TensorStore convert. So `get` after `set` gives back exactly the stored values.
+// `fnuz` formats have one NaN (0x80) and no negative zero. Reading gives the float32 ml_dtypes
+// gives, bit for bit (a NaN keeps its sign, so writing it back keeps it too). Ints wrap to their
+// bits, as NumPy and TensorStore convert. So `get` after `set` gives back exactly the stored values.
 
 /** The dtype names TensorStore's zarr driver writes for its extension dtypes. */
 export type ExtensionName =
@@ -117,14 +118,14 @@ const maxima = new WeakMap<FloatFormat, number>();
 
 /**
  * The code of the format's value nearest `x` (ties to even), as ml_dtypes converts: exact from any
- * double, NaN to the format's quiet NaN keeping the sign (`fnuz`: 0x80), values beyond the largest
- * finite one (after rounding) to ±infinity or, without infinities, to NaN.
+ * double, NaN to the format's quiet NaN of the NaN's sign (`fnuz`: 0x80), values beyond the
+ * largest finite one (after rounding) to ±infinity or, without infinities, to NaN.
  */
 export function encodeFloatCode(format: FloatFormat, x: number): number {
   const { bits, exponentBits, mantissaBits, bias, specials } = format;
   const signBit = 1 << (bits - 1);
   const maxExponent = (1 << exponentBits) - 1;
-  const negative = x < 0 || Object.is(x, -0);
+  const negative = x < 0 || Object.is(x, -0) || (Number.isNaN(x) && negativeNaN(x));
   const sign = negative ? signBit : 0;
   const nan = specials === "fnuz" ? signBit : specials === "fn" ? sign | (signBit - 1) : sign | (maxExponent << mantissaBits) | (1 << (mantissaBits - 1));
   if (Number.isNaN(x)) return nan;
@@ -146,6 +147,15 @@ export function encodeFloatCode(format: FloatFormat, x: number): number {
   return sign | ((e + bias) << mantissaBits) | m;
 }
 
+const double = new Float64Array(1);
+const doubleHigh = new Uint32Array(double.buffer, 4, 1);
+
+/** Whether a NaN's sign bit is set (a typed array stores a double's bits as they are). */
+function negativeNaN(x: number): boolean {
+  double[0] = x;
+  return doubleHigh[0]! >>> 31 === 1;
+}
+
 /** floor(log2(a)) for a finite positive double, exactly. */
 function binade(a: number): number {
   let e = Math.floor(Math.log2(a));
@@ -162,14 +172,29 @@ function roundHalfEven(n: number): number {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
-const tables = new WeakMap<FloatFormat, Float32Array>();
+const tables = new WeakMap<FloatFormat, Uint32Array>();
 
-/** The float32 value of each of the 256 codes of an 8-bit format. */
-function decodeTable(format: FloatFormat): Float32Array {
+/**
+ * The float32 bits of the value of each of the 256 codes of an 8-bit format, as ml_dtypes converts
+ * them: a NaN becomes the quiet float32 NaN with the code's sign (the `fnuz` formats' one NaN, the
+ * negative-zero code 0x80, is a negative NaN). Bits, not numbers: a JS number does not promise to
+ * keep a NaN's sign.
+ */
+function decodeTable(format: FloatFormat): Uint32Array {
   let table = tables.get(format);
   if (table === undefined) {
-    table = new Float32Array(256);
-    for (let code = 0; code < 256; code++) table[code] = decodeFloatCode(format, code);
+    table = new Uint32Array(256);
+    const one = new Float32Array(1);
+    const signBit = 1 << (format.bits - 1);
+    for (let code = 0; code < 256; code++) {
+      const value = decodeFloatCode(format, code);
+      if (Number.isNaN(value)) {
+        table[code] = code & signBit ? 0xffc00000 : 0x7fc00000;
+      } else {
+        one[0] = value;
+        table[code] = new Uint32Array(one.buffer)[0]!;
+      }
+    }
     tables.set(format, table);
   }
   return table;
@@ -190,7 +215,11 @@ function encodeIntByte(bits: 2 | 4, value: number): number {
 
 // --- chunks -------------------------------------------------------------------------------------
 
-/** Stored bytes (little-endian) to the in-memory values: a `Float32Array` or an `Int8Array`. */
+/**
+ * Stored bytes (little-endian) to the in-memory values: a `Float32Array` or an `Int8Array`. Floats
+ * are the float32s ml_dtypes converts each code to, bit for bit: a NaN keeps its sign (and, in
+ * bfloat16, its payload), so `encodeExtension` gives back the stored NaN's sign.
+ */
 export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32Array | Int8Array {
   const format = FORMATS[name];
   if (format.kind === "int") {
@@ -208,7 +237,8 @@ export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32
   }
   const table = decodeTable(format);
   const out = new Float32Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = table[bytes[i]!]!;
+  const words = new Uint32Array(out.buffer);
+  for (let i = 0; i < bytes.length; i++) words[i] = table[bytes[i]!]!;
   return out;
 }
 

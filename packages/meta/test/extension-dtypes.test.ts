@@ -40,6 +40,8 @@ const FLOAT8 = ["float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b
 const f32 = (bits: number): number => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
 const bitsOf = (values: Float32Array): number[] => Array.from(new Uint32Array(values.buffer));
 const codes = (n: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => i);
+/** Float32s of the given bits, made without a JS number in between (which may quiet a NaN). */
+const floats = (bits: readonly number[]): Float32Array => new Float32Array(Uint32Array.from(bits).buffer);
 
 describe("TensorStore's extension dtypes in .zarray", () => {
   it("parse by name and write back the same name", () => {
@@ -72,25 +74,34 @@ describe("TensorStore's extension dtypes in .zarray", () => {
 describe("float8 formats against ml_dtypes", () => {
   for (const name of FLOAT8) {
     const golden = goldens[name] as FloatGolden;
-    it(`${name}: every one of the 256 codes decodes to ml_dtypes' value`, () => {
-      expect(bitsOf(decodeExtension(name, codes(256)) as Float32Array)).toEqual(golden.decode.map((b) => (Number.isNaN(f32(b)) ? 0x7fc00000 : b)));
+    it(`${name}: every one of the 256 codes decodes to ml_dtypes' float32, bit for bit (a NaN keeps its sign)`, () => {
+      expect(bitsOf(decodeExtension(name, codes(256)) as Float32Array)).toEqual(golden.decode);
     });
 
-    it(`${name}: every non-NaN code round-trips, and rounding matches ml_dtypes (ties, overflow, NaN, -0)`, () => {
+    it(`${name}: every non-NaN code round-trips, and rounding matches ml_dtypes (ties, overflow, NaN and its sign, -0)`, () => {
       const values = decodeExtension(name, codes(256));
       const again = encodeExtension(name, values);
       for (let code = 0; code < 256; code++) {
         if (!Number.isNaN(values[code]!)) expect(again[code], `code ${code}`).toBe(code);
       }
-      const inputs = Float32Array.from(golden.encode, ([bits]) => f32(bits));
+      const inputs = floats(golden.encode.map(([bits]) => bits));
       const got = encodeExtension(name, inputs);
-      const mismatches = golden.encode.filter(([bits, code], i) => {
-        // ml_dtypes keeps a NaN's sign; JS does not promise one, so only NaN-ness is compared there.
-        if (Number.isNaN(f32(bits))) return !Number.isNaN(decodeExtension(name, got.subarray(i, i + 1))[0]!);
-        return got[i] !== code;
-      });
+      const mismatches = golden.encode.filter(([, code], i) => got[i] !== code);
       expect(mismatches.length, JSON.stringify(mismatches.slice(0, 5))).toBe(0);
       expect(golden.encode.length).toBeGreaterThan(400);
+      expect(golden.encode.filter(([bits]) => bits === 0xffc00000).length).toBe(1);
+    });
+
+    it(`${name}: a stored NaN's sign survives a read and a write, as through ml_dtypes' float32`, () => {
+      const nanCodes = Array.from(codes(256)).filter((code) => Number.isNaN(f32(golden.decode[code]!)));
+      expect(nanCodes.length).toBeGreaterThan(0);
+      const again = encodeExtension(name, decodeExtension(name, Uint8Array.from(nanCodes)));
+      // What ml_dtypes writes for the float32 it read: the format's NaN of that sign.
+      const written = new Map(golden.encode);
+      expect(Array.from(again)).toEqual(nanCodes.map((code) => written.get(golden.decode[code]!)));
+      // The same from doubles (a Float64Array's -NaN), as ml_dtypes converts float64.
+      const doubles = new Float64Array(new BigUint64Array([0xfff8000000000000n, 0x7ff8000000000000n]).buffer);
+      expect(Array.from(encodeExtension(name, doubles))).toEqual([written.get(0xffc00000), written.get(0x7fc00000)]);
     });
   }
 
@@ -103,12 +114,11 @@ describe("float8 formats against ml_dtypes", () => {
 
 describe("bfloat16 against ml_dtypes", () => {
   it("rounds float32 to nearest even (ties, overflow to infinity, subnormals) as ml_dtypes", () => {
-    const inputs = Float32Array.from(goldens.bfloat16.encode, ([bits]) => f32(bits));
+    const inputs = floats(goldens.bfloat16.encode.map(([bits]) => bits));
     const bytes = encodeExtension("bfloat16", inputs);
     const got = new Uint16Array(bytes.buffer);
-    const mismatches = goldens.bfloat16.encode.filter(([bits, code], i) =>
-      Number.isNaN(f32(bits)) ? (got[i]! & 0x7fff) !== (code & 0x7fff) : got[i] !== code,
-    );
+    // NaNs included: ml_dtypes keeps the sign and writes the quiet NaN (0x7fc0 or 0xffc0).
+    const mismatches = goldens.bfloat16.encode.filter(([, code], i) => got[i] !== code);
     expect(mismatches.length, JSON.stringify(mismatches.slice(0, 5))).toBe(0);
   });
 
@@ -123,6 +133,8 @@ describe("bfloat16 against ml_dtypes", () => {
     for (let c = 0; c < 2 ** 16; c += 257) expect(bits[c]).toBe(c << 16 >>> 0);
     const back = new Uint16Array(encodeExtension("bfloat16", values).buffer);
     for (let c = 0; c < 2 ** 16; c++) if (!Number.isNaN(values[c]!) && back[c] !== c) throw new Error(`code ${c} came back as ${back[c]}`);
+    // NaNs come back as ml_dtypes writes them from float32: the quiet NaN of their sign.
+    for (const c of [0x7f81, 0x7fc0, 0x7fff, 0xff81, 0xffc0, 0xffff]) expect(back[c], `code ${c.toString(16)}`).toBe(c & 0x8000 ? 0xffc0 : 0x7fc0);
   });
 });
 

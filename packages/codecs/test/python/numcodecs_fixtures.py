@@ -237,6 +237,14 @@ for enc_t, dec_t in pairs:
     et = np.dtype(enc_t)
     raw = ints(et.str.replace("f", "u") if et.kind == "f" else et.str, 16, 26) if et.kind != "b" else np.array([0, 1] * 4, dtype="u1")
     add_filter(f"astype {enc_t} back to {dec_t} decode random", codec, raw.view(et), decode_only=True)
+# astype to the same float type, or another byte order of it: NumPy copies the bits, so signalling
+# NaNs, NaN payloads and signs, and -0.0 stay as they are.
+nan_bits = {2: [0x7C01, 0xFD23, 0x7E05, 0xFE00], 4: [0x7F800001, 0xFF800123, 0x7FC00005, 0xFFC00000],
+            8: [0x7FF0000000000001, 0xFFF0000000000123, 0x7FF8000000000005, 0xFFF8000000000000]}
+for enc_t, dec_t in [(">f4", "<f4"), ("<f4", "<f4"), ("<f4", ">f4"), (">f8", "<f8"), ("<f8", "<f8"), (">f2", "<f2")]:
+    w = np.dtype(dec_t).itemsize
+    nans = np.array(nan_bits[w], dtype=f"<u{w}").view(f"<f{w}").astype(dec_t)
+    add_filter(f"astype {dec_t} to {enc_t} keeps NaN bits", numcodecs.AsType(encode_dtype=enc_t, decode_dtype=dec_t), np.concatenate([floats(dec_t, 8, 27), nans]))
 # float to integer casts beyond the range (NumPy's values for what C leaves undefined).
 special = np.array([np.nan, np.inf, -np.inf, 1e10, -1e10, 300.7, -1.5, 3e9, 1e20, -1e20, 2.0**63, 1.8e19, -3e9, 70000.5, -70000.5, 127.9, -128.9], dtype="<f8")
 for t in ["|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8"]:
