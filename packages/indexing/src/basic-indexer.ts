@@ -1,4 +1,4 @@
-import { MetadataError } from "@z/meta";
+import { describeJson, MetadataError, type JsonValue } from "@z/meta";
 import type { DimIndexer } from "./dim-indexer.js";
 import { IntDimIndexer } from "./int-dim-indexer.js";
 import type { ChunkProjection, OrthogonalDimProjection } from "./projection.js";
@@ -83,7 +83,7 @@ export function* productOf(
 
 export function checkGrid(shape: readonly number[], chunks: readonly number[]): void {
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new MetadataError(`shape must be a list of non-negative integers, found ${JSON.stringify(shape)}`, {
+    throw new MetadataError(`shape must be a list of non-negative integers, found ${describeJson(shape as JsonValue)}`, {
       field: "shape",
     });
   }
@@ -93,7 +93,7 @@ export function checkGrid(shape: readonly number[], chunks: readonly number[]): 
     !chunks.every((n) => Number.isSafeInteger(n) && n >= 1)
   ) {
     throw new MetadataError(
-      `chunks must be a list of ${shape.length} positive integers (one per dimension of shape ${JSON.stringify(shape)}), found ${JSON.stringify(chunks)}`,
+      `chunks must be a list of ${shape.length} positive integers (one per dimension of shape ${describeJson(shape as JsonValue)}), found ${describeJson(chunks as JsonValue)}`,
       { field: "chunks" },
     );
   }
