@@ -99,7 +99,7 @@ describe("object codecs: counts read from the data are checked against the data 
 
 describe("filters whose output size comes from their config", () => {
   it("categorize with a huge <U dtype refuses more than a chunk before allocating it", async () => {
-    const codec = (await defaultRegistry.factory("categorize")).create({ id: "categorize", labels: ["a"], dtype: "<U100000000", astype: "|u1" });
+    const codec = (await defaultRegistry.factory("categorize")).create({ id: "categorize", labels: ["a"], dtype: "<U100000000", astype: "|u1" }) as Codec;
     const chunk: ChunkContext = { dtype: { kind: "U", byteOrder: "<", itemsize: 4 }, itemsize: 4, elements: 50, key: "c/0" };
     const error = await Promise.resolve()
       .then(() => codec.decode(new Uint8Array(50), chunk))
