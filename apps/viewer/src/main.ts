@@ -132,10 +132,11 @@ async function load(url: string, path: string): Promise<void> {
       root = await openConsolidated(store, { path: base, mode: "r" });
       consolidated = true;
     } catch (error) {
-      if ((error as ErrorLike).code !== "ZARR_METADATA") throw error;
-      if (!/^no consolidated metadata/.test((error as Error).message)) {
-        message("note", "The .zmetadata here is not valid consolidated metadata; it is ignored.", (error as Error).message);
-      }
+      // No .zmetadata (not found): open the store itself. A corrupt one: the same, with a note.
+      const { code, kind } = error as ErrorLike & { kind?: string };
+      const missing = code === "ZARR_NOT_FOUND" && kind === "consolidated metadata";
+      if (!missing && code !== "ZARR_METADATA") throw error;
+      if (!missing) message("note", "The .zmetadata here is not valid consolidated metadata; it is ignored.", (error as Error).message);
       root = await open(store, { path: base, mode: "r" });
     }
     opened = { url, store, root, consolidated };

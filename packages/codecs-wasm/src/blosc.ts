@@ -5,6 +5,8 @@ import {
   inChunk,
   integer,
   maxDecodedSize,
+  nullable,
+  optional,
   requireBytes,
   string,
   type ChunkContext,
@@ -36,12 +38,19 @@ import { ZSTD_READ_SLACK } from "./zstd-wasm.js";
  * `{"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}`. `shuffle` is 0 (none),
  * 1 (byte), 2 (bit) or -1 (numcodecs' AUTOSHUFFLE: bit shuffle for 1-byte items, else byte
  * shuffle, decided per encode and stored as -1); `blocksize` 0 is automatic.
+ *
+ * `typesize` (numcodecs >= 0.16's `Blosc(typesize=...)`; numcodecs 0.16.0 wrote it into `.zarray`,
+ * `null` when not given, and later releases read it but no longer write it) is the item size
+ * encoding shuffles by and hands c-blosc in place of the array's; `null` or left out means the
+ * array's. Above 255 c-blosc takes 1, as it does for an item size that large. Decoding never
+ * needs it (the frame header holds the type size). It is written back only when the config has it.
  */
 export const bloscConfig = {
   cname: string({ enum: CNAMES, default: "lz4" }),
   clevel: integer({ min: 0, max: 9, default: 5 }),
   shuffle: integer({ min: -1, max: 2, default: 1 }),
   blocksize: integer({ min: 0, default: 0 }),
+  typesize: optional(nullable(integer({ min: 1 }))),
 };
 
 /**
@@ -68,11 +77,14 @@ export const blosc = defineCodec({
   },
 });
 
+const C_INT_MAX = 2 ** 31 - 1;
+
 interface BloscSettings {
   readonly cname: BloscCname;
   readonly clevel: number;
   readonly shuffle: number;
   readonly blocksize: number;
+  readonly typesize?: number | null | undefined;
 }
 
 function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
@@ -83,9 +95,16 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
     });
   }
   const { cname, clevel } = config;
-  // numcodecs hands c-blosc the chunk's NumPy itemsize; an object array reaches the compressor as
-  // the bytes its object codec wrote (itemsize 1).
-  const itemsize = chunk.dtype?.kind === "O" ? 1 : chunk.itemsize;
+  if (config.typesize != null && config.typesize > C_INT_MAX) {
+    // numcodecs hands it to c-blosc as a C int, and c-blosc refuses the overflowed value.
+    throw new CodecError(`blosc cannot compress${inChunk(chunk.key)} with typesize ${config.typesize}: c-blosc takes at most ${C_INT_MAX}`, {
+      codecId: "blosc",
+      key: chunk.key,
+    });
+  }
+  // numcodecs hands c-blosc the chunk's NumPy itemsize, or the config's `typesize` when it has one;
+  // an object array reaches the compressor as the bytes its object codec wrote (itemsize 1).
+  const itemsize = config.typesize ?? (chunk.dtype?.kind === "O" ? 1 : chunk.itemsize);
   const typesize = itemsize > 255 ? 1 : Math.max(1, itemsize);
   const options = { ...config, typesize: itemsize };
   const blocksize = computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CodecError } from "@z/codecs";
+import { CodecConfigError, CodecError } from "@z/codecs";
 import { checkCodec, contextFor, defaultSamples } from "@z/codecs/testing";
 import { blosc } from "../src/blosc.js";
 import { computeBlocksize, readHeader } from "../src/blosc-frame.js";
@@ -192,5 +192,58 @@ describe("blosc", () => {
     // Type sizes above 255 are shuffled as bytes, as c-blosc does.
     const big = (await blosc.create().encode(bytes, contextFor(bytes, 256))) as Uint8Array;
     expect(big[3]).toBe(1);
+  });
+});
+
+describe("blosc typesize (numcodecs >= 0.16)", () => {
+  const newer = numcodecsFixtures("blosc", () => true, "0.16");
+
+  it("reads configs with typesize, null included, and writes typesize back only when the config has it", () => {
+    expect(newer.length).toBeGreaterThan(5);
+    const config = { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0, typesize: 4 };
+    expect(blosc.create(config).toJSON()).toEqual(config);
+    expect(blosc.create({ ...config, typesize: null }).toJSON()).toEqual({ ...config, typesize: null });
+    expect(blosc.create({ cname: "zstd" }).toJSON()).not.toHaveProperty("typesize");
+    expect(() => blosc.create({ ...config, typesize: 0 })).toThrow(/field "typesize" must be an integer >= 1 or null, got 0/);
+    expect(() => blosc.create({ ...config, typesize: "4" as unknown as number })).toThrow(CodecConfigError);
+  });
+
+  it("shuffles by typesize, as numcodecs 0.16 does, whatever the array's item size (header of every fixture)", async () => {
+    for (const fixture of newer) {
+      const context = contextFor(fixture.decoded as Uint8Array, fixture.context!.itemsize!);
+      const ours = readHeader((await blosc.create(fixture.config).encode(fixture.decoded, context)) as Uint8Array);
+      const theirs = readHeader(fixture.encoded);
+      const what = `${fixture.name}: ours ${JSON.stringify(ours)}, numcodecs ${JSON.stringify(theirs)}`;
+      expect(ours.typesize, what).toBe(theirs.typesize);
+      expect(ours.blocksize, what).toBe(theirs.blocksize);
+      expect(ours.nbytes, what).toBe(theirs.nbytes);
+      expect(ours.flags & ~2, what).toBe(theirs.flags & ~2);
+    }
+  });
+
+  it("writes numcodecs 0.16's very bytes for these, but for zlib streams (fflate's DEFLATE, not zlib's)", async () => {
+    for (const fixture of newer.filter((f) => f.config["cname"] !== "zlib")) {
+      const context = contextFor(fixture.decoded as Uint8Array, fixture.context!.itemsize!);
+      const ours = (await blosc.create(fixture.config).encode(fixture.decoded, context)) as Uint8Array;
+      expect(Buffer.from(ours).toString("base64"), fixture.name).toBe(Buffer.from(fixture.encoded).toString("base64"));
+    }
+  });
+
+  it("decodes what numcodecs 0.16 wrote, and numcodecs' frames and ours decode to the same bytes", async () => {
+    for (const fixture of newer) {
+      const codec = blosc.create(fixture.config);
+      const context = contextFor(fixture.decoded as Uint8Array, fixture.context!.itemsize!);
+      expect(Buffer.compare((await codec.decode(fixture.encoded, context)) as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+      const ours = (await codec.encode(fixture.decoded, context)) as Uint8Array;
+      expect(Buffer.compare((await codec.decode(ours, context)) as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+    }
+  });
+
+  it("refuses, on encode, a typesize c-blosc's int cannot hold, as numcodecs does", async () => {
+    const bytes = new Uint8Array(1024);
+    const codec = blosc.create({ typesize: 2 ** 31 });
+    expect(codec.toJSON()).toMatchObject({ typesize: 2 ** 31 });
+    await expect(Promise.resolve().then(() => codec.encode(bytes, contextFor(bytes, 4)))).rejects.toThrow(CodecError);
+    await expect(Promise.resolve().then(() => codec.encode(bytes, contextFor(bytes, 4)))).rejects.toThrow(/typesize 2147483648/);
   });
 });

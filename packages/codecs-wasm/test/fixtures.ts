@@ -9,7 +9,10 @@ interface FixtureFile {
   cases: { name: string; config: CodecConfig; input: string; itemsize: number; encoded: string }[];
 }
 
-const file = JSON.parse(readFileSync(new URL("./fixtures/numcodecs-0.11.json", import.meta.url), "utf8")) as FixtureFile;
+const read = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as FixtureFile;
+const fileOld = read("numcodecs-0.11.json");
+/** Blosc frames numcodecs 0.16 wrote with `typesize` in the config (python/numcodecs_016_fixtures.py). */
+const file016 = read("numcodecs-0.16.json");
 
 export const bytes = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"));
 
@@ -17,7 +20,8 @@ export const bytes = (base64: string): Uint8Array => new Uint8Array(Buffer.from(
  * Bytes numcodecs 0.11 wrote (see python/generate_fixtures.py) for the codec `id`, with the item
  * size numcodecs saw (blosc shuffles by it) in the chunk context.
  */
-export function numcodecsFixtures(id: string, filter: (name: string) => boolean = () => true): EncodedFixture[] {
+export function numcodecsFixtures(id: string, filter: (name: string) => boolean = () => true, version: "0.11" | "0.16" = "0.11"): EncodedFixture[] {
+  const file = version === "0.11" ? fileOld : file016;
   return file.cases
     .filter((c) => c.config.id === id && filter(c.name))
     .map((c) => {
@@ -38,4 +42,4 @@ export function numcodecsFixtures(id: string, filter: (name: string) => boolean 
     });
 }
 
-export const versions = { numcodecs: file.numcodecs, blosc: file.blosc };
+export const versions = { numcodecs: fileOld.numcodecs, blosc: fileOld.blosc };

@@ -1,5 +1,5 @@
 import type { ChunkContext, CodecData } from "./codec.js";
-import { requireBytes } from "./chunk-bytes.js";
+import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { dtype, field, FieldMismatch, list, string } from "./config-schema.js";
 import { defineCodec } from "./define-codec.js";
 import { castValue, readArray, writeArray, type NumericArray, type NumericType } from "./numeric.js";
@@ -59,7 +59,13 @@ export const categorize = defineCodec({
       },
       decode: (data: CodecData, chunk: ChunkContext) => {
         const strings = decodeCategories(readArray(requireBytes(data, "categorize", chunk), encoded), labels);
-        return unicode ? writeUnicode(strings, unicode) : strings;
+        if (unicode) {
+          // The output's size comes from the config's dtype: refuse more than a chunk before allocating it.
+          const limit = maxDecodedSize(chunk);
+          if (strings.length * unicode.chars * 4 > limit) throw decodedTooLarge("categorize", chunk, limit);
+          return writeUnicode(strings, unicode);
+        }
+        return strings;
       },
     };
   },

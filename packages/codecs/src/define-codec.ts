@@ -1,6 +1,7 @@
 import { ZarrError, type CodecConfig } from "@z/meta";
 import type { ChunkContext, Codec, CodecData, DecodedRange, StoredRangeReader } from "./codec.js";
 import { parseConfig, serializeConfig, type ConfigInput, type ConfigSchema, type ConfigValues } from "./config-schema.js";
+import { checkChunkContext } from "./chunk-bytes.js";
 import { CodecError, inChunk } from "./errors.js";
 
 /** Where a codec is being built, for error messages (`foo/.zarray`). */
@@ -163,6 +164,7 @@ function guardInto(id: string, step: IntoStep): IntoStep {
     let result: number | Promise<number>;
     try {
       chunk.signal?.throwIfAborted();
+      checkChunkContext(id, chunk);
       result = step(data, out, chunk);
     } catch (error) {
       return failure(id, "decode", error, chunk);
@@ -192,6 +194,8 @@ function guard(id: string, name: "encode" | "decode", step: Step): Step {
     let result: CodecData | Promise<CodecData>;
     try {
       chunk.signal?.throwIfAborted();
+      // A chunk too large to hold is refused before a decoder allocates for it.
+      if (name === "decode") checkChunkContext(id, chunk);
       result = step(data, chunk);
     } catch (error) {
       return fail(error, chunk);

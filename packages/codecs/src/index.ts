@@ -53,6 +53,7 @@ export { astype, astypeConfig } from "./astype.js";
 export { shuffle, shuffleConfig } from "./shuffle.js";
 export { bitround, bitroundConfig } from "./bitround.js";
 export { crc32, crc32Config } from "./crc32.js";
+export { crc32c, crc32cConfig } from "./crc32c.js";
 export { adler32, adler32Config } from "./adler32.js";
 export { fletcher32, fletcher32Config } from "./fletcher32.js";
 export { jenkinsLookup3, jenkinsLookup3Config } from "./jenkins-lookup3.js";

@@ -177,6 +177,7 @@ export const defaultRegistry: CodecRegistry = new CodecRegistry([
   ["shuffle", () => import("./shuffle.js").then((m) => m.shuffle)],
   ["bitround", () => import("./bitround.js").then((m) => m.bitround)],
   ["crc32", () => import("./crc32.js").then((m) => m.crc32)],
+  ["crc32c", () => import("./crc32c.js").then((m) => m.crc32c)],
   ["adler32", () => import("./adler32.js").then((m) => m.adler32)],
   ["fletcher32", () => import("./fletcher32.js").then((m) => m.fletcher32)],
   ["jenkins_lookup3", () => import("./jenkins-lookup3.js").then((m) => m.jenkinsLookup3)],

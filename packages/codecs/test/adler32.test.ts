@@ -6,6 +6,7 @@ import { checkChecksumFixtures } from "./checksum-fixtures.js";
 checkCodec(adler32, { configs: [{ id: "adler32" }, { id: "adler32", location: "end" }] }, { describe, it });
 
 checkChecksumFixtures(adler32, "adler32", { describe, it, expect });
+checkChecksumFixtures(adler32, "adler32", { describe, it, expect }, "0.16");
 
 describe("adler32", () => {
   it("puts the checksum first, as numcodecs 0.11 does, or last with location 'end' (newer numcodecs)", async () => {

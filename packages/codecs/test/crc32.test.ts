@@ -6,6 +6,7 @@ import { checkChecksumFixtures } from "./checksum-fixtures.js";
 checkCodec(crc32, { configs: [{ id: "crc32" }, { id: "crc32", location: "end" }] }, { describe, it });
 
 checkChecksumFixtures(crc32, "crc32", { describe, it, expect });
+checkChecksumFixtures(crc32, "crc32", { describe, it, expect }, "0.16");
 
 describe("crc32", () => {
   it("puts the checksum first, as numcodecs 0.11 does, or last with location 'end' (newer numcodecs)", async () => {

@@ -67,11 +67,23 @@ export interface ChecksumCase {
   readonly at: "start" | "end";
 }
 
-const checksumFile = load<{ inputs: Record<string, string>; cases: ChecksumCase[] }>("numcodecs-checksums.json");
+type ChecksumFile = { inputs: Record<string, string>; cases: ChecksumCase[] };
+
+/** numcodecs 0.11's checksums (numcodecs_fixtures.py), and 0.16's: crc32c, `location` (numcodecs_016_fixtures.py). */
+const checksumFiles = {
+  "0.11": load<ChecksumFile>("numcodecs-checksums.json"),
+  "0.16": load<ChecksumFile>("numcodecs-0.16-checksums.json"),
+};
+
+/** The numcodecs version whose checksum fixtures to use. */
+export type ChecksumFixtureVersion = keyof typeof checksumFiles;
 
 /** Each checksum case as input bytes and the bytes the codec encodes them to. */
-export function checksumCases(id: string): { name: string; config: CodecConfig; input: Uint8Array; encoded: Uint8Array }[] {
-  const file = checksumFile();
+export function checksumCases(
+  id: string,
+  version: ChecksumFixtureVersion = "0.11",
+): { name: string; config: CodecConfig; input: Uint8Array; encoded: Uint8Array }[] {
+  const file = checksumFiles[version]();
   return file.cases
     .filter((c) => c.config.id === id)
     .map((c) => {

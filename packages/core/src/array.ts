@@ -61,6 +61,7 @@ import { ChunkJobs } from "./chunk-jobs.js";
 import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
 import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
+import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
 import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
 import { createHash, type HashName } from "./hash.js";
@@ -316,8 +317,17 @@ export class ZarrArray {
     return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
   }
 
+  /** The key of this array's metadata document (spec v1's `meta`), for errors about it. */
+  get #metaKey(): string {
+    return this.zarrFormat === 1 ? V1_META_KEY : arrayMetaKey(this.path);
+  }
+
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
   async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
+    // Sizes from metadata are checked before anything is allocated from them.
+    const metaKey = this.#metaKey;
+    checkResultSize(indexer.shape, this.dtype.kind === "O" ? 1 : valuesPerElement(this.dtype), metaKey, this.shape);
+    if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
@@ -334,7 +344,8 @@ export class ZarrArray {
     const raw = intoParts === undefined ? undefined : await import("./raw-reads.js");
     const pooled = intoParts === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
     // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
-    const out: TypedArray = options.out === undefined ? adviseLargeBuffer(new Ctor(values)) : this.#checkOut(options.out, size);
+    const out: TypedArray =
+      options.out === undefined ? adviseLargeBuffer(allocateResult(() => new Ctor(values), values * Ctor.BYTES_PER_ELEMENT, metaKey)) : this.#checkOut(options.out, size);
     const zeroed = options.out === undefined;
     const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
     if (pooled !== undefined) {
@@ -447,6 +458,7 @@ export class ZarrArray {
     const key = this.chunkKey(coords);
     const stored = await this.store.get(key, { signal });
     if (stored === undefined) return undefined;
+    checkChunkSize(this.#meta, this.#metaKey);
     return this.#jobs.decode(stored, key, signal);
   }
 
@@ -496,6 +508,8 @@ export class ZarrArray {
   async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
+    // Writing builds and encodes whole chunks.
+    if (indexer.nchunks > 0) checkChunkSize(this.#meta, this.#metaKey);
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       return objects.writeObjects(this, store, codec, indexer, value, key, options);

@@ -1,4 +1,5 @@
 import {
+  describeJson,
   encodeJson,
   isListable,
   isWritable,
@@ -15,7 +16,7 @@ import {
   type StoreOptions,
 } from "@z/meta";
 import type { ZarrArray } from "./array.js";
-import { ArgumentError, ReadOnlyError } from "./errors.js";
+import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
@@ -79,11 +80,11 @@ export class ConsolidatedStore implements Store {
 
   static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
     const bytes = await inner.get(key);
-    if (bytes === undefined) throw new MetadataError(`no consolidated metadata at ${key}`, { key });
+    if (bytes === undefined) throw new NodeNotFoundError("consolidated metadata", key.slice(0, Math.max(0, key.lastIndexOf("/"))), { key });
     const doc = parseJson(bytes, key, { keepFloats: true });
     const metadata = typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as JsonObject)["metadata"] : undefined;
     const format = (doc as JsonObject)?.["zarr_consolidated_format"];
-    if (format !== 1) throw new MetadataError(`${key}: zarr_consolidated_format must be 1, got ${JSON.stringify(format)}`, { key, field: "zarr_consolidated_format" });
+    if (format !== 1) throw new MetadataError(`${key}: zarr_consolidated_format must be 1, got ${describeJson(format)}`, { key, field: "zarr_consolidated_format" });
     if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
       throw new MetadataError(`${key}: "metadata" must be an object of metadata documents`, { key, field: "metadata" });
     }

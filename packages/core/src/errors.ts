@@ -7,12 +7,25 @@ export class ReadOnlyError extends ZarrError {
   }
 }
 
-/** No array (or group) where one was expected. */
+/**
+ * No array (or group) where one was expected, or no consolidated metadata document (`.zmetadata`)
+ * where `openConsolidated` looked (zarr-python raises `KeyError`): `kind` says which, `key` names the
+ * store key that is missing. Metadata that is there but corrupt is a `MetadataError` instead.
+ */
 export class NodeNotFoundError extends ZarrError {
   readonly path: string;
-  constructor(kind: "array" | "group" | "array or group", path: string, options: { key?: string } = {}) {
-    super("ZARR_NOT_FOUND", `no ${kind} found at path ${JSON.stringify(path)}`, options);
+  /** What was looked for. */
+  readonly kind: "array" | "group" | "array or group" | "consolidated metadata";
+  constructor(kind: "array" | "group" | "array or group" | "consolidated metadata", path: string, options: { key?: string } = {}) {
+    super(
+      "ZARR_NOT_FOUND",
+      kind === "consolidated metadata"
+        ? `no consolidated metadata found at path ${JSON.stringify(path)}${options.key === undefined ? "" : ` (no ${options.key})`}`
+        : `no ${kind} found at path ${JSON.stringify(path)}`,
+      options,
+    );
     this.path = path;
+    this.kind = kind;
   }
 }
 

@@ -5,7 +5,7 @@ import type { ZarrArray } from "./array.js";
 const CODEC_CLASS: Record<string, string> = {
   blosc: "Blosc", zlib: "Zlib", gzip: "GZip", bz2: "BZ2", lzma: "LZMA", zstd: "Zstd", lz4: "LZ4",
   delta: "Delta", fixedscaleoffset: "FixedScaleOffset", quantize: "Quantize", packbits: "PackBits",
-  categorize: "Categorize", astype: "AsType", shuffle: "Shuffle", bitround: "BitRound", crc32: "CRC32",
+  categorize: "Categorize", astype: "AsType", shuffle: "Shuffle", bitround: "BitRound", crc32: "CRC32", crc32c: "CRC32C",
   adler32: "Adler32", fletcher32: "Fletcher32", jenkins_lookup3: "JenkinsLookup3", "vlen-utf8": "VLenUTF8",
   "vlen-bytes": "VLenBytes", "vlen-array": "VLenArray", json2: "JSON", msgpack2: "MsgPack", base64: "Base64",
 };

@@ -1,7 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { consolidateMetadata, Group, MemoryStore, openConsolidated, ZarrArray } from "@z/core";
+import { consolidateMetadata, Group, MemoryStore, NodeNotFoundError, openConsolidated, ZarrArray } from "@z/core";
+import { MetadataError } from "@z/meta";
 
 /** zarr-python 2.13 wrote this directory, then ran consolidate_metadata on it. */
 const FIXTURE = new URL("./fixtures/consolidated/", import.meta.url).pathname;
@@ -62,10 +63,38 @@ describe("consolidated metadata", () => {
     await expect(((await ro.getItem("x/y")) as ZarrArray).set([1], 0)).rejects.toMatchObject({ code: "ZARR_READ_ONLY" });
   });
 
-  it("names the key when .zmetadata is missing or malformed", async () => {
+  it("names the key when .zmetadata is missing (not found) or malformed (a metadata error)", async () => {
     const store = new MemoryStore();
-    await expect(openConsolidated(store)).rejects.toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata" });
+    // Missing is what a missing node is (zarr-python raises KeyError): a caller can fall back to the store.
+    const missing = await openConsolidated(store).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(NodeNotFoundError);
+    expect(missing).toMatchObject({ code: "ZARR_NOT_FOUND", key: ".zmetadata", path: "", kind: "consolidated metadata" });
+    expect((missing as Error).message).toBe('no consolidated metadata found at path "" (no .zmetadata)');
+    await store.set("a/b/.zgroup", new TextEncoder().encode('{"zarr_format": 2}'));
+    await expect(openConsolidated(store, { path: "a/b" })).rejects.toMatchObject({ code: "ZARR_NOT_FOUND", key: "a/b/.zmetadata", path: "a/b" });
+    // Corrupt stays a metadata error.
     await store.set(".zmetadata", new TextEncoder().encode('{"metadata": {}, "zarr_consolidated_format": 2}'));
-    await expect(openConsolidated(store)).rejects.toMatchObject({ code: "ZARR_METADATA", field: "zarr_consolidated_format" });
+    const corrupt = await openConsolidated(store).catch((error: unknown) => error);
+    expect(corrupt).toBeInstanceOf(MetadataError);
+    expect(corrupt).toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata", field: "zarr_consolidated_format" });
+    await store.set(".zmetadata", new TextEncoder().encode("{not json"));
+    await expect(openConsolidated(store)).rejects.toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata" });
+  });
+
+  it("says what zarr_consolidated_format holds whatever it is (a bigint, a huge float, a nested object, an odd string)", async () => {
+    const store = new MemoryStore();
+    for (const [format, shown] of [
+      ["1180591620717411303424", "got 1180591620717411303424"],
+      ["1e400", "got Infinity"],
+      ['{"a": [1, {"b": 18446744073709551616}]}', "got an object"],
+      [String.raw`"\u0000\ud800\n"`, String.raw`got "\u0000\ud800\n"`],
+      [`[${"9".repeat(30)}, [1, [2, [3]]]]`, "got a list of 2 items"],
+    ]) {
+      await store.set(".zmetadata", new TextEncoder().encode(`{"zarr_consolidated_format": ${format}, "metadata": {}}`));
+      const error = await openConsolidated(store).catch((e: unknown) => e);
+      expect(error, (error as Error).message).toBeInstanceOf(MetadataError);
+      expect(error, (error as Error).message).toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata", field: "zarr_consolidated_format" });
+      expect((error as Error).message).toContain(shown);
+    }
   });
 });

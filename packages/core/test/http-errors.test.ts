@@ -70,9 +70,10 @@ describe("a missing node", () => {
 
     const nowhere = await openLocation(`${clean.url}no-such.zarr`, { http });
     expect(await rejection(open(nowhere.store, { mode: "r" }))).toBeInstanceOf(NodeNotFoundError);
+    // No .zmetadata is "not found" (zarr-python: KeyError), as any missing node is.
     const consolidated = await rejection(openConsolidated(nowhere.store, { mode: "r" }));
-    expect(consolidated).toBeInstanceOf(MetadataError);
-    expect(consolidated).toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata" });
+    expect(consolidated).toBeInstanceOf(NodeNotFoundError);
+    expect(consolidated).toMatchObject({ code: "ZARR_NOT_FOUND", key: ".zmetadata", kind: "consolidated metadata" });
   });
 
   it("a zip that is not there is an HttpStoreError naming its URL", async () => {

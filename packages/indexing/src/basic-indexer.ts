@@ -81,9 +81,15 @@ export function* productOf(
   }
 }
 
+/** A list of lengths for an error message, whatever it holds (bigints, nested lists): never throws. */
+function lengths(value: unknown): string {
+  const text = Array.isArray(value) ? `[${value.map((v) => (Array.isArray(v) ? "[...]" : String(v))).join(", ")}]` : String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
 export function checkGrid(shape: readonly number[], chunks: readonly number[]): void {
   if (!Array.isArray(shape) || !shape.every((n) => Number.isSafeInteger(n) && n >= 0)) {
-    throw new MetadataError(`shape must be a list of non-negative integers, found ${JSON.stringify(shape)}`, {
+    throw new MetadataError(`shape must be a list of non-negative integers, found ${lengths(shape)}`, {
       field: "shape",
     });
   }
@@ -93,7 +99,7 @@ export function checkGrid(shape: readonly number[], chunks: readonly number[]): 
     !chunks.every((n) => Number.isSafeInteger(n) && n >= 1)
   ) {
     throw new MetadataError(
-      `chunks must be a list of ${shape.length} positive integers (one per dimension of shape ${JSON.stringify(shape)}), found ${JSON.stringify(chunks)}`,
+      `chunks must be a list of ${shape.length} positive integers (one per dimension of shape ${lengths(shape)}), found ${lengths(chunks)}`,
       { field: "chunks" },
     );
   }

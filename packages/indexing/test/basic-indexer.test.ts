@@ -464,3 +464,13 @@ function catchError(f: () => unknown): Error & { code?: string } {
   }
   throw new Error("expected an error");
 }
+
+describe("a grid from hostile metadata", () => {
+  it("is a MetadataError naming the field whatever shape and chunks hold (a bigint made JSON.stringify throw)", () => {
+    const big = (2n ** 70n) as unknown as number;
+    expect(() => new BasicIndexer(undefined, [big], [1])).toThrow(MetadataError);
+    expect(() => new BasicIndexer(undefined, [big], [1])).toThrow(/shape must be a list of non-negative integers, found \[1180591620717411303424\]/);
+    expect(() => new BasicIndexer(undefined, [4], [big])).toThrow(/found \[1180591620717411303424\]/);
+    expect(() => new BasicIndexer(undefined, [4], [[big] as unknown as number])).toThrow(MetadataError);
+  });
+});

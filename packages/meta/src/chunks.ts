@@ -1,4 +1,6 @@
 import { MetadataError } from "./errors.js";
+import type { JsonValue } from "./json-value.js";
+import { describeJson } from "./metadata-document.js";
 
 /**
  * How a caller asks for chunks: `true`/`undefined` to guess, `false` for one chunk covering the
@@ -74,12 +76,12 @@ export function normalizeChunks(chunks: ChunksSpec, shape: readonly number[], it
 
 function checkShape(shape: readonly number[]): void {
   if (!shape.every((length) => Number.isSafeInteger(length) && length >= 0)) {
-    throw new MetadataError(`shape must be a list of non-negative integers, found ${JSON.stringify(shape)}`, {
+    throw new MetadataError(`shape must be a list of non-negative integers, found ${describeJson(shape as JsonValue)}`, {
       field: "shape",
     });
   }
 }
 
 function chunksError(chunks: ChunksSpec, expected: string): MetadataError {
-  return new MetadataError(`Invalid chunks ${JSON.stringify(chunks)}: expected ${expected}`, { field: "chunks" });
+  return new MetadataError(`Invalid chunks ${typeof chunks === "boolean" || chunks === undefined ? String(chunks) : describeJson(chunks as JsonValue)}: expected ${expected}`, { field: "chunks" });
 }

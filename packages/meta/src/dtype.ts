@@ -30,7 +30,7 @@ export function dataTypeFromUser(spec: string | JsonValue): DataType {
   const dtype = parseAny(spec, undefined, parseUserTypestr);
   if ((dtype.kind === "M" || dtype.kind === "m") && dtype.unit === "generic") {
     throw new DataTypeError(
-      `Invalid dtype ${JSON.stringify(spec)}: datetime64 and timedelta64 dtypes with generic units are not supported, please specify units (e.g. "M8[ns]")`,
+      `Invalid dtype ${describe(spec)}: datetime64 and timedelta64 dtypes with generic units are not supported, please specify units (e.g. "M8[ns]")`,
     );
   }
   return dtype;
@@ -96,7 +96,7 @@ function parseAny(json: JsonValue, key: string | undefined, parseSimple: SimpleP
 
 function parseSimpleOrThrow(text: string, key: string | undefined, parseSimple: SimpleParser): SimpleDataType {
   const result = parseSimple(text);
-  if (typeof result === "string") throw dtypeError(key, JSON.stringify(text), result);
+  if (typeof result === "string") throw dtypeError(key, describe(text), result);
   return result;
 }
 
@@ -156,12 +156,18 @@ function dtypeError(key: string | undefined, found: string, expected: string): D
   return new DataTypeError(`Invalid dtype${where}: expected ${expected}, found ${found}`, key === undefined ? {} : { key });
 }
 
+/** For error messages: any JSON value (bigints, nested lists, long strings), at most ~120 characters. */
 function describe(value: JsonValue): string {
   if (value instanceof JsonFloat) return String(value.value);
+  let text: string;
   if (Array.isArray(value)) {
-    return JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v instanceof JsonFloat ? v.value : v));
+    text = JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof JsonFloat ? v.value : v));
+  } else if (typeof value === "object" && value !== null) {
+    return "an object";
+  } else if (typeof value === "string") {
+    text = JSON.stringify(value);
+  } else {
+    return String(value);
   }
-  if (typeof value === "object" && value !== null) return "an object";
-  if (typeof value === "string") return JSON.stringify(value);
-  return String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

@@ -46,3 +46,27 @@ export class StoreError extends ZarrError {
     super("ZARR_STORE", message, options);
   }
 }
+
+/**
+ * A size computed from metadata that is more than can be allocated here: a chunk's bytes (from
+ * `chunks` and `dtype`), a selection's result (from `shape` or the selection), a count a codec
+ * reads. Thrown before anything that size is allocated. zarr-python opens such arrays and fails on
+ * the read or write that would allocate (numpy: "array is too big"); so does z: opening works, and
+ * the operation that would need the memory throws this. `size` is what was asked for, `limit` the
+ * most allowed (see `MAX_CHUNK_BYTES` and `MAX_RESULT_LENGTH`).
+ */
+export class TooLargeError extends ZarrError {
+  /** The metadata field the size comes from (`chunks`, `shape`, ...), when one is to blame. */
+  readonly field: string | undefined;
+  /** The size asked for (bytes or values, as the message says). */
+  readonly size: number;
+  /** The most allowed, in the same unit. */
+  readonly limit: number;
+
+  constructor(message: string, options: { key?: string; field?: string; size: number; limit: number; cause?: unknown }) {
+    super("ZARR_TOO_LARGE", message, options);
+    this.field = options.field;
+    this.size = options.size;
+    this.limit = options.limit;
+  }
+}

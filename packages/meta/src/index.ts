@@ -1,4 +1,6 @@
 export * from "./errors.js";
+export * from "./limits.js";
+export { describeJson } from "./metadata-document.js";
 export * from "./store.js";
 export * from "./dtype-model.js";
 export * from "./json-value.js";

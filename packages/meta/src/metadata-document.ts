@@ -47,8 +47,13 @@ export function fieldError(
   });
 }
 
-/** A short rendering of a value for error messages. */
-export function describeJson(value: JsonValue): string {
+/**
+ * A short rendering of a value for error messages, safe for anything a JSON document holds (a
+ * `bigint`, a huge or non-finite number, nested lists and objects, strings of any characters):
+ * never longer than about 120 characters, never throws.
+ */
+export function describeJson(value: JsonValue | undefined): string {
+  if (value === undefined) return "nothing";
   if (value instanceof JsonFloat) return formatPythonFloat(value.value);
   if (Array.isArray(value)) {
     const items = value as readonly JsonValue[];
