@@ -20,9 +20,9 @@ const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs] [--impls z,zar
        pnpm bench --report bench-results/FILE.json    (prints a saved run's tables again)`;
 
 /**
- * @typedef {{ quick: boolean, cases: string[], impls: string[], rounds: number, floors: boolean, build: boolean,
+ * @typedef {{ quick: boolean, cases: string[], impls: string[], rounds: number, repeat: number, floors: boolean, build: boolean,
  *   data: string | undefined, keepData: boolean, timeoutSeconds: number, profile: boolean, report: string | undefined,
- *   sizes: { n: number, windows: number, r7n: number, rounds: number } }} Options
+ *   sizes: { n: number, windows: number, r7n: number, rounds: number, repeat: number } }} Options
  */
 
 /**
