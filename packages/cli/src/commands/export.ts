@@ -91,8 +91,8 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
 /** How many chunks of length `chunk` a range of indices touches. */
 function chunksTouched(dim: Extract<ResolvedDim, { kind: "range" }>, chunk: number): number {
   if (dim.length === 0) return 0;
-  if (dim.step >= chunk) return dim.length;
+  if (Math.abs(dim.step) >= chunk) return dim.length;
   const first = Math.floor(dim.start / chunk);
   const last = Math.floor((dim.start + (dim.length - 1) * dim.step) / chunk);
-  return last - first + 1;
+  return Math.abs(last - first) + 1;
 }

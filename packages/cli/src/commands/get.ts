@@ -11,8 +11,8 @@ export const get: Command = {
   name: "get",
   summary: "print values of an array (numpy-style selection), as numpy's repr or JSON",
   usage: "zarr get STORE [--path P] [SELECTION] [--json]",
-  details: `SELECTION is numpy's basic indexing without brackets: integers, slices with a positive
-step, and one ellipsis, separated by commas: 0:10,::2   5   ...,-1   :   (default: everything).
+  details: `SELECTION is numpy's basic indexing without brackets: integers, slices (any step, negative
+too), and one ellipsis, separated by commas: 0:10,::2   5   ...,-1   ::-1   (default: everything).
 Output is numpy's repr (large arrays are summarized with ... as numpy does); with --json, one line
 {"dtype": ..., "shape": [...], "values": [...]} with every value, flat in C order: 64-bit integers
 exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts of their unit.
