@@ -3,7 +3,7 @@
 import { stat } from "node:fs/promises";
 import { isListable, keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
-import { arrayKey, attrsKey } from "./hierarchy.js";
+import { arrayKey, attrsKey, type ArrayNode } from "./hierarchy.js";
 
 /** The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `.`. */
 export function separatorOf(meta: ArrayMetadata, store: Store): "." | "/" {
@@ -40,8 +40,11 @@ export interface KeyScan {
   readonly others: string[];
 }
 
-/** Sorts the keys under an array into chunks and the rest (needs a listable store). */
-export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata): Promise<KeyScan | undefined> {
+/**
+ * Sorts the keys under an array into chunks and the rest (needs a listable store); `documents` are
+ * its metadata and attributes keys, which are neither.
+ */
+export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata, documents: readonly string[] = [arrayKey(path), attrsKey(path)]): Promise<KeyScan | undefined> {
   if (!isListable(store)) return undefined;
   const prefix = keyPrefix(path);
   const grid = chunkGrid(meta);
@@ -49,8 +52,8 @@ export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetad
   const chunks: string[] = [];
   const others: string[] = [];
   for (const key of await store.list(prefix)) {
+    if (documents.includes(key)) continue;
     const rest = key.slice(prefix.length);
-    if (rest === ".zarray" || rest === ".zattrs") continue;
     const coords = parseChunkKey(rest, meta.shape.length, separator);
     if (coords !== undefined && coords.every((c, i) => c < grid[i]!)) chunks.push(key);
     else others.push(key);
@@ -67,9 +70,9 @@ export async function valueSize(store: Store, key: string): Promise<number> {
   return (await store.get(key))?.length ?? 0;
 }
 
-/** Bytes stored for an array: `.zarray`, `.zattrs` and chunks in the grid (as `ZarrArray.nbytesStored`). */
-export async function storedBytes(store: Store, path: string, chunks: readonly string[]): Promise<number> {
+/** Bytes stored for an array: its metadata, attributes and chunks in the grid (as `ZarrArray.nbytesStored`). */
+export async function storedBytes(store: Store, node: ArrayNode, chunks: readonly string[]): Promise<number> {
   let total = 0;
-  for (const key of [arrayKey(path), attrsKey(path), ...chunks]) total += await valueSize(store, key);
+  for (const key of [node.metaKey, node.attrsKey, ...chunks]) total += await valueSize(store, key);
   return total;
 }

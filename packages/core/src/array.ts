@@ -199,6 +199,11 @@ export class ZarrArray {
 
   // --- metadata -------------------------------------------------------------------------------
 
+  /** Where the metadata document is: `.zarray`, or a v1 array's `meta`. */
+  get #metaKey(): string {
+    return this.zarrFormat === 1 ? V1_META_KEY : arrayMetaKey(this.path);
+  }
+
   /** The decoded `.zarray` document. */
   get metadata(): ArrayMetadata {
     return this.#meta;
@@ -623,7 +628,8 @@ export class ZarrArray {
 
   /**
    * A checksum of the stored array, as zarr-python's `digest`: every chunk's stored bytes in chunk
-   * order (nothing for a missing chunk), then `.zarray`, then `.zattrs`.
+   * order (nothing for a missing chunk), then `.zarray`, then `.zattrs` (a v1 array's `meta` and
+   * `attrs`).
    */
   async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
     const hash = createHash(hashname);
@@ -632,7 +638,7 @@ export class ZarrArray {
       const value = await this.store.get(this.chunkKey(coords), { signal });
       if (value !== undefined) hash.update(value);
     }
-    for (const key of [arrayMetaKey(this.path), this.attrs.key]) {
+    for (const key of [this.#metaKey, this.attrs.key]) {
       const value = await this.store.get(key, { signal });
       if (value !== undefined) hash.update(value);
     }
@@ -738,7 +744,7 @@ export class ZarrArray {
   /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
     if (!isListable(this.store)) return undefined;
-    const keys = [arrayMetaKey(this.path), attrsKey(this.path), ...(await this.initializedChunkKeys(options))];
+    const keys = [this.#metaKey, this.attrs.key, ...(await this.initializedChunkKeys(options))];
     const sizes: number[] = [];
     await forEachConcurrent(
       keys,

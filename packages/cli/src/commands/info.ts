@@ -65,8 +65,8 @@ async function groupInfoText(store: Store, node: NodeInfo): Promise<string> {
 /** The layout of `ZarrArray.info()` in @z/core (zarr-python's `Array.info`). */
 async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "array" }>): Promise<string> {
   const { meta, path } = node;
-  const scan = await scanArrayKeys(store, path, meta);
-  const stored = scan === undefined ? undefined : await storedBytes(store, path, scan.chunks);
+  const scan = await scanArrayKeys(store, path, meta, [node.metaKey, node.attrsKey]);
+  const stored = scan === undefined ? undefined : await storedBytes(store, node, scan.chunks);
   const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
   const nchunks = chunkGrid(meta).reduce((a, b) => a * b, 1);
   const items: [string, string][] = [];
@@ -89,18 +89,19 @@ async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "arra
 }
 
 async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
-  const attributes = await readAttributes(store, node.path);
+  const attributes = await readAttributes(store, node);
   if (node.kind === "group") {
     const { arrays, groups } = await members(store, node.path);
     return { kind: "group", path: node.path, name: `/${node.path}`, arrays, groups, attributes };
   }
   const { meta, path } = node;
-  const scan = await scanArrayKeys(store, path, meta);
+  const scan = await scanArrayKeys(store, path, meta, [node.metaKey, node.attrsKey]);
   const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
   return {
     kind: "array",
     path,
     name: path === "" ? null : `/${path}`,
+    zarr_format: node.zarrFormat,
     shape: [...meta.shape],
     chunks: [...meta.chunks],
     dtype: dataTypeToJSON(meta.dtype),
@@ -110,7 +111,7 @@ async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
     filters: meta.filters === null ? null : [...meta.filters],
     dimension_separator: separatorOf(meta, store),
     nbytes,
-    nbytes_stored: scan === undefined ? null : await storedBytes(store, path, scan.chunks),
+    nbytes_stored: scan === undefined ? null : await storedBytes(store, node, scan.chunks),
     nchunks: chunkGrid(meta).reduce((a, b) => a * b, 1),
     nchunks_initialized: scan === undefined ? null : scan.chunks.length,
     attributes,

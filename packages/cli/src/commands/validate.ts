@@ -7,6 +7,8 @@ import {
   parseGroupMetadata,
   parseJson,
   stringifyJson,
+  V1_ATTRS_KEY,
+  V1_META_KEY,
   ZarrError,
   type ArrayMetadata,
   type JsonValue,
@@ -14,6 +16,7 @@ import {
 } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
+import { readNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
 import { scanArrayKeys, separatorOf } from "../stats.js";
 import { withStore } from "../store-arg.js";
@@ -109,6 +112,18 @@ export async function validateStore(
       add("error", key, message(error));
     }
   }
+  // a spec-v1 array: `meta` (and `attrs`) at the root of a store with no v2 documents there
+  const v1 = path === "" && !arrays.has("") && !groups.has("") && keys.includes(V1_META_KEY);
+  const documents = (dir: string): string[] => (v1 && dir === "" ? [V1_META_KEY, V1_ATTRS_KEY] : [`${keyPrefix(dir)}.zarray`, `${keyPrefix(dir)}.zattrs`]);
+  if (v1) {
+    arrays.set("", undefined);
+    try {
+      const node = await readNode(store, "");
+      if (node?.kind === "array") arrays.set("", node.meta);
+    } catch (error) {
+      add("error", V1_META_KEY, message(error));
+    }
+  }
   for (const dir of groups) if (arrays.has(dir)) add("error", `${keyPrefix(dir)}.zgroup`, "a node cannot be both an array and a group (.zarray is there too)");
   const nodes = new Set([...arrays.keys(), ...groups]);
   for (const key of keys.filter((k) => k.endsWith(".zattrs"))) {
@@ -124,7 +139,7 @@ export async function validateStore(
   const arrayDirs = [...arrays.keys()].sort((a, b) => b.length - a.length);
   const owner = (key: string): string | undefined => arrayDirs.find((dir) => dir === "" || key.startsWith(`${dir}/`));
   for (const key of keys) {
-    if (METADATA.test(key) || key === `${prefix}.zmetadata` || key.endsWith("/.zmetadata")) continue;
+    if (METADATA.test(key) || (v1 && documents("").includes(key)) || key === `${prefix}.zmetadata` || key.endsWith("/.zmetadata")) continue;
     if (owner(key) === undefined) add("warning", key, "belongs to no array (not inside an array's directory)");
   }
 
@@ -136,10 +151,10 @@ export async function validateStore(
     try {
       array = await ZarrArray.open(store, dir, { readOnly: true });
     } catch (error) {
-      add("error", `${keyPrefix(dir)}.zarray`, `cannot decode this array's chunks: ${message(error)}`);
+      add("error", documents(dir)[0]!, `cannot decode this array's chunks: ${message(error)}`);
       continue;
     }
-    const scan = (await scanArrayKeys(store, dir, meta))!;
+    const scan = (await scanArrayKeys(store, dir, meta, documents(dir)))!;
     for (const key of scan.others) {
       if (owner(key) !== dir) continue; // a nested node's key
       const rest = key.slice(keyPrefix(dir).length);
