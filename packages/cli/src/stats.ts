@@ -1,9 +1,10 @@
 // Storage statistics of an array from its keys, without decoding anything.
 
 import { stat } from "node:fs/promises";
-import { isListable, keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
+import { keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import { arrayKey, attrsKey, type ArrayNode } from "./hierarchy.js";
+import { listsChunks } from "./store-arg.js";
 
 /** The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `.`. */
 export function separatorOf(meta: ArrayMetadata, store: Store): "." | "/" {
@@ -45,7 +46,7 @@ export interface KeyScan {
  * its metadata and attributes keys, which are neither.
  */
 export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata, documents: readonly string[] = [arrayKey(path), attrsKey(path)]): Promise<KeyScan | undefined> {
-  if (!isListable(store)) return undefined;
+  if (!listsChunks(store)) return undefined;
   const prefix = keyPrefix(path);
   const grid = chunkGrid(meta);
   const separator = separatorOf(meta, store);

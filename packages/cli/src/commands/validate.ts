@@ -1,6 +1,5 @@
 import { forEachConcurrent, slice, ZarrArray } from "@z/core";
 import {
-  isListable,
   keyPrefix,
   parseArrayMetadata,
   parseAttributes,
@@ -19,7 +18,7 @@ import { positionals, stringFlag, UsageError } from "../command.js";
 import { readNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
 import { scanArrayKeys, separatorOf } from "../stats.js";
-import { withStore } from "../store-arg.js";
+import { listsChunks, withStore } from "../store-arg.js";
 import { parseChunkKey } from "@z/meta";
 
 export interface Problem {
@@ -46,7 +45,7 @@ not a group) do not fail the check unless --strict.
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
-      if (!isListable(store)) throw new UsageError(`${location} cannot list its keys`);
+      if (!listsChunks(store)) throw new UsageError(`${location} cannot list its keys`);
       const bar = progressBar(io, "validating");
       let report: Report;
       try {
