@@ -22,7 +22,7 @@ export { Attributes } from "./attributes.js";
 export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
-export { OBJECT_CODEC_IDS } from "./object-create.js";
+export { OBJECT_CODEC_IDS, objectShorthand } from "./object-create.js";
 export type { RunOptions } from "./concurrency.js";
 export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
