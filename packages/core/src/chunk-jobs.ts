@@ -233,12 +233,15 @@ function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
   }
 }
 
-/** Runs one pool batch: what a pool thread does with each message. */
+/**
+ * Runs one pool batch: what a pool thread does with each message. A read gives the indices of its
+ * items whose chunk was not stored (placed as the fill value), an encode what became of each chunk.
+ */
 export async function runBatch(
   batch: PoolBatch,
   jobsFor: (meta: string) => Promise<ChunkJobs>,
   storeFor: (spec: NonNullable<PoolBatch["store"]>) => Store & Partial<WritableStore>,
-): Promise<readonly EncodedItem[] | undefined> {
+): Promise<readonly EncodedItem[] | { readonly missing: readonly number[] }> {
   const jobs = await jobsFor(batch.meta);
   const store = batch.store === undefined ? undefined : storeFor(batch.store);
   const Ctor = typedArrayConstructor(jobs.meta.dtype);
@@ -246,7 +249,8 @@ export async function runBatch(
     const { buffer, shape } = batch.out;
     const out: StridedView<TypedArray> = { data: new Ctor(buffer as unknown as ArrayBuffer), offset: 0, shape, strides: cStrides(shape) };
     const sync = store as Partial<SyncReads> | undefined;
-    for (const item of batch.items) {
+    const missing: number[] = [];
+    for (const [index, item] of batch.items.entries()) {
       checkAbort(batch.abort);
       let stored: Uint8Array | undefined;
       let readBuffer: Uint8Array | undefined;
@@ -257,13 +261,14 @@ export async function runBatch(
         else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(jobs.codec.chunkBytes)));
         else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
         else stored = await store!.get(item.key);
+        if (stored === undefined) missing.push(index);
         const placed = jobs.place(out, true, stored, item.key, item.projection);
         if (placed !== undefined) await placed;
       } finally {
         if (readBuffer !== undefined) releaseInput(readBuffer, stored);
       }
     }
-    return undefined;
+    return { missing };
   }
   const results: EncodedItem[] = [];
   for (const item of batch.items) {

@@ -96,6 +96,8 @@ export type PoolReply =
   | {
       readonly ok: true;
       readonly encoded?: readonly EncodedItem[];
+      /** The indices of a read batch's items whose chunk was not stored (placed as the fill value). */
+      readonly missing?: readonly number[];
       /** The buffers of an encode batch's items, transferred back for reuse (optional: a pool may keep them). */
       readonly returned?: readonly ArrayBuffer[];
     }

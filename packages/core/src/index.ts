@@ -23,6 +23,7 @@ export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
 export { OBJECT_CODEC_IDS, objectShorthand } from "./object-create.js";
+export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
 export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";

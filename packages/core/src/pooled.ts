@@ -32,6 +32,8 @@ export interface PooledRead {
   /** Set when the pool's threads can read the store themselves. */
   readonly spec: StoreSpec | undefined;
   readonly keyOf: (coords: readonly number[]) => string;
+  /** Report the chunks found missing (see `ZarrArray.dimensionSeparatorFound`). */
+  readonly reportAbsent?: boolean;
   readonly projections: Iterable<AnyChunkProjection>;
   readonly nchunks: number;
   readonly chunkBytes: number;
@@ -40,12 +42,18 @@ export interface PooledRead {
   readonly jobs: ChunkJobs;
 }
 
+/** What a pooled read found, when asked (`reportAbsent`): the chunks it placed as the fill value, and whether any other was stored. */
+export interface PooledReadReport {
+  readonly absent: AnyChunkProjection[];
+  found: boolean;
+}
+
 /**
  * Reads a selection through a pool: threads decode chunks and copy them straight into the shared
  * output. At most two batches per thread are in flight, so memory stays a few chunks whatever the
  * selection's size. Chunk bytes are read here only when the threads cannot read the store.
  */
-export async function readPooled(job: PooledRead, options: RunOptions): Promise<void> {
+export async function readPooled(job: PooledRead, options: RunOptions): Promise<PooledReadReport> {
   const { pool, signal, progress } = { pool: job.pool, ...options };
   const abort = new Int32Array(new SharedArrayBuffer(4));
   const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
@@ -58,6 +66,12 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   const lanes = new Lanes(abort);
   const here = withSyncReads(job.store as WritableStore);
   let done = 0;
+  const report: PooledReadReport = { absent: [], found: false };
+  const note = (items: readonly ReadItem[], missing: readonly number[] = []): void => {
+    if (!job.reportAbsent) return;
+    for (const i of missing) report.absent.push(items[i]!.projection);
+    if (missing.length < items.length) report.found = true;
+  };
   const send = async (items: ReadItem[]): Promise<void> => {
     if (lanes.failed) lanes.throw();
     const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, out: job.out, items, abort };
@@ -72,6 +86,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
       lanes.add(
         sent.then((reply) => {
           check(reply);
+          note(items, reply.missing);
           counted();
         }),
       );
@@ -80,7 +95,8 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
     // threads' replies in (a batch read synchronously never yields to them by itself).
     const began = now();
-    await runBatch(batch, async () => job.jobs, () => here);
+    const result = await runBatch(batch, async () => job.jobs, () => here);
+    if ("missing" in result) note(items, result.missing);
     startIfWorth(items.length, now() - began, job.nchunks - batched);
     counted();
     await yieldToEvents();
@@ -124,6 +140,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     if (items.length > 0 && !lanes.failed) await send(items);
     await lanes.drain();
     signal?.throwIfAborted();
+    return report;
   } catch (error) {
     Atomics.store(abort, 0, 1);
     await lanes.settle();

@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
 import { readTree, requireNode, treeNodes, type NodeInfo } from "../hierarchy.js";
 import { progressBar, type Progress } from "../progress.js";
-import { chunkGrid, chunkKeyOf, gridCoords } from "../stats.js";
+import { chunkGrid, chunkKeyOf, chunkSeparator, gridCoords } from "../stats.js";
 import { withStore } from "../store-arg.js";
 
 export const digest: Command = {
@@ -54,11 +54,12 @@ export async function arrayDigest(store: Store, node: Extract<NodeInfo, { kind: 
   // reads run ahead (up to 8), hashing stays in grid order
   const window: Promise<Uint8Array | undefined>[] = [];
   const coords = gridCoords(chunkGrid(node.meta));
+  const { separator } = await chunkSeparator(store, node.path, node.meta);
   const fill = (): void => {
     while (window.length < 8) {
       const next = coords.next();
       if (next.done) return;
-      const pending = store.get(chunkKeyOf(node.path, node.meta, store, next.value), { signal });
+      const pending = store.get(chunkKeyOf(node.path, separator, next.value), { signal });
       pending.catch(() => undefined); // awaited below, in order
       window.push(pending);
     }

@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
 import { childNames, readAttributes, readNode, requireNode, type NodeInfo } from "../hierarchy.js";
 import { pyTupleRepr } from "../python-repr.js";
-import { chunkGrid, scanArrayKeys, separatorOf, storedBytes } from "../stats.js";
+import { chunkGrid, chunkSeparator, scanArrayKeys, storedBytes } from "../stats.js";
 import { withStore } from "../store-arg.js";
 import { joinPath } from "@z/meta";
 
@@ -79,6 +79,8 @@ async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "arra
     ["Order", meta.order],
     ["Read-only", "True"],
   );
+  // as @z/core's info(): chunks found under "/" keys although .zarray names no separator
+  if ((await chunkSeparator(store, path, meta)).found) items.push(["Dimension separator", "/ (found nested in the store; .zarray names none)"]);
   (meta.filters ?? []).forEach((f, i) => items.push([`Filter [${i}]`, codecRepr(f)]));
   items.push(["Compressor", codecRepr(meta.compressor)], ["Store type", storeType(store)], ["No. bytes", bytesRepr(nbytes)]);
   if (stored !== undefined && stored > 0) {
@@ -109,7 +111,8 @@ async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
     order: meta.order,
     compressor: meta.compressor,
     filters: meta.filters === null ? null : [...meta.filters],
-    dimension_separator: separatorOf(meta, store),
+    dimension_separator: (await chunkSeparator(store, path, meta)).separator,
+    dimension_separator_found: (await chunkSeparator(store, path, meta)).found,
     nbytes,
     nbytes_stored: scan === undefined ? null : await storedBytes(store, node, scan.chunks),
     nchunks: chunkGrid(meta).reduce((a, b) => a * b, 1),

@@ -17,7 +17,7 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
 import { readNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
-import { scanArrayKeys, separatorOf } from "../stats.js";
+import { scanArrayKeys } from "../stats.js";
 import { listsChunks, withStore } from "../store-arg.js";
 import { parseChunkKey } from "@z/meta";
 
@@ -143,7 +143,7 @@ export async function validateStore(
   }
 
   // chunks
-  const plans: { path: string; array: ZarrArray; keys: string[] }[] = [];
+  const plans: { path: string; array: ZarrArray; keys: string[]; separator: "." | "/" }[] = [];
   for (const [dir, meta] of arrays) {
     if (meta === undefined) continue;
     let array: ZarrArray;
@@ -157,17 +157,17 @@ export async function validateStore(
     for (const key of scan.others) {
       if (owner(key) !== dir) continue; // a nested node's key
       const rest = key.slice(keyPrefix(dir).length);
-      const coords = parseChunkKey(rest, meta.shape.length, separatorOf(meta, store));
+      const coords = parseChunkKey(rest, meta.shape.length, scan.separator);
       add("warning", key, coords ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${meta.shape.join(", ")}], chunks [${meta.chunks.join(", ")}])` : `not a chunk key of array ${JSON.stringify(dir)}`);
     }
-    plans.push({ path: dir, array, keys: scan.chunks });
+    plans.push({ path: dir, array, keys: scan.chunks, separator: scan.separator });
   }
   const jobs = plans.flatMap((p) => p.keys.map((key) => ({ ...p, key })));
   options.onTotal?.(jobs.length);
   await forEachConcurrent(
     jobs,
-    async ({ path: dir, array, key }) => {
-      const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, array.dimensionSeparator)!;
+    async ({ path: dir, array, key, separator }) => {
+      const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, separator)!;
       const region = coords.map((c, d) => slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)));
       try {
         await array.get(region, { signal: options.signal, concurrency: 1 });

@@ -26,12 +26,16 @@ parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }
   let reply: PoolReply;
   let returned: ArrayBuffer[] = [];
   try {
-    const encoded = await runBatch(batch, jobsFor, storeFor);
-    // Encoded bytes are copied back, not transferred: a codec may hand out a view of memory it
-    // keeps (a WASM heap cannot be transferred at all). The chunks' own buffers go back whole
-    // for the caller to fill again, unless an encoding is a view of one (no compressor).
-    if (encoded !== undefined && batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), encoded);
-    reply = encoded === undefined ? { ok: true } : { ok: true, encoded, ...(returned.length > 0 ? { returned } : {}) };
+    const result = await runBatch(batch, jobsFor, storeFor);
+    if ("missing" in result) {
+      reply = result.missing.length > 0 ? { ok: true, missing: result.missing } : { ok: true };
+    } else {
+      // Encoded bytes are copied back, not transferred: a codec may hand out a view of memory it
+      // keeps (a WASM heap cannot be transferred at all). The chunks' own buffers go back whole
+      // for the caller to fill again, unless an encoding is a view of one (no compressor).
+      if (batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), result);
+      reply = { ok: true, encoded: result, ...(returned.length > 0 ? { returned } : {}) };
+    }
   } catch (error) {
     reply = { ok: false, error: serializeError(error) };
     returned = [];
