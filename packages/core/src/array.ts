@@ -381,6 +381,7 @@ export class ZarrArray {
       const { readPooled } = await import("./pooled.js");
       const report = await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: { buffer, shape: indexer.shape }, jobs: this.#jobs }, options);
       if (report.absent.length > 0) await this.#readNested(report.absent, report.found, { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) }, options.signal);
+      else if (report.found) this.#nested ??= false;
     } else {
       // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
       out = options.out === undefined ? adviseLargeBuffer(new Ctor(values)) : this.#checkOut(options.out, size);
@@ -418,6 +419,7 @@ export class ZarrArray {
         indexer.nchunks,
       );
       if (absent !== undefined && absent.length > 0) await this.#readNested(absent, found, outView, options.signal);
+      else if (found) this.#nested ??= false; // a chunk was where .zarray says
     }
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

@@ -110,6 +110,11 @@ describe("arrays without dimension_separator whose chunks are flat", () => {
     asked.length = 0;
     expect(await values(z, [slice(0, 2)])).toEqual(expected["flat"]!.values.slice(0, 8));
     expect(asked.sort()).toEqual(["get 0.0", "get 0.1"]);
+    // which settles it: a later read of chunks never written asks nothing more
+    asked.length = 0;
+    expect(await values(z, [slice(2, 4), 0])).toEqual([7, 7]);
+    expect(asked).toEqual(["get 1.0"]);
+    expect(z.dimensionSeparatorFound).toBe(false);
   });
 
   it("settle it for free when a read finds some chunk where .zarray says", async () => {
