@@ -1,7 +1,7 @@
 // The array options `create` and `import` share, read from flags in the forms `.zarray` uses, so
 // what is given is what gets written.
 
-import { create, MemoryStore, type CreateOptions } from "@z/core";
+import { create, MemoryStore, OBJECT_CODEC_IDS, ObjectCodecError, objectShorthand, type CreateOptions } from "@z/core";
 import {
   dataTypeFromUser,
   decodeFillValue,
@@ -21,6 +21,7 @@ export const ARRAY_FLAGS: Readonly<Record<string, FlagKind>> = {
   dtype: "string",
   compressor: "string",
   filters: "string",
+  "object-codec": "string",
   order: "string",
   "fill-value": "string",
   "dimension-separator": "string",
@@ -31,10 +32,13 @@ export const ARRAY_FLAGS: Readonly<Record<string, FlagKind>> = {
 
 export const ARRAY_FLAGS_HELP = `  --path P                   where the array goes in the store (parent groups are created)
   --chunks 10,10             chunk shape (-1 or null: the whole dimension); default: guessed as zarr-python does
-  --dtype D                  <f8, int32, |S10, <M8[ns], or a structured descr as JSON
+  --dtype D                  <f8, int32, |S10, <M8[ns], a structured descr as JSON, or an object
+                             array: |O (with --object-codec), or zarr-python's str, bytes, array:<dtype>
   --compressor JSON          compressor config as in .zarray, e.g. '{"id": "zlib", "level": 1}', or null;
                              default zarr-python's: blosc with lz4, level 5, byte shuffle
   --filters JSON             list of filter configs as in .zarray, or null
+  --object-codec JSON        an object array's codec, e.g. '{"id": "vlen-utf8"}' (also vlen-bytes,
+                             vlen-array with "dtype", json2, msgpack2): written as the first filter
   --order C|F                memory layout of chunks (default C)
   --fill-value JSON          fill value as .zarray writes it, e.g. 0, 1.5, "NaN", true, null (default 0)
   --dimension-separator ./   chunk key separator (written to .zarray only when given)
@@ -66,10 +70,15 @@ function codecConfig(value: JsonValue, what: string): CodecConfig {
   return value as CodecConfig;
 }
 
-/** `--dtype` (a type string, a numpy name, or a descr list as JSON). */
+/**
+ * `--dtype` (a type string, a numpy name, or a descr list as JSON; zarr-python's shorthands `str`,
+ * `bytes` and `array:<dtype>` are object arrays, whose codec `objectCodecFlag` gives).
+ */
 export function dtypeFlag(args: ParsedArgs): DataType | undefined {
   const text = stringFlag(args, "dtype");
   if (text === undefined) return undefined;
+  const shorthand = dtypeShorthand(text);
+  if (shorthand !== undefined) return shorthand.dtype;
   const spec = text.trim().startsWith("[") ? parseJsonArg(text, "--dtype") : text.trim();
   try {
     return dataTypeFromUser(spec);
@@ -77,6 +86,35 @@ export function dtypeFlag(args: ParsedArgs): DataType | undefined {
     if (error instanceof ZarrError) throw new UsageError(`--dtype: ${error.message}`);
     throw error;
   }
+}
+
+function dtypeShorthand(text: string): ReturnType<typeof objectShorthand> {
+  try {
+    return objectShorthand(text.trim(), undefined);
+  } catch (error) {
+    if (error instanceof ZarrError) throw new UsageError(`--dtype: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The object codec the flags name: `--object-codec`, else the one a `--dtype` shorthand implies,
+ * else the first of `--filters` when it is one. `fromFilters` says it is already a filter.
+ */
+export function objectCodecFlag(args: ParsedArgs): { codec: CodecConfig; fromFilters: boolean } | undefined {
+  const given = jsonFlag(args, "object-codec");
+  if (given !== undefined) {
+    const codec = codecConfig(given, "--object-codec");
+    if (!OBJECT_CODEC_IDS.has(codec.id)) throw new UsageError(`--object-codec must be an object codec (${[...OBJECT_CODEC_IDS].join(", ")}), got ${JSON.stringify(codec.id)}`);
+    return { codec, fromFilters: false };
+  }
+  const dtype = stringFlag(args, "dtype");
+  const shorthand = dtype === undefined ? undefined : dtypeShorthand(dtype);
+  if (shorthand !== undefined) return { codec: shorthand.objectCodec, fromFilters: false };
+  const filters = jsonFlag(args, "filters");
+  const first = Array.isArray(filters) ? filters[0] : undefined;
+  if (isObject(first) && typeof first["id"] === "string" && OBJECT_CODEC_IDS.has(first["id"])) return { codec: first as CodecConfig, fromFilters: true };
+  return undefined;
 }
 
 /** The creation options the flags give, for an array of `dtype` and `ndim` dimensions. */
@@ -96,6 +134,8 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
     if (filters !== null && !Array.isArray(filters)) throw new UsageError("--filters must be a list of codec configs, or null");
     options.filters = filters === null ? null : (filters as JsonValue[]).map((f, i) => codecConfig(f, `--filters item ${i}`));
   }
+  const objectCodec = objectCodecFlag(args);
+  if (objectCodec !== undefined && !objectCodec.fromFilters) options.objectCodec = objectCodec.codec;
   const order = stringFlag(args, "order");
   if (order !== undefined) {
     if (order !== "C" && order !== "F") throw new UsageError(`--order must be C or F, got ${JSON.stringify(order)}`);
@@ -131,6 +171,17 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
  * throwaway array in memory). Without `--compressor`, arrays get zarr-python's default (blosc/lz4).
  */
 export async function settleCodecs(options: Partial<CreateOptions>): Promise<Partial<CreateOptions>> {
-  await create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
+  try {
+    await create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
+  } catch (error) {
+    if (error instanceof ObjectCodecError) {
+      throw new UsageError(
+        options.objectCodec === undefined && (options.dtype as DataType | undefined)?.kind === "O"
+          ? `an object array (dtype |O) needs an object codec: --object-codec '{"id": "vlen-utf8"}' (or vlen-bytes, vlen-array, json2, msgpack2), or --dtype str, bytes or array:<dtype>`
+          : error.message,
+      );
+    }
+    throw error;
+  }
   return options;
 }

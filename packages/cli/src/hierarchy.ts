@@ -1,37 +1,74 @@
 // The hierarchy read from metadata documents alone. Inspection commands (info, tree, digest, copy)
 // use this rather than opening arrays, so they also work for arrays whose codecs this build lacks.
 
+import { defaultCodecRegistry } from "@z/core";
 import {
   isListable,
   joinPath,
   keyPrefix,
   parseArrayMetadata,
+  parseArrayMetadataV1,
   parseAttributes,
   parseGroupMetadata,
+  V1_ATTRS_KEY,
+  V1_META_KEY,
+  ZarrError,
   type ArrayMetadata,
   type JsonObject,
   type Store,
 } from "@z/meta";
 import { CommandError } from "./command.js";
 
-export type NodeInfo =
-  | { readonly kind: "array"; readonly path: string; readonly meta: ArrayMetadata }
-  | { readonly kind: "group"; readonly path: string };
+export interface ArrayNode {
+  readonly kind: "array";
+  readonly path: string;
+  /** The array's metadata, as v2 (a spec-v1 array's `meta` converted as `migrate_1to2` converts it). */
+  readonly meta: ArrayMetadata;
+  /** 1 for a spec-v1 array (only ever at the root of its store, and read-only), else 2. */
+  readonly zarrFormat: 1 | 2;
+  /** Where its metadata and attributes are: `.zarray` and `.zattrs`, or v1's `meta` and `attrs`. */
+  readonly metaKey: string;
+  readonly attrsKey: string;
+}
+
+export type NodeInfo = ArrayNode | { readonly kind: "group"; readonly path: string };
 
 export const arrayKey = (path: string): string => keyPrefix(path) + ".zarray";
 export const groupKey = (path: string): string => keyPrefix(path) + ".zgroup";
 export const attrsKey = (path: string): string => keyPrefix(path) + ".zattrs";
 
-/** The array or group at `path`, or undefined when there is neither. Bad metadata throws, naming its key. */
+/**
+ * The array or group at `path`, or undefined when there is neither. At the root of a store, a
+ * spec-v1 array (`meta`, no `.zarray` or `.zgroup`) is an array too. Bad metadata throws, naming
+ * its key.
+ */
 export async function readNode(store: Store, path: string): Promise<NodeInfo | undefined> {
   const array = await store.get(arrayKey(path));
-  if (array !== undefined) return { kind: "array", path, meta: parseArrayMetadata(array, arrayKey(path)) };
+  if (array !== undefined) return { kind: "array", path, meta: parseArrayMetadata(array, arrayKey(path)), zarrFormat: 2, metaKey: arrayKey(path), attrsKey: attrsKey(path) };
   const group = await store.get(groupKey(path));
   if (group !== undefined) {
     parseGroupMetadata(group, groupKey(path));
     return { kind: "group", path };
   }
+  const v1 = path === "" ? await store.get(V1_META_KEY) : undefined;
+  if (v1 !== undefined) return { kind: "array", path, meta: await v1Metadata(v1), zarrFormat: 1, metaKey: V1_META_KEY, attrsKey: V1_ATTRS_KEY };
   return undefined;
+}
+
+/**
+ * A v1 `meta` document as v2 metadata, its compressor config completed with the codec's defaults
+ * as `migrate_1to2` (and `@z/core`'s `openArray`) complete it; as written when this build lacks
+ * the codec, so metadata-only commands still work.
+ */
+async function v1Metadata(bytes: Uint8Array): Promise<ArrayMetadata> {
+  const meta = parseArrayMetadataV1(bytes, V1_META_KEY);
+  if (meta.compressor === null) return meta;
+  try {
+    return { ...meta, compressor: (await defaultCodecRegistry().create(meta.compressor, { key: V1_META_KEY })).toJSON() };
+  } catch (error) {
+    if (error instanceof ZarrError) return meta;
+    throw error;
+  }
 }
 
 /** The node at `path`; a `CommandError` naming the store path when there is none. */
@@ -43,10 +80,14 @@ export async function requireNode(store: Store, path: string): Promise<NodeInfo>
   return node;
 }
 
+/** Where a node's attributes are: `.zattrs`, or a v1 array's `attrs`. */
+export const attrsKeyOf = (node: NodeInfo): string => (node.kind === "array" ? node.attrsKey : attrsKey(node.path));
+
 /** The attributes of a node (`{}` without `.zattrs`), floats kept as floats so they write back unchanged. */
-export async function readAttributes(store: Store, path: string): Promise<JsonObject> {
-  const bytes = await store.get(attrsKey(path));
-  return bytes === undefined ? {} : parseAttributes(bytes, attrsKey(path), { keepFloats: true });
+export async function readAttributes(store: Store, node: NodeInfo): Promise<JsonObject> {
+  const key = attrsKeyOf(node);
+  const bytes = await store.get(key);
+  return bytes === undefined ? {} : parseAttributes(bytes, key, { keepFloats: true });
 }
 
 /** Sorted names of the sub-directories of a group, where its members may live. */

@@ -56,11 +56,18 @@ export function reorder(bytes: Uint8Array, shape: readonly number[], itemsize: n
   return out;
 }
 
-/** Copies `block` (C order over `blockShape`) into `target` (C order over `shape`) at `offset`. */
-export function copyBlock(block: Uint8Array, blockShape: readonly number[], target: Uint8Array, shape: readonly number[], offset: readonly number[], itemsize: number): void {
+/**
+ * Copies `block` (C order over `blockShape`) into `target` (C order over `shape`) at `offset`:
+ * element bytes of `itemsize`, or the values of an object array (`itemsize` 1).
+ */
+export function copyBlock<T extends Uint8Array | unknown[]>(block: T, blockShape: readonly number[], target: T, shape: readonly number[], offset: readonly number[], itemsize: number): void {
+  const put = (from: number, to: number, at: number): void => {
+    if (target instanceof Uint8Array) target.set((block as Uint8Array).subarray(from, to), at);
+    else for (let i = from; i < to; i++) target[at + i - from] = block[i];
+  };
   const ndim = shape.length;
   if (ndim === 0) {
-    target.set(block.subarray(0, itemsize));
+    put(0, itemsize, 0);
     return;
   }
   if (blockShape.includes(0)) return;
@@ -76,7 +83,7 @@ export function copyBlock(block: Uint8Array, blockShape: readonly number[], targ
   for (let r = 0; r < rows; r++) {
     let at = offset[ndim - 1]! * itemsize;
     for (let d = 0; d < ndim - 1; d++) at += (offset[d]! + index[d]!) * strides[d]!;
-    target.set(block.subarray(r * row, (r + 1) * row), at);
+    put(r * row, (r + 1) * row, at);
     for (let d = ndim - 2; d >= 0; d--) {
       if (++index[d]! < blockShape[d]!) break;
       index[d] = 0;

@@ -1,7 +1,6 @@
 import { ZarrArray } from "@z/core";
 import type { Store } from "@z/meta";
 import { CommandError } from "./command.js";
-import { dtypeText } from "./dtype-text.js";
 import { requireNode } from "./hierarchy.js";
 import { withStore } from "./store-arg.js";
 
@@ -18,6 +17,5 @@ export async function openArrayAt(store: Store, path: string, options: { readOnl
   if (node.kind === "group") {
     throw new CommandError(`${path === "" ? "the root" : JSON.stringify(path)} is a group, not an array (pick an array with --path; \`zarr tree\` lists them)`, { key: `${path === "" ? "" : `${path}/`}.zgroup` });
   }
-  if (node.meta.dtype.kind === "O") throw new CommandError(`array ${JSON.stringify(path)} has dtype ${dtypeText(node.meta.dtype)}: object arrays are not supported yet`);
   return ZarrArray.open(store, path, options);
 }

@@ -1,5 +1,6 @@
-// numpy-style selection text (`0:10,::2`, `5`, `...,-1`, `:`) for the basic selections zarr-python
-// supports: integers, slices with a positive step, and one ellipsis.
+// numpy-style selection text (`0:10,::2`, `5`, `...,-1`, `:`, `::-1`) for basic selections:
+// integers, slices with any non-zero step (negative too, as numpy and @z/core take them), and one
+// ellipsis.
 
 import { ELLIPSIS, slice, type BasicSelectionItem } from "@z/core";
 import { CommandError, UsageError } from "./command.js";
@@ -73,12 +74,25 @@ export function resolveSelection(items: readonly BasicSelectionItem[], shape: re
     }
     if (item === null || item === ELLIPSIS) return { kind: "range", start: 0, step: 1, length };
     const step = item.step ?? 1;
-    if (step < 1) throw new CommandError(`only slices with step >= 1 are supported, got step ${step} in dimension ${dim}`);
-    const clamp = (v: number | null, fallback: number): number => (v === null ? fallback : Math.min(Math.max(v < 0 ? v + length : v, 0), length));
-    const start = clamp(item.start, 0);
-    const stop = clamp(item.stop, length);
-    return { kind: "range", start, step, length: stop > start ? Math.ceil((stop - start) / step) : 0 };
+    const [start, stop] = sliceBounds(item.start, item.stop, step, length);
+    const span = step > 0 ? stop - start : start - stop;
+    return { kind: "range", start, step, length: span > 0 ? Math.ceil(span / Math.abs(step)) : 0 };
   });
+}
+
+/**
+ * Python's `slice.indices(length)`: the start and stop of a slice on a dimension of `length`, with
+ * negative bounds counted from the end and both clamped; for a negative step the stop may be -1
+ * (before the first element), and the defaults run from the end backwards.
+ */
+function sliceBounds(start: number | null, stop: number | null, step: number, length: number): [number, number] {
+  const [low, high] = step > 0 ? [0, length] : [-1, length - 1];
+  const bound = (v: number | null, fallback: number): number => {
+    if (v === null) return fallback;
+    const at = v < 0 ? v + length : v;
+    return Math.min(Math.max(at, low), high);
+  };
+  return [bound(start, step > 0 ? 0 : length - 1), bound(stop, step > 0 ? length : -1)];
 }
 
 /** The shape of what a resolved selection reads (integer dimensions dropped). */
@@ -96,6 +110,9 @@ export function toSelectionItems(dims: readonly ResolvedDim[], cuts: readonly ((
     if (d.kind === "index") return d.index;
     out++;
     const [from, to] = cuts[out] ?? [0, d.length];
-    return slice(d.start + from * d.step, d.start + to * d.step, d.step);
+    if (to <= from) return slice(0, 0, 1); // nothing (a negative step's start may be -1 then)
+    const stop = d.start + to * d.step;
+    // a negative step ending before index 0: `None`, as -1 would count from the end
+    return slice(d.start + from * d.step, stop < 0 ? null : stop, d.step);
   });
 }

@@ -1,14 +1,36 @@
 // Storage statistics of an array from its keys, without decoding anything.
 
 import { stat } from "node:fs/promises";
-import { isListable, keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
+import { holdsNestedChunks } from "@z/core";
+import { keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
-import { arrayKey, attrsKey } from "./hierarchy.js";
+import { arrayKey, attrsKey, type ArrayNode } from "./hierarchy.js";
+import { listsChunks } from "./store-arg.js";
 
-/** The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `.`. */
-export function separatorOf(meta: ArrayMetadata, store: Store): "." | "/" {
+export interface ChunkSeparator {
+  readonly separator: "." | "/";
+  /** The chunks were found under `/` keys although `.zarray` names no separator (see below). */
+  readonly found: boolean;
+}
+
+const asked = new WeakMap<ArrayMetadata, Promise<ChunkSeparator>>();
+
+/**
+ * The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `/` when
+ * the store holds the chunks of an array of two or more dimensions nested, as zarr-python's
+ * NestedDirectoryStore wrote them before `.zarray` had the field (`holdsNestedChunks` of `@z/core`,
+ * which `ZarrArray` asks too), else `.`. Asked once per metadata read.
+ */
+export function chunkSeparator(store: Store, path: string, meta: ArrayMetadata): Promise<ChunkSeparator> {
   const fromStore = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
-  return meta.dimensionSeparator ?? (fromStore === "." || fromStore === "/" ? fromStore : ".");
+  const known = meta.dimensionSeparator ?? (fromStore === "." || fromStore === "/" ? fromStore : undefined);
+  if (known !== undefined || meta.shape.length < 2) return Promise.resolve({ separator: known ?? ".", found: false });
+  let answer = asked.get(meta);
+  if (answer === undefined) {
+    answer = holdsNestedChunks(store, path, meta.shape.length).then((nested) => ({ separator: nested ? "/" : ".", found: nested }));
+    asked.set(meta, answer);
+  }
+  return answer;
 }
 
 /** Number of chunks along each dimension. */
@@ -17,8 +39,8 @@ export function chunkGrid(meta: ArrayMetadata): number[] {
 }
 
 /** The key of the chunk at `coords` (`0` for a 0-d array). */
-export function chunkKeyOf(path: string, meta: ArrayMetadata, store: Store, coords: readonly number[]): string {
-  return keyPrefix(path) + (coords.length === 0 ? "0" : coords.join(separatorOf(meta, store)));
+export function chunkKeyOf(path: string, separator: "." | "/", coords: readonly number[]): string {
+  return keyPrefix(path) + (coords.length === 0 ? "0" : coords.join(separator));
 }
 
 /** Every chunk coordinate of the grid in C order (as `itertools.product`). */
@@ -38,24 +60,29 @@ export interface KeyScan {
   readonly chunks: string[];
   /** Keys under the array that are neither its documents nor chunks in the grid. */
   readonly others: string[];
+  /** The separator of its chunk keys. */
+  readonly separator: "." | "/";
 }
 
-/** Sorts the keys under an array into chunks and the rest (needs a listable store). */
-export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata): Promise<KeyScan | undefined> {
-  if (!isListable(store)) return undefined;
+/**
+ * Sorts the keys under an array into chunks and the rest (needs a listable store); `documents` are
+ * its metadata and attributes keys, which are neither.
+ */
+export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata, documents: readonly string[] = [arrayKey(path), attrsKey(path)]): Promise<KeyScan | undefined> {
+  if (!listsChunks(store)) return undefined;
   const prefix = keyPrefix(path);
   const grid = chunkGrid(meta);
-  const separator = separatorOf(meta, store);
+  const { separator } = await chunkSeparator(store, path, meta);
   const chunks: string[] = [];
   const others: string[] = [];
   for (const key of await store.list(prefix)) {
+    if (documents.includes(key)) continue;
     const rest = key.slice(prefix.length);
-    if (rest === ".zarray" || rest === ".zattrs") continue;
     const coords = parseChunkKey(rest, meta.shape.length, separator);
     if (coords !== undefined && coords.every((c, i) => c < grid[i]!)) chunks.push(key);
     else others.push(key);
   }
-  return { chunks: chunks.sort(), others: others.sort() };
+  return { chunks: chunks.sort(), others: others.sort(), separator };
 }
 
 /** Size of the value under `key` (from the file system for directory stores), 0 when missing. */
@@ -67,9 +94,9 @@ export async function valueSize(store: Store, key: string): Promise<number> {
   return (await store.get(key))?.length ?? 0;
 }
 
-/** Bytes stored for an array: `.zarray`, `.zattrs` and chunks in the grid (as `ZarrArray.nbytesStored`). */
-export async function storedBytes(store: Store, path: string, chunks: readonly string[]): Promise<number> {
+/** Bytes stored for an array: its metadata, attributes and chunks in the grid (as `ZarrArray.nbytesStored`). */
+export async function storedBytes(store: Store, node: ArrayNode, chunks: readonly string[]): Promise<number> {
   let total = 0;
-  for (const key of [arrayKey(path), attrsKey(path), ...chunks]) total += await valueSize(store, key);
+  for (const key of [node.metaKey, node.attrsKey, ...chunks]) total += await valueSize(store, key);
   return total;
 }

@@ -144,14 +144,28 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
 }
 
 /**
- * A store whose node has no metadata document of its own but whose root has `.zmetadata` (a
- * hierarchy published with consolidated metadata only) is read through it, as `openConsolidated`.
+ * Reads a hierarchy through its root's `.zmetadata`, as `openConsolidated`, when that is the way to
+ * read it: when the store cannot list its keys (plain HTTP), where the consolidated document is
+ * what tells a group's members, and when the node has no metadata document of its own (a hierarchy
+ * published with consolidated metadata only). A store that can list is otherwise read as it is, so
+ * a stale `.zmetadata` hides nothing there.
  */
 async function throughConsolidated(store: Store, path: string): Promise<Store> {
   const prefix = path === "" ? "" : `${path}/`;
   const has = async (key: string): Promise<boolean> => (await store.get(key)) !== undefined;
+  if (!isListable(store)) return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
   if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta")))) return store;
   return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
+}
+
+/**
+ * Whether the store lists its data keys (chunks) too. A `ConsolidatedStore` over a store that
+ * cannot list lists only the metadata of its document: counting chunks from that would say none
+ * are stored.
+ */
+export function listsChunks(store: Store): store is Store & { list(prefix?: string): Promise<string[]> } {
+  if (store instanceof ConsolidatedStore) return isListable(store.inner);
+  return isListable(store);
 }
 
 /** Runs `fn` on the store a STORE argument names, closing it afterwards (also on failure). */

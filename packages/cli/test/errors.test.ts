@@ -89,7 +89,6 @@ describe("bad selections and data errors", () => {
     ["-11", 1, /index -11 is out of bounds for dimension 0 with length 10/],
     ["0,0,0", 1, /too many indices for array; expected 2, got 3/],
     ["...,...", 1, /a single ellipsis/],
-    ["::-1", 1, /only slices with step >= 1/],
   ] as const)("get %s: exit %i", async (selection, code, message) => {
     const { code: actual, err } = await run(["get", STORE, "--path", "grp/a", selection]);
     expect(actual).toBe(code);

@@ -61,6 +61,18 @@ describe("selection text", () => {
     const items = toSelectionItems(resolveSelection(parseSelection("1:10:3,2"), [10, 4]), [[1, 3]]);
     expect(items).toEqual([slice(4, 10, 3), 2]);
   });
+
+  it("resolves negative steps as Python's slice.indices", () => {
+    expect(resolveSelection(parseSelection("::-1"), [10])).toEqual([{ kind: "range", start: 9, step: -1, length: 10 }]);
+    expect(resolveSelection(parseSelection("8:1:-3"), [10])).toEqual([{ kind: "range", start: 8, step: -3, length: 3 }]);
+    expect(selectionShape(resolveSelection(parseSelection("-100::-1"), [10]))).toEqual([0]);
+    expect(selectionShape(resolveSelection(parseSelection(":-100:-1"), [10]))).toEqual([10]);
+    expect(selectionShape(resolveSelection(parseSelection("2:5:-1"), [10]))).toEqual([0]);
+    // the whole dimension backwards ends at None, never at -1 (which would count from the end)
+    expect(toSelectionItems(resolveSelection(parseSelection("::-1"), [10]))).toEqual([slice(9, null, -1)]);
+    expect(toSelectionItems(resolveSelection(parseSelection("::-4"), [10]), [[1, 3]])).toEqual([slice(5, null, -4)]);
+    expect(toSelectionItems(resolveSelection(parseSelection("-100::-1"), [10]))).toEqual([slice(0, 0, 1)]);
+  });
 });
 
 describe("argument parsing", () => {

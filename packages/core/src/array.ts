@@ -129,6 +129,9 @@ const START_THREADS_BYTES = 192 << 20;
  */
 const RAW_PARTS_BYTES = 256 << 10;
 
+/** Set by `ZarrArray`'s static block (it reaches a private field): see `createdLayout`. */
+let settleFlat: (array: ZarrArray) => void;
+
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
  * default `cache_metadata=True`); data is read and written chunk by chunk.
@@ -155,6 +158,14 @@ export class ZarrArray {
   readonly #jobs: ChunkJobs;
   /** The `.zarray` text pool threads get, once known; null when this array's chunks cannot go to a pool. */
   #poolMeta: Promise<string | null> | undefined;
+  /**
+   * For an array of two or more dimensions whose `.zarray` names no separator, in a store without a
+   * default one: whether its chunks are nested under `/` keys (written by zarr-python < 2.8's
+   * NestedDirectoryStore), asked once, when a chunk is first found missing (see nested-chunks.ts).
+   * Unset while unasked; `#nested` holds the answer.
+   */
+  #nestedCheck: Promise<void> | undefined;
+  #nested: boolean | undefined;
 
   private constructor(
     store: Store,
@@ -179,6 +190,13 @@ export class ZarrArray {
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
     this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
     this.#jobs = new ChunkJobs(meta, codec);
+    if (zarrFormat === 1 || meta.shape.length < 2 || meta.dimensionSeparator !== undefined || storeSeparator(store) !== undefined) this.#nested = false;
+  }
+
+  static {
+    settleFlat = (array) => {
+      array.#nested ??= false;
+    };
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -199,6 +217,11 @@ export class ZarrArray {
   }
 
   // --- metadata -------------------------------------------------------------------------------
+
+  /** Where the metadata document is: `.zarray`, or a v1 array's `meta`. */
+  get #metaKey(): string {
+    return this.zarrFormat === 1 ? V1_META_KEY : arrayMetaKey(this.path);
+  }
 
   /** The decoded `.zarray` document. */
   get metadata(): ArrayMetadata {
@@ -225,9 +248,24 @@ export class ZarrArray {
   get filters(): readonly CodecConfig[] | null {
     return this.#meta.filters;
   }
-  /** From `.zarray`; when it says nothing, the store's own default (as zarr-python's NestedDirectoryStore), else `.`. */
+  /**
+   * From `.zarray`; when it says nothing, the store's own default (as zarr-python's
+   * NestedDirectoryStore), else `/` once the store is found to hold this array's chunks under `/`
+   * keys (`dimensionSeparatorFound`), else `.`.
+   */
   get dimensionSeparator(): "." | "/" {
-    return this.#meta.dimensionSeparator ?? storeSeparator(this.store) ?? ".";
+    return this.#meta.dimensionSeparator ?? storeSeparator(this.store) ?? (this.#nested ? "/" : ".");
+  }
+
+  /**
+   * True once the chunks of this array, whose `.zarray` names no `dimension_separator`, were found
+   * in the store under `/` keys (`0/0`), as zarr-python's NestedDirectoryStore wrote them before the
+   * field existed (zarr-python < 2.8): it reads them from there, where zarr-python through a
+   * DirectoryStore reads fill values only. The store is asked when a chunk is first found missing
+   * under its `.` key (and by `info`, `digest`, the chunk counts and writes), once per opened array.
+   */
+  get dimensionSeparatorFound(): boolean {
+    return this.#nested === true;
   }
   get ndim(): number {
     return this.shape.length;
@@ -317,10 +355,6 @@ export class ZarrArray {
     return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
   }
 
-  /** The key of this array's metadata document (spec v1's `meta`), for errors about it. */
-  get #metaKey(): string {
-    return this.zarrFormat === 1 ? V1_META_KEY : arrayMetaKey(this.path);
-  }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
   async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
@@ -330,7 +364,8 @@ export class ZarrArray {
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
-      return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options) as Promise<NdArray<T>>;
+      const layout = this.#nested === undefined ? (found: boolean, coords: readonly number[], signal?: AbortSignal) => this.#nestedAfter(found, coords, signal) : undefined;
+      return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options, layout) as Promise<NdArray<T>>;
     }
     const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
     if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
@@ -349,33 +384,46 @@ export class ZarrArray {
     const zeroed = options.out === undefined;
     const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
     if (pooled !== undefined) {
-      const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), projections: indexer, nchunks: indexer.nchunks };
+      const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), reportAbsent: this.#nested === undefined, projections: indexer, nchunks: indexer.nchunks };
       // Loaded only when a pool exists (never in browsers, which have none by default).
       const { readPooled } = await import("./pooled.js");
-      await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs }, options);
+      const report = await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs }, options);
+      if (report.absent.length > 0) await this.#readNested(report.absent, report.found, outView, options.signal);
+      else if (report.found) this.#nested ??= false;
     } else {
       const readSync = syncValueReader(this.store);
+      // While it is unknown whether this array's chunks are nested (see `#nested`): the chunks found
+      // missing, and whether any other was found, for `#readNested` to settle once the read is done.
+      const absent: AnyChunkProjection[] | undefined = this.#nested === undefined ? [] : undefined;
+      let found = false;
       await forEachConcurrent(
         indexer,
         async (p: AnyChunkProjection) => {
-          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return; // decoded only the part of the chunk p needs
+          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return void (found = true); // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
           options.signal?.throwIfAborted();
           const parts = raw?.rawTargets(this.#jobs, outView, p);
           let placedZeroed = zeroed;
           if (parts !== undefined) {
             const filled = await intoParts!(key, parts, options.signal);
-            if (filled === true) return;
-            if (filled === undefined) return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
+            if (filled === true) return void (found = true);
+            if (filled === undefined) {
+              absent?.push(p);
+              return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
+            }
             // A stored chunk of another length: read the usual way, which says what is wrong with it.
             placedZeroed = false;
           }
           const stored = readSync !== undefined ? readSync(key) : await this.store.get(key, { signal: options.signal });
+          if (stored === undefined) absent?.push(p);
+          else found = true;
           await this.#jobs.place(outView, placedZeroed, stored, key, p, options.signal);
         },
         options,
         indexer.nchunks,
       );
+      if (absent !== undefined && absent.length > 0) await this.#readNested(absent, found, outView, options.signal);
+      else if (found) this.#nested ??= false; // a chunk was where .zarray says
     }
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
@@ -416,6 +464,48 @@ export class ZarrArray {
       );
     }
     return out;
+  }
+
+  /**
+   * After a read that found the chunks of `absent` missing under their `.` keys, while it was
+   * unknown whether this array's chunks are nested: a chunk found (`found`) settles it for free
+   * (flat); otherwise the store is asked, once. When they are nested, the absent chunks are read
+   * from under their `/` keys into `out`, over the fill value placed there.
+   */
+  async #readNested(absent: readonly AnyChunkProjection[], found: boolean, out: StridedView<TypedArray>, signal?: AbortSignal): Promise<void> {
+    if (await this.#nestedAfter(found, absent[0]!.chunkCoords, signal)) {
+      await forEachConcurrent(absent, async (p) => {
+        const key = this.chunkKey(p.chunkCoords);
+        const stored = await this.store.get(key, { signal });
+        if (stored !== undefined) await this.#jobs.place(out, false, stored, key, p, signal);
+      }, { signal });
+    }
+  }
+
+  /**
+   * Whether this array's chunks are nested, asked by a read that found the chunk at `coords`
+   * missing (`found`: and some other chunk where `.zarray` says), settling it if it is unknown.
+   */
+  async #nestedAfter(found: boolean, coords: readonly number[], signal?: AbortSignal): Promise<boolean> {
+    if (found) this.#nested ??= false;
+    await this.#settleNested(coords, signal);
+    return this.#nested === true;
+  }
+
+  /** Asks the store, once, whether this array's chunks are nested (`coords`: a chunk found missing under its `.` key). */
+  async #settleNested(coords: readonly number[] | undefined, signal?: AbortSignal): Promise<void> {
+    if (this.#nested !== undefined) return;
+    // Loaded only by the arrays that ask (a read that found chunks missing, and none where .zarray says).
+    this.#nestedCheck ??= import("./nested-chunks.js").then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal)).then(
+      (nested) => {
+        this.#nested = nested;
+      },
+      (error: unknown) => {
+        this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
+        throw error;
+      },
+    );
+    await this.#nestedCheck;
   }
 
   /** Object-array support (loaded only by arrays that need it) and this array's codec pipeline, made on first use. */
@@ -510,6 +600,7 @@ export class ZarrArray {
     const key = arrayMetaKey(this.path);
     // Writing builds and encodes whole chunks.
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, this.#metaKey);
+    await this.#settleNested(undefined, options.signal); // new chunks go where the others are
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       return objects.writeObjects(this, store, codec, indexer, value, key, options);
@@ -620,7 +711,9 @@ export class ZarrArray {
     const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
     const readOnly = options.readOnly ?? this.readOnly;
-    return new ZarrArray(this.store, this.path, meta, codec, { ...this.#options, readOnly }, this.zarrFormat, true);
+    const view = new ZarrArray(this.store, this.path, meta, codec, { ...this.#options, readOnly }, this.zarrFormat, true);
+    if (this.#nested === true && view.#nested === undefined) view.#nested = true;
+    return view;
   }
 
   /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
@@ -634,16 +727,19 @@ export class ZarrArray {
 
   /**
    * A checksum of the stored array, as zarr-python's `digest`: every chunk's stored bytes in chunk
-   * order (nothing for a missing chunk), then `.zarray`, then `.zattrs`.
+   * order (nothing for a missing chunk), then `.zarray`, then `.zattrs` (a v1 array's `meta` and
+   * `attrs`).
    */
   async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
     const hash = createHash(hashname);
     const signal = options.signal;
     for (const coords of gridCoords(this.cdataShape)) {
-      const value = await this.store.get(this.chunkKey(coords), { signal });
+      let value = await this.store.get(this.chunkKey(coords), { signal });
+      if (this.#nested === undefined && value !== undefined) this.#nested = false;
+      if (this.#nested === undefined && (await this.#nestedAfter(false, coords, signal))) value = await this.store.get(this.chunkKey(coords), { signal });
       if (value !== undefined) hash.update(value);
     }
-    for (const key of [arrayMetaKey(this.path), this.attrs.key]) {
+    for (const key of [this.#metaKey, this.attrs.key]) {
       const value = await this.store.get(key, { signal });
       if (value !== undefined) hash.update(value);
     }
@@ -697,6 +793,7 @@ export class ZarrArray {
     if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
       throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
     }
+    await this.#settleNested(undefined, options.signal); // the chunks to delete are where they are
     const oldGrid = this.cdataShape;
     const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
     const key = arrayMetaKey(this.path);
@@ -732,6 +829,7 @@ export class ZarrArray {
   /** The chunk keys of this array present in the store (needs a listable store). */
   async initializedChunkKeys(options: RunOptions = {}): Promise<string[]> {
     if (!isListable(this.store)) throw new ArgumentError("the store cannot list its keys");
+    await this.#settleNested(undefined, options.signal);
     const prefix = keyPrefix(this.path);
     const grid = this.cdataShape;
     const keys = await this.store.list(prefix, { signal: options.signal });
@@ -749,7 +847,7 @@ export class ZarrArray {
   /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
     if (!isListable(this.store)) return undefined;
-    const keys = [arrayMetaKey(this.path), attrsKey(this.path), ...(await this.initializedChunkKeys(options))];
+    const keys = [this.#metaKey, this.attrs.key, ...(await this.initializedChunkKeys(options))];
     const sizes: number[] = [];
     await forEachConcurrent(
       keys,
@@ -763,8 +861,18 @@ export class ZarrArray {
 
   /** A text report like zarr-python's `Array.info`. */
   async info(options: RunOptions = {}): Promise<string> {
+    await this.#settleNested(undefined, options.signal);
     return arrayInfo(this, await this.nbytesStored(options), await this.nchunksInitialized(options).catch(() => undefined));
   }
+}
+
+/**
+ * For `create`: an array it has just written has no chunks, and its new ones go under the keys
+ * its `.zarray` implies, so the store is never asked whether they are nested.
+ */
+export function createdLayout(array: ZarrArray): ZarrArray {
+  settleFlat(array);
+  return array;
 }
 
 /**

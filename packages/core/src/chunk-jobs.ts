@@ -267,10 +267,15 @@ export interface ReadTarget {
   readonly zeroed: boolean;
 }
 
-/** What a read batch run in a pool thread returns: each chunk decoded, and the buffers to transfer. */
+/**
+ * What a read batch returns: in a pool thread each chunk decoded (`null`: not stored) and the
+ * buffers to transfer; on either side the indices of the items whose chunk was not stored (placed
+ * as the fill value), which legacy nested arrays are looked for by.
+ */
 export interface DecodedBatch {
   readonly decoded: (Uint8Array | null)[];
   readonly buffers: ArrayBuffer[];
+  readonly missing: number[];
 }
 
 /**
@@ -284,16 +289,16 @@ export async function runBatch(
   jobsFor: (meta: string) => Promise<ChunkJobs>,
   storeFor: (spec: NonNullable<PoolBatch["store"]>) => Store & Partial<WritableStore>,
   target?: ReadTarget,
-): Promise<readonly EncodedItem[] | DecodedBatch | undefined> {
+): Promise<readonly EncodedItem[] | DecodedBatch> {
   const jobs = await jobsFor(batch.meta);
   const store = batch.store === undefined ? undefined : storeFor(batch.store);
   const Ctor = typedArrayConstructor(jobs.meta.dtype);
   if (batch.op === "read") {
     const sync = store as Partial<SyncReads> | undefined;
     const chunkBytes = jobs.codec.chunkBytes;
-    const result: DecodedBatch = { decoded: [], buffers: [] };
+    const result: DecodedBatch = { decoded: [], buffers: [], missing: [] };
     if (batch.spare !== undefined) spares.give(batch.spare);
-    for (const item of batch.items) {
+    for (const [index, item] of batch.items.entries()) {
       checkAbort(batch.abort);
       let stored: Uint8Array | undefined;
       let readBuffer: Uint8Array | undefined;
@@ -304,6 +309,7 @@ export async function runBatch(
         else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(chunkBytes)));
         else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
         else stored = await store!.get(item.key);
+        if (stored === undefined) result.missing.push(index);
         if (target !== undefined) {
           const placed = jobs.place(target.out, target.zeroed, stored, item.key, item.projection);
           if (placed !== undefined) await placed;
@@ -320,7 +326,7 @@ export async function runBatch(
         if (readBuffer !== undefined) releaseInput(readBuffer, stored);
       }
     }
-    return target === undefined ? result : undefined;
+    return result;
   }
   const results: EncodedItem[] = [];
   for (const item of batch.items) {

@@ -21,7 +21,7 @@ import {
   type Synchronizer,
   type TypedArray,
 } from "@z/meta";
-import { storeSeparator, ZarrArray, type ArrayOpenOptions } from "./array.js";
+import { createdLayout, storeSeparator, ZarrArray, type ArrayOpenOptions } from "./array.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { containsGroup, prepareNewNode } from "./hierarchy.js";
 import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
@@ -82,7 +82,7 @@ export async function create(options: CreateOptions): Promise<ZarrArray> {
   if (options.attributes !== undefined) {
     await store.set(attrsKey(path), encodeAttributes(options.attributes), { signal: options.signal });
   }
-  return ZarrArray.open(store, path, options);
+  return createdLayout(await ZarrArray.open(store, path, options));
 }
 
 /**

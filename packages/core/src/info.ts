@@ -53,6 +53,9 @@ export function fixed1(x: number): string {
 
 const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));
 
+/** The `info` line of an array whose chunks were found nested (`ZarrArray.dimensionSeparatorFound`). */
+export const NESTED_FOUND = "/ (found nested in the store; .zarray names none)";
+
 /** The lines of zarr-python's `Array.info`, in its order and layout. */
 export function arrayInfo(array: ZarrArray, stored: number | undefined, initialized: number | undefined): string {
   const items: [string, string][] = [];
@@ -65,6 +68,8 @@ export function arrayInfo(array: ZarrArray, stored: number | undefined, initiali
     ["Order", array.order],
     ["Read-only", array.readOnly ? "True" : "False"],
   );
+  // not in zarr-python's: chunks found under "/" keys although .zarray names no separator
+  if (array.dimensionSeparatorFound) items.push(["Dimension separator", NESTED_FOUND]);
   (array.filters ?? []).forEach((f, i) => items.push([`Filter [${i}]`, codecRepr(f)]));
   items.push(["Compressor", codecRepr(array.compressor)]);
   items.push(["Store type", array.store.constructor.name]);

@@ -39,7 +39,9 @@ export interface ObjectArrayHost {
 /**
  * The elements `indexer` selects, as a JS array in C order. Regions of chunks that are not stored
  * read as the fill value itself (`null` when there is none), as zarr-python fills them: with
- * `fill_value: 0` a string array reads `0` there, not `""`.
+ * `fill_value: 0` a string array reads `0` there, not `""`. With `layout`, chunks found missing are
+ * read again once it says the array's chunks are nested (see `ZarrArray.dimensionSeparatorFound`):
+ * it is told whether any chunk was found, and where one was missing.
  */
 export async function readObjects(
   host: ObjectArrayHost,
@@ -47,21 +49,23 @@ export async function readObjects(
   indexer: Indexer,
   key: string,
   options: SelectionOptions,
+  layout?: (found: boolean, missing: readonly number[], signal?: AbortSignal) => Promise<boolean>,
 ): Promise<NdArray<unknown[]>> {
   if (options.fields !== undefined) throw new FieldError(`an object array has no fields (${key})`, { key });
   if (options.out !== undefined) throw new ArgumentError("out takes a typed array, which cannot hold the values of an object array");
   const size = product(indexer.shape);
   const out = filledValues(size, host.fillValue ?? null);
   const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
-  await forEachConcurrent(
-    indexer,
-    async (p: AnyChunkProjection) => {
-      const chunk = await readChunk(host, codec, p.chunkCoords, options.signal);
-      if (chunk !== undefined) copyProjection(outView, chunkView(host, chunk), p, "read", 1);
-    },
-    options,
-    indexer.nchunks,
-  );
+  const absent: AnyChunkProjection[] = [];
+  const read = async (p: AnyChunkProjection): Promise<void> => {
+    const chunk = await readChunk(host, codec, p.chunkCoords, options.signal);
+    if (chunk !== undefined) copyProjection(outView, chunkView(host, chunk), p, "read", 1);
+    else if (layout !== undefined) absent.push(p);
+  };
+  await forEachConcurrent(indexer, read, options, indexer.nchunks);
+  if (absent.length > 0 && (await layout!(absent.length < indexer.nchunks, absent[0]!.chunkCoords, options.signal))) {
+    await forEachConcurrent(absent.splice(0), read, options);
+  }
   return { data: Array.from(out as unknown as unknown[]), shape: indexer.shape, strides: outView.strides, dtype: host.dtype };
 }
 

@@ -32,6 +32,8 @@ export interface PooledRead {
   /** Set when the pool's threads can read the store themselves. */
   readonly spec: StoreSpec | undefined;
   readonly keyOf: (coords: readonly number[]) => string;
+  /** Report the chunks found missing (see `ZarrArray.dimensionSeparatorFound`). */
+  readonly reportAbsent?: boolean;
   readonly projections: Iterable<AnyChunkProjection>;
   readonly nchunks: number;
   readonly chunkBytes: number;
@@ -43,6 +45,12 @@ export interface PooledRead {
   readonly jobs: ChunkJobs;
 }
 
+/** What a pooled read found, when asked (`reportAbsent`): the chunks it placed as the fill value, and whether any other was stored. */
+export interface PooledReadReport {
+  readonly absent: AnyChunkProjection[];
+  found: boolean;
+}
+
 /**
  * Reads a selection through a pool: threads decode whole chunks and hand them over (transferred,
  * not copied), and this thread copies each one's part into the output, then hands the buffers back
@@ -52,7 +60,7 @@ export interface PooledRead {
  * any memory is (a `SharedArrayBuffer` output was not, as V8 does not count one towards the memory
  * that makes it collect garbage: issue 16).
  */
-export async function readPooled(job: PooledRead, options: RunOptions): Promise<void> {
+export async function readPooled(job: PooledRead, options: RunOptions): Promise<PooledReadReport> {
   const { pool, signal, progress } = { pool: job.pool, ...options };
   const abort = new Int32Array(new SharedArrayBuffer(4));
   const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
@@ -68,6 +76,12 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
   /** Buffers of chunks threads decoded, placed and ready to go back to a thread. */
   const spare: ArrayBuffer[] = [];
   const target = { out: job.out, zeroed: job.zeroed };
+  const report: PooledReadReport = { absent: [], found: false };
+  const note = (items: readonly ReadItem[], missing: readonly number[] = []): void => {
+    if (!job.reportAbsent) return;
+    for (const i of missing) report.absent.push(items[i]!.projection);
+    if (missing.length < items.length) report.found = true;
+  };
   const send = async (items: ReadItem[]): Promise<void> => {
     if (lanes.failed) lanes.throw();
     const batch: PoolBatch = { op: "read", meta: job.meta, store: job.spec, items, abort };
@@ -95,6 +109,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
             job.jobs.placeDecoded(job.out, job.zeroed, chunk ?? undefined, item.projection);
             if (chunk) spare.push(chunk.buffer as ArrayBuffer);
           });
+          note(items, missingIn(decoded));
           counted();
         }),
       );
@@ -103,7 +118,8 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
     // threads' replies in (a batch read synchronously never yields to them by itself).
     const began = now();
-    await runBatch(batch, async () => job.jobs, () => here, target);
+    const result = await runBatch(batch, async () => job.jobs, () => here, target);
+    if ("missing" in result) note(items, result.missing);
     startIfWorth(items.length, now() - began, job.nchunks - batched);
     counted();
     await yieldToEvents();
@@ -147,6 +163,7 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     if (items.length > 0 && !lanes.failed) await send(items);
     await lanes.drain();
     signal?.throwIfAborted();
+    return report;
   } catch (error) {
     Atomics.store(abort, 0, 1);
     await lanes.settle();
@@ -253,6 +270,13 @@ export function rebuildError(e: SerializedError): Error {
   const error = new Error(e.message);
   error.name = e.name;
   return error;
+}
+
+/** The indices of a read reply's chunks that were not stored. */
+function missingIn(decoded: readonly (Uint8Array | null)[]): number[] {
+  const missing: number[] = [];
+  decoded.forEach((chunk, i) => chunk === null && missing.push(i));
+  return missing;
 }
 
 /** The plain buffers that items' bytes fill whole, once each. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,5 +39,16 @@ describe("spec v1 arrays", () => {
     expect((await store.list()).sort()).toEqual((await readdir(dir)).sort());
     const z = await openArray(store, { mode: "r" });
     expect(z.zarrFormat).toBe(2);
+  });
+
+  it("counts and digests its own documents, meta and attrs, as a v2 array's .zarray and .zattrs", async () => {
+    const store = await load(join(FIXTURES, "zlib-i4", "array"));
+    const z = await openArray(store, { mode: "r" });
+    const sizes = await Promise.all((await store.list()).map(async (key) => (await store.get(key))!.length));
+    expect(await z.nbytesStored()).toBe(sizes.reduce((a, b) => a + b, 0));
+    // chunks in grid order, then meta, then attrs
+    const hash = createHash("sha1");
+    for (const key of ["0.0", "0.1", "0.2", "1.0", "1.1", "1.2", "2.0", "2.1", "meta", "attrs"]) hash.update((await store.get(key))!);
+    expect(await z.hexdigest()).toBe(hash.digest("hex"));
   });
 });

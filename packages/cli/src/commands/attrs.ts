@@ -2,7 +2,7 @@ import { encodeAttributes, isWritable, stringifyJson, type JsonObject, JsonFloat
 import { parseJsonArg } from "../array-options.js";
 import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
-import { attrsKey, readAttributes, requireNode } from "../hierarchy.js";
+import { attrsKeyOf, readAttributes, requireNode } from "../hierarchy.js";
 import { withStore } from "../store-arg.js";
 
 export const attrs: Command = {
@@ -21,9 +21,9 @@ export const attrs: Command = {
     const [action, location, key, value] = positionals(args, 2, 4, "ACTION STORE KEY JSON");
     if (action !== "get" && action !== "set" && action !== "delete") throw new UsageError(`unknown action ${JSON.stringify(action)} (expected get, set or delete)`);
     return withStore(location!, { mode: action === "get" ? "read" : "update", path: stringFlag(args, "path") }, async ({ store, path }) => {
-      await requireNode(store, path);
-      const current = await readAttributes(store, path);
-      const where = attrsKey(path);
+      const node = await requireNode(store, path);
+      const current = await readAttributes(store, node);
+      const where = attrsKeyOf(node);
       if (action === "get") {
         if (value !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(value)}`);
         if (key === undefined) io.out(stringifyJson(current) + "\n");
@@ -50,6 +50,7 @@ export const attrs: Command = {
         next = { ...current, [key!]: parseJsonArg(value, `value of ${key}`) };
       }
       if (!isWritable(store)) throw new CommandError(`the store is read-only`, { key: where });
+      if (node.kind === "array" && node.zarrFormat === 1) throw new CommandError("a Zarr v1 array is read-only (zarr-python's migrate_1to2 converts it to v2)", { key: where });
       await store.set(where, encodeAttributes(next));
       return 0;
     });

@@ -1,7 +1,7 @@
 import { consolidateMetadata, CONSOLIDATED_KEY } from "@z/core";
 import { isListable, isWritable, keyPrefix } from "@z/meta";
 import type { Command } from "../command.js";
-import { positionals, stringFlag, UsageError } from "../command.js";
+import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { requireNode } from "../hierarchy.js";
 import { withStore } from "../store-arg.js";
 
@@ -18,7 +18,8 @@ metadata changes: \`zarr validate\` reports a stale .zmetadata.
     const [location] = positionals(args, 1, 1, "STORE");
     return withStore(location!, { mode: "update", path: stringFlag(args, "path") }, async ({ store, path }) => {
       if (!isWritable(store) || !isListable(store)) throw new UsageError(`${location} must be writable and listable`);
-      await requireNode(store, path);
+      const node = await requireNode(store, path);
+      if (node.kind === "array" && node.zarrFormat === 1) throw new CommandError(`${location} holds a Zarr v1 array, which has no v2 metadata to consolidate`, { key: node.metaKey });
       await consolidateMetadata(store, { path });
       const documents = (await store.list(keyPrefix(path))).filter((k) => /(^|\/)\.z(array|group|attrs)$/.test(k)).length;
       io.err(`wrote ${keyPrefix(path)}${CONSOLIDATED_KEY} with ${documents} metadata documents\n`);

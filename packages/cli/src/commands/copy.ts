@@ -5,7 +5,7 @@ import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
-import { describeLocation, withStore } from "../store-arg.js";
+import { describeLocation, listsChunks, withStore } from "../store-arg.js";
 
 export const copy: Command = {
   name: "copy",
@@ -23,7 +23,7 @@ created in DST.
     return withStore(srcArg!, { mode: "read", path: stringFlag(args, "path") }, (src) =>
       withStore(dstArg!, { mode: "write" }, async (dst) => {
         const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
-        if (!isListable(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
+        if (!listsChunks(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
         if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
         if (src.location.kind === dst.location.kind && describeLocation(src.location) === describeLocation(dst.location)) {
           const [a, b] = [src.path, destPath];

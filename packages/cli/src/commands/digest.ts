@@ -2,9 +2,9 @@ import { createHash, getHashes } from "node:crypto";
 import type { Store } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
-import { arrayKey, attrsKey, readTree, requireNode, treeNodes, type NodeInfo } from "../hierarchy.js";
+import { readTree, requireNode, treeNodes, type NodeInfo } from "../hierarchy.js";
 import { progressBar, type Progress } from "../progress.js";
-import { chunkGrid, chunkKeyOf, gridCoords } from "../stats.js";
+import { chunkGrid, chunkKeyOf, chunkSeparator, gridCoords } from "../stats.js";
 import { withStore } from "../store-arg.js";
 
 export const digest: Command = {
@@ -45,17 +45,21 @@ For a group, one line "DIGEST  PATH" for each array below it.
   },
 };
 
-/** zarr-python's `Array.digest`: chunks in `itertools.product` order, then `.zarray`, then `.zattrs`. */
+/**
+ * zarr-python's `Array.digest`: chunks in `itertools.product` order, then `.zarray`, then `.zattrs`
+ * (for a v1 array, `meta` and `attrs`, as `@z/core`'s `hexdigest`).
+ */
 export async function arrayDigest(store: Store, node: Extract<NodeInfo, { kind: "array" }>, hash: string, bar?: Progress, signal?: AbortSignal): Promise<string> {
   const h = createHash(hash);
   // reads run ahead (up to 8), hashing stays in grid order
   const window: Promise<Uint8Array | undefined>[] = [];
   const coords = gridCoords(chunkGrid(node.meta));
+  const { separator } = await chunkSeparator(store, node.path, node.meta);
   const fill = (): void => {
     while (window.length < 8) {
       const next = coords.next();
       if (next.done) return;
-      const pending = store.get(chunkKeyOf(node.path, node.meta, store, next.value), { signal });
+      const pending = store.get(chunkKeyOf(node.path, separator, next.value), { signal });
       pending.catch(() => undefined); // awaited below, in order
       window.push(pending);
     }
@@ -68,7 +72,7 @@ export async function arrayDigest(store: Store, node: Extract<NodeInfo, { kind: 
     if (value !== undefined) h.update(value);
     bar?.tick();
   }
-  for (const key of [arrayKey(node.path), attrsKey(node.path)]) {
+  for (const key of [node.metaKey, node.attrsKey]) {
     const value = await store.get(key, { signal });
     if (value !== undefined) h.update(value);
   }

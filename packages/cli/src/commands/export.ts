@@ -2,9 +2,13 @@ import { open as openFile, rm } from "node:fs/promises";
 import { dataTypeToJSON } from "@z/meta";
 import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
-import { valuesJsonHead, valuesJsonItems, VALUES_JSON_TAIL } from "../json-values.js";
+import type { NdData } from "@z/core";
+import type { TypedArray } from "@z/meta";
+import { arrayKey } from "../hierarchy.js";
+import { objectsJsonItems, valuesJsonHead, valuesJsonItems, VALUES_JSON_TAIL } from "../json-values.js";
 import { reorder, typedToBytes } from "../nd.js";
-import { encodeNpyHeader } from "../npy/index.js";
+import { encodeNpyHeader, NpyError } from "../npy/index.js";
+import { objectCodecOf } from "../objects.js";
 import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems, type ResolvedDim } from "../selection.js";
@@ -17,7 +21,8 @@ export const exportCommand: Command = {
   details: `  --out FILE        FILE.npy: numpy's format, with the array's exact dtype and byte order and
                     fortran_order when the array is in F order; FILE.json:
                     {"dtype": ..., "shape": [...], "values": [...]}, values flat in C order
-                    (see \`zarr get --help\` for how values are written)
+                    (see \`zarr get --help\` for how values are written; object arrays
+                    export to .json only)
   --selection S     numpy-style selection, e.g. 0:10,::2 (default: everything)
   --format F        npy or json, when FILE's extension says neither
 The array is read in slabs of whole chunks, so it need not fit in memory.`,
@@ -33,6 +38,13 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
       const dims = resolveSelection(items, array.shape);
       const shape = selectionShape(dims);
       const dtype = array.dtype;
+      const objects = dtype.kind === "O" ? objectCodecOf(array.filters, arrayKey(array.path)) : undefined;
+      if (objects !== undefined && format === "npy") {
+        throw new NpyError(
+          `${array.path === "" ? "the array" : JSON.stringify(array.path)} is an object array (dtype |O, ${objects.id}): a .npy file holds objects only pickled, which numpy loads only with allow_pickle=True; export it as JSON instead (--out FILE.json)`,
+          { key: arrayKey(array.path) },
+        );
+      }
       const fortran = format === "npy" && array.order === "F" && shape.filter((n) => n > 1).length >= 2;
 
       // slabs along the first output dimension (the last for Fortran order), whole chunks at a time
@@ -58,13 +70,21 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
           await handle.write(bytes, 0, bytes.length, position);
           position += bytes.length;
         };
-        await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape));
+        await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape, objects));
         let first = true;
+        let written = 0;
         for (const slab of shape.includes(0) ? [] : slabs) {
           const cuts: ([number, number] | undefined)[] = [];
           if (slab !== undefined) cuts[outDim] = slab;
-          const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
-          let bytes = typedToBytes(result.data, dtype);
+          const result = await array.get<NdData>(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+          if (objects !== undefined) {
+            const values = result.data as unknown[];
+            await write((first ? "" : ", ") + objectsJsonItems(values, objects, written));
+            written += values.length;
+            first = false;
+            continue;
+          }
+          let bytes = typedToBytes(result.data as TypedArray, dtype);
           if (format === "npy") {
             if (fortran) bytes = reorder(bytes, result.shape, itemsize, "C");
             await write(bytes);
@@ -91,8 +111,8 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
 /** How many chunks of length `chunk` a range of indices touches. */
 function chunksTouched(dim: Extract<ResolvedDim, { kind: "range" }>, chunk: number): number {
   if (dim.length === 0) return 0;
-  if (dim.step >= chunk) return dim.length;
+  if (Math.abs(dim.step) >= chunk) return dim.length;
   const first = Math.floor(dim.start / chunk);
   const last = Math.floor((dim.start + (dim.length - 1) * dim.step) / chunk);
-  return last - first + 1;
+  return Math.abs(last - first) + 1;
 }

@@ -1,6 +1,10 @@
+import type { NdData } from "@z/core";
+import type { TypedArray } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
-import { valuesJson } from "../json-values.js";
+import { arrayKey } from "../hierarchy.js";
+import { objectsJson, valuesJson } from "../json-values.js";
+import { objectCodecOf, objectRepr } from "../objects.js";
 import { copyBlock, product, typedToBytes } from "../nd.js";
 import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
@@ -11,11 +15,13 @@ export const get: Command = {
   name: "get",
   summary: "print values of an array (numpy-style selection), as numpy's repr or JSON",
   usage: "zarr get STORE [--path P] [SELECTION] [--json]",
-  details: `SELECTION is numpy's basic indexing without brackets: integers, slices with a positive
-step, and one ellipsis, separated by commas: 0:10,::2   5   ...,-1   :   (default: everything).
+  details: `SELECTION is numpy's basic indexing without brackets: integers, slices (any step, negative
+too), and one ellipsis, separated by commas: 0:10,::2   5   ...,-1   ::-1   (default: everything).
 Output is numpy's repr (large arrays are summarized with ... as numpy does); with --json, one line
 {"dtype": ..., "shape": [...], "values": [...]} with every value, flat in C order: 64-bit integers
-exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts of their unit.
+exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts of their unit;
+for object arrays also "object_codec", and values as text (vlen-utf8; vlen-bytes one character per
+byte), lists (vlen-array) or as Python's json.dumps writes them (json2, msgpack2).
   --path P    the array inside the store`,
   flags: { path: "string", json: "boolean" },
   async run(args, io) {
@@ -30,19 +36,26 @@ exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts
       const runs = json ? undefined : summaryRuns(shape);
       const blocks = runs === undefined ? [[]] : cartesian(runs);
       const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
-      const itemsize = array.dtype.itemsize;
-      let bytes: Uint8Array = new Uint8Array(product(keptShape) * itemsize);
+      // an object array's values are JS values, anything else's element bytes
+      const objects = array.dtype.kind === "O" ? objectCodecOf(array.filters, arrayKey(array.path)) : undefined;
+      const itemsize = objects === undefined ? array.dtype.itemsize : 1;
+      let kept: Uint8Array | unknown[] = objects === undefined ? new Uint8Array(product(keptShape) * itemsize) : new Array<unknown>(product(keptShape));
       try {
         for (const cuts of blocks) {
-          const result = await array.get(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
-          const block = typedToBytes(result.data, array.dtype);
-          if (runs === undefined) bytes = block;
-          else copyBlock(block, result.shape, bytes, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
+          const result = await array.get<NdData>(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+          const block = objects === undefined ? typedToBytes(result.data as TypedArray, array.dtype) : (result.data as unknown[]);
+          if (runs === undefined) kept = block;
+          else copyBlock(block, result.shape, kept, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
         }
       } finally {
         bar.finish();
       }
-      io.out(json ? valuesJson(bytes, array.dtype, shape) : keptArrayRepr(bytes, shape, array.dtype) + "\n");
+      if (objects !== undefined) {
+        const values = kept as unknown[];
+        io.out(json ? objectsJson(values, array.dtype, objects, shape) : keptArrayRepr(values, shape, array.dtype, { objectFormat: (v) => objectRepr(v, objects) }) + "\n");
+      } else {
+        io.out(json ? valuesJson(kept as Uint8Array, array.dtype, shape) : keptArrayRepr(kept as Uint8Array, shape, array.dtype) + "\n");
+      }
       return 0;
     });
   },

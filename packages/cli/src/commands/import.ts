@@ -1,13 +1,14 @@
 import { open as openFile, readFile, type FileHandle } from "node:fs/promises";
-import { create, slice, type BasicSelectionItem, type ZarrArray } from "@z/core";
-import { dataTypeToJSON, JsonFloat, parseDataType, parseJson, ZarrError, type DataType, type JsonValue } from "@z/meta";
-import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, settleCodecs } from "../array-options.js";
+import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type ZarrArray } from "@z/core";
+import { dataTypeToJSON, JsonFloat, parseDataType, parseJson, ZarrError, type CodecConfig, type DataType, type JsonValue } from "@z/meta";
+import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, objectCodecFlag, settleCodecs } from "../array-options.js";
 import type { Command, Io } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { canConvert, convertBytes, elementFromJson, writeElements } from "../elements.js";
 import { dtypeText } from "../dtype-text.js";
 import { bytesToTyped, product } from "../nd.js";
 import { NPY_PREFIX_BYTES, npyDataBytes, npyDataOffset, parseNpyHeader, NpyError } from "../npy/index.js";
+import { objectFromJson } from "../objects.js";
 import { progressBar, type Progress } from "../progress.js";
 import { planSlabs } from "../slabs.js";
 import { withStore } from "../store-arg.js";
@@ -17,6 +18,8 @@ interface Source {
   readonly dtype: DataType;
   readonly shape: readonly number[];
   readonly fortranOrder: boolean;
+  /** An object array's codec, and its values in C order (what `read` gives for other dtypes). */
+  readonly objects?: { readonly codec: CodecConfig; readonly values: readonly unknown[] };
   /** Element bytes (source dtype and order) of `count` elements starting at element `first`. */
   read(first: number, count: number): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -28,7 +31,9 @@ export const importCommand: Command = {
   usage: "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
   details: `FILE is a .npy file (any version, any fixed-size dtype, C or Fortran order) or a .json file
 {"shape": [...], "values": [...], "dtype": ...} with values flat in C order (as \`zarr export\` writes;
-"dtype" optional: booleans, integers, floats and strings are recognised). Parent groups are created.
+"dtype" optional: booleans, integers, floats and strings are recognised; an object array's
+"object_codec" says how its values are stored, unless --object-codec or --dtype str|bytes|array:<dtype>
+does). Parent groups are created.
 With --dtype the values are converted (as numpy's astype, but refusing values that do not fit).
 ${ARRAY_FLAGS_HELP}
   --format F                 npy or json, when FILE's extension says neither
@@ -39,13 +44,17 @@ The default order is the file's (F for a Fortran-order .npy).`,
     const format = stringFlag(args, "format") ?? (/\.npy$/i.test(file!) ? "npy" : /\.json$/i.test(file!) ? "json" : undefined);
     if (format !== "npy" && format !== "json") throw new UsageError(`cannot tell the format of ${file}: name it *.npy or *.json, or pass --format npy|json`);
     const requested = dtypeFlag(args);
-    const source = format === "npy" ? await npySource(file!) : await jsonSource(file!, requested);
+    const flagCodec = objectCodecFlag(args)?.codec;
+    const source = format === "npy" ? await npySource(file!) : await jsonSource(file!, requested, flagCodec);
     try {
       const dtype = requested ?? source.dtype;
       if (!canConvert(source.dtype, dtype)) {
         throw new UsageError(`--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`);
       }
-      const options = await settleCodecs(arrayFlags(args, dtype, source.shape.length));
+      const flags = arrayFlags(args, dtype, source.shape.length);
+      // the file's object codec, unless the flags name one
+      if (source.objects !== undefined && flagCodec === undefined) flags.objectCodec = source.objects.codec;
+      const options = await settleCodecs(flags);
       return await withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
         const order = options.order ?? (source.fortranOrder ? "F" : "C");
         const array = await createArray(() => create({ ...options, order, store, path, shape: source.shape, signal: io.signal }));
@@ -85,6 +94,11 @@ async function copyInto(array: ZarrArray, source: Source, dtype: DataType, file:
   const shape = source.shape;
   if (shape.includes(0)) return;
   const run = { progress: bar.callback(), signal: io.signal };
+  const objects = source.objects?.values;
+  if (shape.length === 0 && objects !== undefined) {
+    await array.set([], { data: [objects[0]], shape: [] }, run);
+    return;
+  }
   if (shape.length === 0) {
     const bytes = convertBytes(await source.read(0, 1), source.dtype, dtype, file);
     await array.set([], { data: bytesToTyped(bytes, dtype), shape: [] }, { ...run, progress: bar.callback() });
@@ -96,9 +110,13 @@ async function copyInto(array: ZarrArray, source: Source, dtype: DataType, file:
   const slabs = planSlabs({ kind: "range", start: 0, step: 1, length: shape[axis]! }, array.chunks[axis]!, perStep * Math.max(dtype.itemsize, source.dtype.itemsize));
   for (const [from, to] of slabs) {
     const slabShape = shape.map((n, d) => (d === axis ? to - from : n));
+    const selection: BasicSelectionItem[] = shape.map((_, d) => (d === axis ? slice(from, to) : null));
+    if (objects !== undefined) {
+      await array.set(selection, { data: objects.slice(from * perStep, to * perStep), shape: slabShape }, { progress: bar.callback(), signal: io.signal });
+      continue;
+    }
     const raw = await source.read(from * perStep, (to - from) * perStep);
     const bytes = convertBytes(raw, source.dtype, dtype, file, from * perStep);
-    const selection: BasicSelectionItem[] = shape.map((_, d) => (d === axis ? slice(from, to) : null));
     const strides = fortran ? fStrides(slabShape) : undefined;
     await array.set(selection, { data: bytesToTyped(bytes, dtype), shape: slabShape, strides }, { progress: bar.callback(), signal: io.signal });
   }
@@ -150,7 +168,7 @@ async function npySource(file: string): Promise<Source> {
   }
 }
 
-async function jsonSource(file: string, requested: DataType | undefined): Promise<Source> {
+async function jsonSource(file: string, requested: DataType | undefined, flagCodec: CodecConfig | undefined): Promise<Source> {
   let text: Uint8Array;
   try {
     text = await readFile(file);
@@ -159,7 +177,7 @@ async function jsonSource(file: string, requested: DataType | undefined): Promis
   }
   let doc: JsonValue;
   try {
-    doc = parseJson(text, file);
+    doc = parseJson(text, file, { keepFloats: true }); // an object array's 1.0 stays a float
   } catch (error) {
     if (error instanceof ZarrError) throw new CommandError(error.message, { key: file });
     throw error;
@@ -184,9 +202,23 @@ async function jsonSource(file: string, requested: DataType | undefined): Promis
       if (error instanceof ZarrError) throw new CommandError(error.message, { key: file });
       throw error;
     }
-  } else dtype = requested ?? inferDtype(list, file);
+  } else dtype = requested ?? (flagCodec !== undefined ? parseDataType("|O") : inferDtype(list.map(plainNumbers), file));
+  if (dtype.kind === "O") {
+    const codec = flagCodec ?? fileObjectCodec(obj["object_codec"], file);
+    const values = list.map((v, i) => objectFromJson(v, codec, `${file}: values[${i}]`));
+    return {
+      dtype,
+      shape,
+      fortranOrder: false,
+      objects: { codec, values },
+      read: async () => {
+        throw new Error("an object array's values are in `objects`");
+      },
+      close: async () => undefined,
+    };
+  }
   const bytes = writeElements(
-    list.map((v, i) => elementFromJson(v, dtype, `${file}: values[${i}]`)),
+    list.map((v, i) => elementFromJson(plainNumbers(v), dtype, `${file}: values[${i}]`)),
     dtype,
   );
   return {
@@ -196,6 +228,26 @@ async function jsonSource(file: string, requested: DataType | undefined): Promis
     read: async (first, count) => bytes.subarray(first * dtype.itemsize, (first + count) * dtype.itemsize),
     close: async () => undefined,
   };
+}
+
+/** JSON with floats as plain numbers, as the values of fixed-size dtypes are read. */
+function plainNumbers(json: JsonValue): JsonValue {
+  if (json instanceof JsonFloat) return json.value;
+  if (Array.isArray(json)) return json.map(plainNumbers);
+  if (typeof json === "object" && json !== null) return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, plainNumbers(v)]));
+  return json;
+}
+
+/** The `"object_codec"` of a values file of an object array. */
+function fileObjectCodec(json: JsonValue | undefined, file: string): CodecConfig {
+  if (json === undefined) {
+    throw new UsageError(`${file} holds an object array (dtype |O) but names no object codec: add "object_codec" (e.g. {"id": "vlen-utf8"}) to it, or pass --object-codec JSON, or --dtype str, bytes or array:<dtype>`);
+  }
+  const ok = typeof json === "object" && json !== null && !Array.isArray(json) && !(json instanceof JsonFloat) && typeof (json as Record<string, JsonValue>)["id"] === "string";
+  if (!ok || !OBJECT_CODEC_IDS.has((json as Record<string, string>)["id"]!)) {
+    throw new CommandError(`${file}: "object_codec" must be an object codec config, {"id": ...} with id one of ${[...OBJECT_CODEC_IDS].join(", ")}`, { key: file });
+  }
+  return json as unknown as CodecConfig;
 }
 
 /** The dtype numpy would give a list of such values: bool, int64, float64 or a unicode string. */

@@ -4,7 +4,7 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
 import { childNames, readAttributes, readNode, requireNode, type NodeInfo } from "../hierarchy.js";
 import { pyTupleRepr } from "../python-repr.js";
-import { chunkGrid, scanArrayKeys, separatorOf, storedBytes } from "../stats.js";
+import { chunkGrid, chunkSeparator, scanArrayKeys, storedBytes } from "../stats.js";
 import { withStore } from "../store-arg.js";
 import { joinPath } from "@z/meta";
 
@@ -65,8 +65,8 @@ async function groupInfoText(store: Store, node: NodeInfo): Promise<string> {
 /** The layout of `ZarrArray.info()` in @z/core (zarr-python's `Array.info`). */
 async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "array" }>): Promise<string> {
   const { meta, path } = node;
-  const scan = await scanArrayKeys(store, path, meta);
-  const stored = scan === undefined ? undefined : await storedBytes(store, path, scan.chunks);
+  const scan = await scanArrayKeys(store, path, meta, [node.metaKey, node.attrsKey]);
+  const stored = scan === undefined ? undefined : await storedBytes(store, node, scan.chunks);
   const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
   const nchunks = chunkGrid(meta).reduce((a, b) => a * b, 1);
   const items: [string, string][] = [];
@@ -79,6 +79,8 @@ async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "arra
     ["Order", meta.order],
     ["Read-only", "True"],
   );
+  // as @z/core's info(): chunks found under "/" keys although .zarray names no separator
+  if ((await chunkSeparator(store, path, meta)).found) items.push(["Dimension separator", "/ (found nested in the store; .zarray names none)"]);
   (meta.filters ?? []).forEach((f, i) => items.push([`Filter [${i}]`, codecRepr(f)]));
   items.push(["Compressor", codecRepr(meta.compressor)], ["Store type", storeType(store)], ["No. bytes", bytesRepr(nbytes)]);
   if (stored !== undefined && stored > 0) {
@@ -89,18 +91,19 @@ async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "arra
 }
 
 async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
-  const attributes = await readAttributes(store, node.path);
+  const attributes = await readAttributes(store, node);
   if (node.kind === "group") {
     const { arrays, groups } = await members(store, node.path);
     return { kind: "group", path: node.path, name: `/${node.path}`, arrays, groups, attributes };
   }
   const { meta, path } = node;
-  const scan = await scanArrayKeys(store, path, meta);
+  const scan = await scanArrayKeys(store, path, meta, [node.metaKey, node.attrsKey]);
   const nbytes = meta.shape.reduce((a, b) => a * b, 1) * meta.dtype.itemsize;
   return {
     kind: "array",
     path,
     name: path === "" ? null : `/${path}`,
+    zarr_format: node.zarrFormat,
     shape: [...meta.shape],
     chunks: [...meta.chunks],
     dtype: dataTypeToJSON(meta.dtype),
@@ -108,9 +111,10 @@ async function describe(store: Store, node: NodeInfo): Promise<JsonValue> {
     order: meta.order,
     compressor: meta.compressor,
     filters: meta.filters === null ? null : [...meta.filters],
-    dimension_separator: separatorOf(meta, store),
+    dimension_separator: (await chunkSeparator(store, path, meta)).separator,
+    dimension_separator_found: (await chunkSeparator(store, path, meta)).found,
     nbytes,
-    nbytes_stored: scan === undefined ? null : await storedBytes(store, path, scan.chunks),
+    nbytes_stored: scan === undefined ? null : await storedBytes(store, node, scan.chunks),
     nchunks: chunkGrid(meta).reduce((a, b) => a * b, 1),
     nchunks_initialized: scan === undefined ? null : scan.chunks.length,
     attributes,

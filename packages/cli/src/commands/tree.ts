@@ -28,7 +28,7 @@ export const tree: Command = {
       const base = path === "" ? "" : `${path}/`;
       for (const node of treeNodes(root)) {
         const key = node.path === path ? "" : node.path.slice(base.length);
-        const attrs = await readAttributes(store, node.path);
+        const attrs = await readAttributes(store, node);
         out[key] = node.kind === "group" ? { kind: "group", attrs } : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
       }
       io.out(stringifyJson(out) + "\n");

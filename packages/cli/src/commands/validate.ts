@@ -1,12 +1,13 @@
 import { forEachConcurrent, slice, ZarrArray } from "@z/core";
 import {
-  isListable,
   keyPrefix,
   parseArrayMetadata,
   parseAttributes,
   parseGroupMetadata,
   parseJson,
   stringifyJson,
+  V1_ATTRS_KEY,
+  V1_META_KEY,
   ZarrError,
   type ArrayMetadata,
   type JsonValue,
@@ -14,9 +15,10 @@ import {
 } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
+import { readNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
-import { scanArrayKeys, separatorOf } from "../stats.js";
-import { withStore } from "../store-arg.js";
+import { scanArrayKeys } from "../stats.js";
+import { listsChunks, withStore } from "../store-arg.js";
 import { removeTemporaryFile } from "@z/store-fs";
 import { STALE_AFTER_MS, temporaryFiles } from "../temporaries.js";
 import { parseChunkKey } from "@z/meta";
@@ -51,7 +53,7 @@ unless --strict.
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path, location: where }) => {
-      if (!isListable(store)) throw new UsageError(`${location} cannot list its keys`);
+      if (!listsChunks(store)) throw new UsageError(`${location} cannot list its keys`);
       const bar = progressBar(io, "validating");
       let report: Report;
       try {
@@ -139,6 +141,18 @@ export async function validateStore(
       add("error", key, message(error));
     }
   }
+  // a spec-v1 array: `meta` (and `attrs`) at the root of a store with no v2 documents there
+  const v1 = path === "" && !arrays.has("") && !groups.has("") && keys.includes(V1_META_KEY);
+  const documents = (dir: string): string[] => (v1 && dir === "" ? [V1_META_KEY, V1_ATTRS_KEY] : [`${keyPrefix(dir)}.zarray`, `${keyPrefix(dir)}.zattrs`]);
+  if (v1) {
+    arrays.set("", undefined);
+    try {
+      const node = await readNode(store, "");
+      if (node?.kind === "array") arrays.set("", node.meta);
+    } catch (error) {
+      add("error", V1_META_KEY, message(error));
+    }
+  }
   for (const dir of groups) if (arrays.has(dir)) add("error", `${keyPrefix(dir)}.zgroup`, "a node cannot be both an array and a group (.zarray is there too)");
   const nodes = new Set([...arrays.keys(), ...groups]);
   for (const key of keys.filter((k) => k.endsWith(".zattrs"))) {
@@ -154,36 +168,36 @@ export async function validateStore(
   const arrayDirs = [...arrays.keys()].sort((a, b) => b.length - a.length);
   const owner = (key: string): string | undefined => arrayDirs.find((dir) => dir === "" || key.startsWith(`${dir}/`));
   for (const key of keys) {
-    if (METADATA.test(key) || key === `${prefix}.zmetadata` || key.endsWith("/.zmetadata")) continue;
+    if (METADATA.test(key) || (v1 && documents("").includes(key)) || key === `${prefix}.zmetadata` || key.endsWith("/.zmetadata")) continue;
     if (owner(key) === undefined) add("warning", key, "belongs to no array (not inside an array's directory)");
   }
 
   // chunks
-  const plans: { path: string; array: ZarrArray; keys: string[] }[] = [];
+  const plans: { path: string; array: ZarrArray; keys: string[]; separator: "." | "/" }[] = [];
   for (const [dir, meta] of arrays) {
     if (meta === undefined) continue;
     let array: ZarrArray;
     try {
       array = await ZarrArray.open(store, dir, { readOnly: true });
     } catch (error) {
-      add("error", `${keyPrefix(dir)}.zarray`, `cannot decode this array's chunks: ${message(error)}`);
+      add("error", documents(dir)[0]!, `cannot decode this array's chunks: ${message(error)}`);
       continue;
     }
-    const scan = (await scanArrayKeys(store, dir, meta))!;
+    const scan = (await scanArrayKeys(store, dir, meta, documents(dir)))!;
     for (const key of scan.others) {
       if (owner(key) !== dir) continue; // a nested node's key
       const rest = key.slice(keyPrefix(dir).length);
-      const coords = parseChunkKey(rest, meta.shape.length, separatorOf(meta, store));
+      const coords = parseChunkKey(rest, meta.shape.length, scan.separator);
       add("warning", key, coords ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${meta.shape.join(", ")}], chunks [${meta.chunks.join(", ")}])` : `not a chunk key of array ${JSON.stringify(dir)}`);
     }
-    plans.push({ path: dir, array, keys: scan.chunks });
+    plans.push({ path: dir, array, keys: scan.chunks, separator: scan.separator });
   }
   const jobs = plans.flatMap((p) => p.keys.map((key) => ({ ...p, key })));
   options.onTotal?.(jobs.length);
   await forEachConcurrent(
     jobs,
-    async ({ path: dir, array, key }) => {
-      const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, array.dimensionSeparator)!;
+    async ({ path: dir, array, key, separator }) => {
+      const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, separator)!;
       const region = coords.map((c, d) => slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)));
       try {
         await array.get(region, { signal: options.signal, concurrency: 1 });

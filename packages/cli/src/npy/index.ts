@@ -121,7 +121,7 @@ export function descrToDataType(descr: PyValue, name = "the file"): DataType {
       if (error instanceof ZarrError) return fail(error.message);
       throw error;
     }
-    if (dtype.kind === "O") fail("object arrays are stored with pickle, which is not supported");
+    if (dtype.kind === "O") fail(`object arrays are stored with pickle, which is not read here; import them from JSON instead ({"dtype": "|O", "object_codec": {"id": "vlen-utf8"}, "shape": [...], "values": [...]})`);
     return dtype;
   }
   if (!Array.isArray(descr)) return fail(`expected a type string or a list of fields`);

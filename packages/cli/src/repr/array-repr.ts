@@ -1,5 +1,6 @@
 // numpy's `repr(array)` (numpy/core/arrayprint.py, NumPy 1.24 defaults: precision 8, threshold
-// 1000, edgeitems 3, linewidth 75, floatmode 'maxprec'), for arrays of every fixed-size dtype.
+// 1000, edgeitems 3, linewidth 75, floatmode 'maxprec'), for arrays of every fixed-size dtype, and
+// of objects (whose elements' text the caller gives).
 
 import type { DataType, SimpleDataType } from "@z/meta";
 import { typestr } from "@z/meta";
@@ -16,6 +17,8 @@ export interface ReprOptions {
   edgeitems?: number;
   /** Line width to wrap at (default 75). */
   linewidth?: number;
+  /** The text of an element of an object array (numpy's `_object_format`); default `String`. */
+  objectFormat?: (value: unknown) => string;
 }
 
 type Formatter = (value: ElementValue) => string;
@@ -61,7 +64,7 @@ function gatherRuns(bytes: Uint8Array, shape: readonly number[], runs: readonly 
  * threshold, `kept` holds the elements inside `summaryRuns(shape)` (C order over their shape);
  * otherwise all of them. Lets callers read just the corners of a large array.
  */
-export function keptArrayRepr(kept: Uint8Array, shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
+export function keptArrayRepr(kept: Uint8Array | readonly unknown[], shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
   const threshold = options.threshold ?? 1000;
   const edge = options.edgeitems ?? 3;
   const linewidth = options.linewidth ?? 75;
@@ -71,14 +74,14 @@ export function keptArrayRepr(kept: Uint8Array, shape: readonly number[], dtype:
   const suffix = skipDtype ? ")" : ",";
   let body: string;
   if (size > 0 || (shape.length === 1 && shape[0] === 0)) {
-    body = size === 0 ? "[]" : array2string(kept, shape, dtype, { threshold, edge, linewidth: linewidth - suffix.length, separator: ", ", prefix });
+    body = size === 0 ? "[]" : array2string(kept, shape, dtype, { threshold, edge, linewidth: linewidth - suffix.length, separator: ", ", prefix, objectFormat: options.objectFormat });
   } else {
     body = `[], shape=${pyTupleRepr(shape)}`;
   }
   const text = prefix + body + suffix;
   if (skipDtype) return text;
   const dtypeText = `dtype=${dtypeShortRepr(dtype)})`;
-  const lastLine = text.length - (text.lastIndexOf("\n") + 1);
+  const lastLine = width(text.slice(text.lastIndexOf("\n") + 1));
   const spacer = lastLine + dtypeText.length + 1 > linewidth ? "\n" + " ".repeat(prefix.length) : " ";
   return text + spacer + dtypeText;
 }
@@ -103,12 +106,17 @@ interface Layout {
   linewidth: number;
   separator: string;
   prefix: string;
+  objectFormat: ((value: unknown) => string) | undefined;
 }
 
-function array2string(kept: Uint8Array, shape: readonly number[], dtype: DataType, o: Layout): string {
+function array2string(kept: Uint8Array | readonly unknown[], shape: readonly number[], dtype: DataType, o: Layout): string {
   const runs = summaryRuns(shape, { threshold: o.threshold, edgeitems: o.edge });
   const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
-  const values = readElements(kept, dtype);
+  if (dtype.kind === "O") {
+    const format = o.objectFormat ?? String;
+    return formatArray(kept as readonly ElementValue[], keptShape, shape, (v) => format(v), o, runs !== undefined);
+  }
+  const values = readElements(kept as Uint8Array, dtype);
   const format = formatterFor(dtype, values, shape.length === 0);
   return formatArray(values, keptShape, shape, format, o, runs !== undefined);
 }
@@ -148,7 +156,7 @@ function formatArray(values: readonly ElementValue[], keptShape: readonly number
       const elemWidth = width - Math.max(o.separator.trimEnd().length, 1);
       let line = hanging;
       for (let i = 0; i < leading; i++) {
-        [s, line] = extendLine(s, line, recurse(at(i), nextHanging, nextWidth), elemWidth, hanging);
+        [s, line] = extendLinePretty(s, line, recurse(at(i), nextHanging, nextWidth), elemWidth, hanging);
         line += o.separator;
       }
       if (showSummary) {
@@ -156,10 +164,10 @@ function formatArray(values: readonly ElementValue[], keptShape: readonly number
         line += o.separator;
       }
       for (let i = trailing; i > 1; i--) {
-        [s, line] = extendLine(s, line, recurse(at(keptLength - i), nextHanging, nextWidth), elemWidth, hanging);
+        [s, line] = extendLinePretty(s, line, recurse(at(keptLength - i), nextHanging, nextWidth), elemWidth, hanging);
         line += o.separator;
       }
-      [s, line] = extendLine(s, line, recurse(at(keptLength - 1), nextHanging, nextWidth), elemWidth, hanging);
+      [s, line] = extendLinePretty(s, line, recurse(at(keptLength - 1), nextHanging, nextWidth), elemWidth, hanging);
       s += line;
     } else {
       const lineSep = o.separator.trimEnd() + "\n".repeat(axesLeft - 1);
@@ -173,14 +181,42 @@ function formatArray(values: readonly ElementValue[], keptShape: readonly number
   return recurse([], nextLinePrefix, o.linewidth);
 }
 
-function extendLine(s: string, line: string, word: string, width: number, nextLinePrefix: string): [string, string] {
-  let needsWrap = line.length + word.length > width;
-  if (line.length <= nextLinePrefix.length) needsWrap = false;
+/** Python's `len` of text: code points, not UTF-16 units. */
+function width(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function extendLine(s: string, line: string, word: string, lineWidth: number, nextLinePrefix: string): [string, string] {
+  let needsWrap = width(line) + width(word) > lineWidth;
+  if (width(line) <= width(nextLinePrefix)) needsWrap = false;
   if (needsWrap) {
     s += line.trimEnd() + "\n";
     line = nextLinePrefix;
   }
   return [s, line + word];
+}
+
+/** numpy's `_extendLine_pretty`: a word of several lines (the repr of an array in an object array) keeps its shape. */
+function extendLinePretty(s: string, line: string, word: string, lineWidth: number, nextLinePrefix: string): [string, string] {
+  const words = word.split("\n");
+  if (words.length === 1) return extendLine(s, line, word, lineWidth, nextLinePrefix);
+  const longest = Math.max(...words.map(width));
+  let indent: string;
+  if (width(line) + longest > lineWidth && width(line) > width(nextLinePrefix)) {
+    s += line.trimEnd() + "\n";
+    line = nextLinePrefix + words[0];
+    indent = nextLinePrefix;
+  } else {
+    indent = " ".repeat(width(line));
+    line += words[0];
+  }
+  for (const next of words.slice(1)) {
+    s += line.trimEnd() + "\n";
+    line = indent + next;
+  }
+  return [s, line + " ".repeat(longest - width(words[words.length - 1]!))];
 }
 
 // --- element formatters -------------------------------------------------------------------------
@@ -244,7 +280,7 @@ function formatterFor(dtype: DataType, values: readonly ElementValue[], is0d: bo
     case "V":
       return (v) => `b'${[...(v as Uint8Array)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}'`;
     case "O":
-      return (v) => String(v);
+      return (v) => String(v); // object arrays take their own formatter (see array2string)
     case "x":
       // ml_dtypes' floats print as float32 does; int4/int2 as ints.
       if (dtype.extension === "int4" || dtype.extension === "int2") return (v) => String(v);

@@ -27,17 +27,16 @@ parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }
   let returned: ArrayBuffer[] = [];
   try {
     const result = await runBatch(batch, jobsFor, storeFor);
-    if (result !== undefined && "decoded" in result) {
+    if ("decoded" in result) {
       // A read's chunks, decoded into buffers of this thread's, go to the caller whole.
       reply = { ok: true, decoded: result.decoded };
       returned = result.buffers;
     } else {
-      const encoded = result;
       // Encoded bytes are copied back, not transferred: a codec may hand out a view of memory it
       // keeps (a WASM heap cannot be transferred at all). The chunks' own buffers go back whole
       // for the caller to fill again, unless an encoding is a view of one (no compressor).
-      if (encoded !== undefined && batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), encoded);
-      reply = encoded === undefined ? { ok: true } : { ok: true, encoded, ...(returned.length > 0 ? { returned } : {}) };
+      if (batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), result);
+      reply = { ok: true, encoded: result, ...(returned.length > 0 ? { returned } : {}) };
     }
   } catch (error) {
     reply = { ok: false, error: serializeError(error) };
