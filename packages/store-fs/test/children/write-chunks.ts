@@ -7,6 +7,9 @@ import { rename } from "node:fs/promises";
 import { DirectoryStore } from "@z/store-fs";
 
 const [root, separator, mode] = [process.argv[2]!, process.argv[3]!, process.argv[4]];
+// Alive until killed: a promise that never settles keeps no process alive (Node exits with 13 when
+// nothing else is pending), so a child that finished its writes before the kill would exit itself.
+setInterval(() => {}, 1 << 30);
 const keys = Array.from({ length: 64 }, (_, i) => `${Math.floor(i / 8)}${separator}${i % 8}`);
 let written = 0;
 const store = new DirectoryStore(root, {
@@ -28,4 +31,4 @@ for (const key of keys) {
   process.stdout.write(`wrote ${written}\n`);
 }
 process.stdout.write("done\n");
-await new Promise(() => {}); // the parent kills it: never exit by itself
+// The parent kills it: the interval above keeps it alive until then.
