@@ -2,7 +2,7 @@
 import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { Worker, type WorkerOptions } from "node:worker_threads";
 import { DirectoryStore } from "@z/store-fs";
 import type { Store } from "@z/meta";
 import type { ChunkPool, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
@@ -150,19 +150,37 @@ export class WorkerPool implements ChunkPool {
  */
 function spawn(): Worker {
   const here = import.meta.url;
-  if (!here.endsWith(".ts")) return new Worker(new URL("./worker/chunk-worker.js", here), { execArgv: threadExecArgv() });
+  if (!here.endsWith(".ts")) return startWorker(new URL("./worker/chunk-worker.js", here), {}, []);
   const tsx = join(dirname(createRequire(here).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
   const entry = new URL("./chunk-worker.ts", here).href;
   const code = `import(${JSON.stringify(pathToHref(tsx))}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(code, { eval: true, execArgv: [...threadExecArgv(), "--conditions=@z/source"] });
+  return startWorker(code, { eval: true }, ["--conditions=@z/source"]);
 }
 
 /**
- * The process's Node options, less those about its entry that would break a thread's: under
- * `node --input-type=module -e CODE`, a thread inheriting `--input-type` fails to load its file
- * (`ERR_INPUT_TYPE_NOT_ALLOWED`) and the pool would have no thread at all.
+ * A thread with the process's Node options, less those about its entry, plus `extra`. Left to
+ * itself a thread inherits them all, and under `node --input-type=module -e CODE` one inheriting
+ * `--input-type` fails to load its file (`ERR_INPUT_TYPE_NOT_ALLOWED`): the pool would have no
+ * thread. Given explicitly, though, options Node takes only per process (V8's, such as
+ * `--expose-gc` or `--max-old-space-size`) are refused (`ERR_WORKER_INVALID_EXEC_ARGV`), so they
+ * are passed only when something must go, and those Node names as refused are then left out.
  */
-function threadExecArgv(args: readonly string[] = process.execArgv): string[] {
+function startWorker(entry: string | URL, options: WorkerOptions, extra: readonly string[]): Worker {
+  const all = process.execArgv;
+  const kept = threadExecArgv(all);
+  if (kept.length === all.length && extra.length === 0) return new Worker(entry, options);
+  try {
+    return new Worker(entry, { ...options, execArgv: [...kept, ...extra] });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+    // "Initiated Worker with invalid execArgv flags: --a, --b"
+    const refused = new Set(String((error as Error).message).replace(/^[^:]*:/, "").split(",").map((flag) => flag.trim()));
+    return new Worker(entry, { ...options, execArgv: [...kept.filter((arg) => !refused.has(arg)), ...extra] });
+  }
+}
+
+/** `args` without the options about the process's entry (`-e CODE`, `-p CODE`, `--input-type`). */
+function threadExecArgv(args: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
