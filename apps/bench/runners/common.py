@@ -10,6 +10,18 @@ import traceback
 import numpy as np
 
 
+# The cases, as src/cases.mjs has them (must match): what each reads or writes.
+CASES = {
+    "R1": ("read", "r1.zarr"), "R2": ("read", "r2.zarr"), "R3": ("read", "r3.zarr"),
+    "R4": ("read", "r4.zarr"), "R5": ("read", "r5.zarr"), "R6": ("windows", "r1.zarr"),
+    "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
+}
+WRITE_COMPRESSORS = {
+    "W1": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
+    "W2": {"id": "zlib", "level": 1},
+}
+
+
 class Unsupported(Exception):
     """A case the implementation cannot run (a codec or store it lacks): reported, not a failure."""
 

@@ -14,19 +14,7 @@ import numpy as np
 import zarr
 from numcodecs import get_codec
 
-from common import Timer, Unsupported, checksum, run_main
-
-CASES = {
-    "R1": ("read", "r1.zarr"), "R2": ("read", "r2.zarr"), "R3": ("read", "r3.zarr"),
-    "R4": ("read", "r4.zarr"), "R5": ("read", "r5.zarr"), "R6": ("windows", "r1.zarr"),
-    "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
-}
-# Must match src/cases.mjs.
-WRITE_COMPRESSORS = {
-    "W1": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
-    "W2": {"id": "zlib", "level": 1},
-}
-
+from common import CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main
 
 def full_read(store):
     with Timer() as t:
