@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { median } from "../src/lib.mjs";
 
 /** `--case R1 --data DIR [--out DIR] [--url URL]` */
 export function runnerArgs(argv = process.argv.slice(2)) {
@@ -117,15 +118,10 @@ export async function repeated(repeat, operation) {
 /** The fields `repeated` reports for operations `ops` (see there); the same in the Python runners. */
 export function foldOperations(ops, rssAfter) {
   const warm = ops.slice(1);
-  const mid = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const m = sorted.length >> 1;
-    return sorted.length === 0 ? undefined : sorted.length % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
-  };
   return {
     ...ops[0],
     opSeconds: ops.map((o) => o.seconds),
-    ...(warm.length > 0 ? { warmSeconds: mid(warm.map((o) => o.seconds)), warmCpuSeconds: mid(warm.map((o) => o.cpuSeconds)) } : {}),
+    ...(warm.length > 0 ? { warmSeconds: median(warm.map((o) => o.seconds)), warmCpuSeconds: median(warm.map((o) => o.cpuSeconds)) } : {}),
     rssAfterBytes: rssAfter,
   };
 }

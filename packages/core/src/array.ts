@@ -355,7 +355,6 @@ export class ZarrArray {
     return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
   }
 
-
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
   async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
     // Sizes from metadata are checked before anything is allocated from them.

@@ -104,12 +104,14 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
           if (decoded?.length !== items.length) {
             throw new ZarrError("ZARR_POOL", `the pool answered a read batch of ${items.length} chunks with ${decoded?.length ?? "no"} decoded chunks`);
           }
+          const missing: number[] = [];
           items.forEach((item, i) => {
             const chunk = decoded[i];
             job.jobs.placeDecoded(job.out, job.zeroed, chunk ?? undefined, item.projection);
             if (chunk) spare.push(chunk.buffer as ArrayBuffer);
+            else missing.push(i);
           });
-          note(items, missingIn(decoded));
+          note(items, missing);
           counted();
         }),
       );
@@ -270,13 +272,6 @@ export function rebuildError(e: SerializedError): Error {
   const error = new Error(e.message);
   error.name = e.name;
   return error;
-}
-
-/** The indices of a read reply's chunks that were not stored. */
-function missingIn(decoded: readonly (Uint8Array | null)[]): number[] {
-  const missing: number[] = [];
-  decoded.forEach((chunk, i) => chunk === null && missing.push(i));
-  return missing;
 }
 
 /** The plain buffers that items' bytes fill whole, once each. */

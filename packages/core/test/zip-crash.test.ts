@@ -3,25 +3,19 @@
 // for the end record) and now and then compact; after each kill the file must read, with z,
 // zipfile and zarr-python, as it was committed last: nothing of a session or all of it. A file the
 // killed process was creating is either absent or a whole archive.
-import { spawnSync } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ZipStore } from "@z/store-zip";
 import { bundleChild, killAfterReady } from "../../../scripts/test-child/child.js";
+import { hasZarrPython, python } from "../../../scripts/test-child/python.js";
 
 const TRIALS = 16;
 const CREATING_TRIALS = 4;
 /** Elements of a chunk of "b": 4 chunks of 256 KiB a session. */
 const CHUNK = 65536;
 
-const hasZarrPython = spawnSync("/usr/bin/python3", ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
-function python(script: string, ...args: string[]): unknown {
-  const run = spawnSync("/usr/bin/python3", ["-c", script, ...args], { encoding: "utf8", timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`python failed: ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
 
 let dir: string;
 let child: string;

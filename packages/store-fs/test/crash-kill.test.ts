@@ -2,22 +2,16 @@
 // must count, for zarr-python's nchunks_initialized as for z, exactly the chunks really written:
 // its temporary files are no chunks. Arrays in both layouts: chunk keys "i.j" in the array's
 // directory, and "i/j" in numbered directories (dimension_separator "/").
-import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DirectoryStore, findTemporaryFiles } from "@z/store-fs";
 import { bundleChild, killAfterReady } from "../../../scripts/test-child/child.js";
+import { hasZarrPython, python } from "../../../scripts/test-child/python.js";
 
 const RANDOM_TRIALS = 10;
-const hasZarrPython = spawnSync("/usr/bin/python3", ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
 
-function python(script: string, ...args: string[]): unknown {
-  const run = spawnSync("/usr/bin/python3", ["-c", script, ...args], { encoding: "utf8", timeout: 60_000 });
-  if (run.status !== 0) throw new Error(`python failed: ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
 
 /** zarr-python's nchunks_initialized of the array at each root (opened with its separator), and how many chunks hold data. */
 function zarrPythonCounts(arrays: { root: string; separator: string }[]): { nchunks_initialized: number; with_data: number }[] {
