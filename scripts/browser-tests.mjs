@@ -32,9 +32,11 @@ export const shimAliases = Object.entries(shimmed).map(([spec, { file }]) => ({
 export const shimSetup = join(shims, "setup.ts");
 
 const nodeBuiltins = new Set(builtinModules);
-const isNodeBuiltin = (spec) => spec.startsWith("node:") || nodeBuiltins.has(spec) || nodeBuiltins.has(spec.split("/")[0]);
+const isNodeBuiltin = (spec) =>
+  spec.startsWith("node:") || nodeBuiltins.has(spec) || nodeBuiltins.has(spec.split("/")[0]);
 // `import … from "x"` and `export … from "x"` (with their clause), `import "x"`, `import("x")`.
-const staticImport = /\b(?:import|export)\s+((?:\{[^}]*\}|[^;=(){}'"`])*?)\s*\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
+const staticImport =
+  /\b(?:import|export)\s+((?:\{[^}]*\}|[^;=(){}'"`])*?)\s*\bfrom\s*["']([^"']+)["']|\bimport\s*["']([^"']+)["']/g;
 const dynamicImport = /\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g;
 const nodeGlobals = [
   [/\bprocess\s*\./, "uses the Node global process"],
@@ -47,7 +49,16 @@ function builtinReason(spec, clause) {
   const shim = shimmed[spec.startsWith("node:") ? spec : `node:${spec}`];
   const named = /^\{([^}]*)\}$/.exec(clause?.trim() ?? "");
   if (!shim || !named) return `imports "${spec}"`;
-  const names = named[1].split(",").map((n) => n.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]).filter(Boolean);
+  const names = named[1]
+    .split(",")
+    .map(
+      (n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, "")
+          .split(/\s+as\s+/)[0],
+    )
+    .filter(Boolean);
   const missing = names.filter((name) => !shim.names.includes(name));
   return missing.length > 0 ? `imports ${missing.join(", ")} from "${spec}"` : undefined;
 }
@@ -77,7 +88,10 @@ function nodeReason(file, seen = new Set()) {
   // Type-only imports vanish when compiled, so they need nothing at run time.
   const text = readFileSync(file, "utf8").replace(/^\s*(?:import|export)\s+type\b[^;]*;/gm, "");
   const imports = [
-    ...[...text.matchAll(staticImport)].map(([, clause, from, bare]) => ({ spec: from ?? bare, clause: from ? clause : "" })),
+    ...[...text.matchAll(staticImport)].map(([, clause, from, bare]) => ({
+      spec: from ?? bare,
+      clause: from ? clause : "",
+    })),
     ...[...text.matchAll(dynamicImport)].map(([, spec]) => ({ spec, clause: undefined })),
   ];
   for (const { spec, clause } of imports) {

@@ -34,7 +34,12 @@ const bundles = [
     .map((name) => ({ name: `@z/${name}`, contents: `export * from "@z/${name}";` })),
   { name: "viewer", entry: "scripts/bundle-entries/viewer.ts", viewer: true },
   // Its blosc must be in some chunk (or the lazy-loading check could not fail).
-  { name: "viewer+blosc", entry: "scripts/bundle-entries/viewer-blosc.ts", viewer: true, needs: /^packages\/codecs-wasm\/src\/blosc\.ts$/ },
+  {
+    name: "viewer+blosc",
+    entry: "scripts/bundle-entries/viewer-blosc.ts",
+    viewer: true,
+    needs: /^packages\/codecs-wasm\/src\/blosc\.ts$/,
+  },
 ];
 
 // Code a page must not load before it needs a WASM codec: @z/codecs-wasm's sources but its index
@@ -43,7 +48,8 @@ const depsOf = (name) => Object.keys(packageJson(name).dependencies ?? {}).filte
 const sharedDeps = new Set(browserSafe.filter((name) => name !== "codecs-wasm").flatMap(depsOf));
 const wasmOnlyDeps = depsOf("codecs-wasm").filter((dep) => !sharedDeps.has(dep));
 const isWasmCodecCode = (input) =>
-  /^packages\/codecs-wasm\/src\/(?!index\.ts$)/.test(input) || wasmOnlyDeps.some((dep) => input.includes(`node_modules/${dep}/`));
+  /^packages\/codecs-wasm\/src\/(?!index\.ts$)/.test(input) ||
+  wasmOnlyDeps.some((dep) => input.includes(`node_modules/${dep}/`));
 
 /** `@z/x` and `@z/x/sub` resolve to the sources their package.json exports under "@z/source", so no build is needed. */
 const workspaceSources = {
@@ -51,7 +57,8 @@ const workspaceSources = {
   setup(b) {
     b.onResolve({ filter: /^@z\// }, ({ path }) => {
       const [, name, sub] = /^@z\/([^/]+)(\/.*)?$/.exec(path);
-      if (!existsSync(join(root, "packages", name, "package.json"))) return { errors: [{ text: `no package ${path}` }] };
+      if (!existsSync(join(root, "packages", name, "package.json")))
+        return { errors: [{ text: `no package ${path}` }] };
       const pkg = packageJson(name);
       const target = pkg.exports?.[`.${sub ?? ""}`]?.["@z/source"];
       if (!target) return { errors: [{ text: `${path} is not exported with an "@z/source" condition` }] };
@@ -72,7 +79,9 @@ const workspaceSources = {
 const dynamicImportsLeftOut = {
   name: "dynamic-imports-left-out",
   setup(b) {
-    b.onResolve({ filter: /.*/ }, ({ kind, path }) => (kind === "dynamic-import" ? { path, external: true } : undefined));
+    b.onResolve({ filter: /.*/ }, ({ kind, path }) =>
+      kind === "dynamic-import" ? { path, external: true } : undefined,
+    );
   },
 };
 
@@ -106,7 +115,10 @@ async function measure(bundle) {
   const problems = [...initial.warnings, ...all.warnings].map((w) => `esbuild: ${w.text}${where(w)}`);
   const sizes = { min: 0, initial: 0, total: 0, chunks: all.outputFiles.length };
   let usesNode = false;
-  for (const [result, key] of [[initial, "initial"], [all, "total"]]) {
+  for (const [result, key] of [
+    [initial, "initial"],
+    [all, "total"],
+  ]) {
     for (const file of result.outputFiles) {
       sizes[key] += gzipSync(file.contents, { level: 9 }).length;
       if (key === "initial") sizes.min += file.contents.length;
@@ -117,9 +129,11 @@ async function measure(bundle) {
   const inputsOf = (result) => Object.values(result.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
   if (bundle.viewer) {
     const wasm = inputsOf(initial).filter(isWasmCodecCode);
-    if (wasm.length > 0) problems.push(`WASM codec code loads with the page instead of on first use: ${wasm.join(", ")}`);
+    if (wasm.length > 0)
+      problems.push(`WASM codec code loads with the page instead of on first use: ${wasm.join(", ")}`);
   }
-  if (bundle.needs && !inputsOf(all).some((input) => bundle.needs.test(input))) problems.push(`no chunk holds ${bundle.needs}`);
+  if (bundle.needs && !inputsOf(all).some((input) => bundle.needs.test(input)))
+    problems.push(`no chunk holds ${bundle.needs}`);
   return { ...sizes, problems: [...new Set(problems)] };
 }
 
@@ -145,8 +159,19 @@ const budgets = existsSync(budgetsFile) ? JSON.parse(readFileSync(budgetsFile, "
 const failures = [];
 const measured = {};
 
-const columns = [["bundle", 14], ["first min", 11], ["min+gzip", 10], ["budget", 10], ["all min+gzip", 14], ["budget", 10], ["chunks", 8]];
-const row = (cells) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(columns[i][1]) : String(cell).padStart(columns[i][1]))).join("");
+const columns = [
+  ["bundle", 14],
+  ["first min", 11],
+  ["min+gzip", 10],
+  ["budget", 10],
+  ["all min+gzip", 14],
+  ["budget", 10],
+  ["chunks", 8],
+];
+const row = (cells) =>
+  cells
+    .map((cell, i) => (i === 0 ? String(cell).padEnd(columns[i][1]) : String(cell).padStart(columns[i][1])))
+    .join("");
 console.log(row(columns.map(([title]) => title)));
 for (const bundle of bundles) {
   let result;
@@ -154,41 +179,63 @@ for (const bundle of bundles) {
     result = await measure(bundle);
   } catch (error) {
     const errors = error.errors?.map((e) => `${e.text}${where(e)}`) ?? [String(error)];
-    failures.push(`${bundle.name} does not bundle for the browser (no Node built-ins, no polyfills):\n    ${errors.join("\n    ")}`);
+    failures.push(
+      `${bundle.name} does not bundle for the browser (no Node built-ins, no polyfills):\n    ${errors.join("\n    ")}`,
+    );
     continue;
   }
   measured[bundle.name] = result;
   const budget = budgets[bundle.name];
   console.log(
-    row([bundle.name, kB(result.min), kB(result.initial), budget ? kB(budget.initial) : "-", kB(result.total), budget ? kB(budget.total) : "-", result.chunks]),
+    row([
+      bundle.name,
+      kB(result.min),
+      kB(result.initial),
+      budget ? kB(budget.initial) : "-",
+      kB(result.total),
+      budget ? kB(budget.total) : "-",
+      result.chunks,
+    ]),
   );
   for (const problem of result.problems) failures.push(`${bundle.name}: ${problem}`);
   if (update) continue;
   if (!budget) {
-    failures.push(`${bundle.name} has no budget in scripts/bundle-budgets.json (measured ${result.initial} B first, ${result.total} B in all)`);
+    failures.push(
+      `${bundle.name} has no budget in scripts/bundle-budgets.json (measured ${result.initial} B first, ${result.total} B in all)`,
+    );
     continue;
   }
   for (const key of ["initial", "total"]) {
-    if (result[key] > budget[key]) failures.push(`${bundle.name}: ${key} min+gzip is ${result[key]} B, over its budget of ${budget[key]} B`);
+    if (result[key] > budget[key])
+      failures.push(`${bundle.name}: ${key} min+gzip is ${result[key]} B, over its budget of ${budget[key]} B`);
   }
 }
 
 const withBlosc = measured["viewer+blosc"];
 const without = measured.viewer;
 if (withBlosc && without && withBlosc.initial - without.initial > LOADER_ALLOWANCE) {
-  failures.push(`registering blosc grows what the viewer loads first by ${withBlosc.initial - without.initial} B, more than a loader's ${LOADER_ALLOWANCE} B`);
+  failures.push(
+    `registering blosc grows what the viewer loads first by ${withBlosc.initial - without.initial} B, more than a loader's ${LOADER_ALLOWANCE} B`,
+  );
 }
 
 if (update && failures.length === 0) {
   const round = (bytes) => Math.ceil((bytes * HEADROOM) / 100) * 100;
   const notes = Object.fromEntries(Object.entries(budgets).filter(([key]) => key.startsWith("$")));
-  const next = { ...notes, ...Object.fromEntries(Object.entries(measured).map(([name, m]) => [name, { initial: round(m.initial), total: round(m.total) }])) };
+  const next = {
+    ...notes,
+    ...Object.fromEntries(
+      Object.entries(measured).map(([name, m]) => [name, { initial: round(m.initial), total: round(m.total) }]),
+    ),
+  };
   writeFileSync(budgetsFile, `${JSON.stringify(next, null, 2)}\n`);
   console.log(`\nwrote ${relative(root, budgetsFile)}: the measured sizes plus ${Math.round((HEADROOM - 1) * 100)}%`);
 }
 if (failures.length > 0) {
   console.error(`\n${failures.map((f) => `✗ ${f}`).join("\n")}`);
-  console.error("\nA deliberate growth: raise its budget in scripts/bundle-budgets.json (or run `node scripts/bundle-size.mjs --update`) in the same commit.");
+  console.error(
+    "\nA deliberate growth: raise its budget in scripts/bundle-budgets.json (or run `node scripts/bundle-size.mjs --update`) in the same commit.",
+  );
   process.exit(1);
 }
 console.log("\nWithin budgets; no Node built-ins or globals; WASM codecs load on first use.");

@@ -12,7 +12,7 @@ mkdirSync(join(root, "test"), { recursive: true });
 mkdirSync(join(root, "etc"), { recursive: true });
 
 const write = (file, value) =>
-  writeFileSync(join(root, file), typeof value === "string" ? value : JSON.stringify(value, null, 2) + "\n");
+  writeFileSync(join(root, file), typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
 
 write("package.json", {
   name: `@z/${dir}`,
@@ -44,14 +44,17 @@ write("tsconfig.test.json", {
   compilerOptions: { composite: false, noEmit: true, declaration: false, declarationMap: false, types: ["node"] },
   include: ["src", "test"],
 });
-write("vitest.config.ts", `import { defineProject } from "vitest/config";
+write(
+  "vitest.config.ts",
+  `import { defineProject } from "vitest/config";
 import { workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
   test: { name: "${dir}", include: ["test/**/*.test.ts"] },
 });
-`);
+`,
+);
 write("api-extractor.json", {
   $schema: "https://developer.microsoft.com/json-schemas/api-extractor/v7/api-extractor.schema.json",
   extends: "../../api-extractor.base.json",

@@ -40,6 +40,8 @@ export async function buildViewer({ dev = false } = {}) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await buildViewer({ dev: process.argv.includes("--dev") });
-  const files = Object.entries(result.metafile.outputs).map(([file, out]) => `${file} (${(out.bytes / 1000).toFixed(1)} kB)`);
+  const files = Object.entries(result.metafile.outputs).map(
+    ([file, out]) => `${file} (${(out.bytes / 1000).toFixed(1)} kB)`,
+  );
   console.log(`built ${outdir}:\n  ${files.join("\n  ")}\n  index.html`);
 }

@@ -17,7 +17,10 @@ export function readFileSync(path: string | URL, options?: Encoding): Buffer | s
   request.overrideMimeType("text/plain; charset=x-user-defined");
   request.send();
   if (request.status !== 200) {
-    throw Object.assign(new Error(`ENOENT: no such file or directory, open '${String(path)}' (HTTP ${request.status})`), { code: "ENOENT" });
+    throw Object.assign(
+      new Error(`ENOENT: no such file or directory, open '${String(path)}' (HTTP ${request.status})`),
+      { code: "ENOENT" },
+    );
   }
   const text = request.responseText;
   const bytes = Buffer.alloc(text.length);

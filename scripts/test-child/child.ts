@@ -36,7 +36,9 @@ export async function bundleChild(entry: string | URL): Promise<string> {
     logLevel: "error",
     plugins: [workspaceSources],
     // Bundled CommonJS dependencies may call require() for Node built-ins.
-    banner: { js: 'import { createRequire as __zCreateRequire } from "node:module"; const require = __zCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __zCreateRequire } from "node:module"; const require = __zCreateRequire(import.meta.url);',
+    },
   });
   return outfile;
 }
@@ -55,7 +57,11 @@ export interface KilledChild {
  * moment, say), and resolves once it has exited. A child that exits by itself or fails to print
  * "ready" within 20 s is an error carrying its standard error.
  */
-export function killAfterReady(bundle: string, args: readonly string[], delay: number | (() => number)): Promise<KilledChild> {
+export function killAfterReady(
+  bundle: string,
+  args: readonly string[],
+  delay: number | (() => number),
+): Promise<KilledChild> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

@@ -28,7 +28,11 @@ export interface Session {
 /** A fresh namespace on the shared server behaving as `config` says. */
 export async function openSession(config: SessionConfig = {}): Promise<Session> {
   const { url } = testServer();
-  const response = await fetch(`${url}/__sessions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(config) });
+  const response = await fetch(`${url}/__sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(config),
+  });
   if (!response.ok) throw new Error(`the test server refused the session: ${response.status}`);
   const { id } = (await response.json()) as { id: string };
   return {

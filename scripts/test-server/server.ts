@@ -25,7 +25,8 @@ interface Session {
 
 const cors = {
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "content-range, content-length, content-type, content-encoding, retry-after, accept-ranges",
+  "access-control-expose-headers":
+    "content-range, content-length, content-type, content-encoding, retry-after, accept-ranges",
 };
 
 export interface TestServer extends TestServerInfo {
@@ -62,7 +63,9 @@ export async function startTestServer(): Promise<TestServer> {
     if (url.pathname === "/__sessions" && req.method === "POST") {
       const id = String(++next);
       const config = JSON.parse(body.toString("utf8") || "{}") as SessionConfig;
-      const files = new Map(Object.entries(config.values ?? {}).map(([path, data]) => [path, new Uint8Array(Buffer.from(data, "base64"))]));
+      const files = new Map(
+        Object.entries(config.values ?? {}).map(([path, data]) => [path, new Uint8Array(Buffer.from(data, "base64"))]),
+      );
       sessions.set(id, { config, files, log: [], inFlight: 0, maxInFlight: 0, stalled: new Set() });
       return json(res, { id });
     }
@@ -70,7 +73,8 @@ export async function startTestServer(): Promise<TestServer> {
     if (control !== null) {
       const session = sessions.get(control[1]!);
       if (session === undefined) return void res.writeHead(404, cors).end();
-      if (control[2] !== undefined) return json(res, { requests: session.log, maxInFlight: session.maxInFlight } satisfies SessionLog);
+      if (control[2] !== undefined)
+        return json(res, { requests: session.log, maxInFlight: session.maxInFlight } satisfies SessionLog);
       for (const stalled of session.stalled) stalled.socket?.destroy();
       sessions.delete(control[1]!);
       return void res.writeHead(204, cors).end();
@@ -79,7 +83,14 @@ export async function startTestServer(): Promise<TestServer> {
     const session = match === null ? undefined : sessions.get(match[1]!);
     if (match === null || session === undefined) return void res.writeHead(404, cors).end("no such session");
     const path = decodeURIComponent(match[2]!);
-    const entry: LoggedRequest = { method: req.method ?? "", path: match[2]! + url.search, headers: flatHeaders(req), status: 0, bytes: 0, clientPort: req.socket.remotePort ?? 0 };
+    const entry: LoggedRequest = {
+      method: req.method ?? "",
+      path: match[2]! + url.search,
+      headers: flatHeaders(req),
+      status: 0,
+      bytes: 0,
+      clientPort: req.socket.remotePort ?? 0,
+    };
     session.log.push(entry);
     count(res, entry, req.method === "HEAD");
     session.maxInFlight = Math.max(session.maxInFlight, ++session.inFlight);
@@ -111,7 +122,13 @@ function matches(fault: Fault, index: number, method: string): boolean {
 }
 
 /** Carries out `fault`; false when it leaves the answer to the normal handler. */
-async function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse, session: Session, path: string): Promise<boolean> {
+async function misbehave(
+  fault: Fault,
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: Session,
+  path: string,
+): Promise<boolean> {
   const action = fault.action;
   if ("respond" in action) {
     const { status, headers = {}, body, bodyBase64 } = action.respond;
@@ -134,7 +151,13 @@ async function misbehave(fault: Fault, req: IncomingMessage, res: ServerResponse
 }
 
 /** The normal answer: memory first, then static files; PUT/DELETE when writable. */
-async function answer(req: IncomingMessage, res: ServerResponse, body: Buffer, session: Session, path: string): Promise<void> {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  session: Session,
+  path: string,
+): Promise<void> {
   const method = req.method ?? "GET";
   if (method === "PUT" || method === "DELETE") {
     if (session.config.writable !== true) return void res.writeHead(405, { ...cors, allow: "GET, HEAD" }).end();
@@ -193,7 +216,8 @@ function count(res: ServerResponse, entry: LoggedRequest, head: boolean): void {
   const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
   const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
   const add = (chunk: unknown) => {
-    if (!head && (chunk instanceof Uint8Array || typeof chunk === "string")) entry.bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+    if (!head && (chunk instanceof Uint8Array || typeof chunk === "string"))
+      entry.bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
   };
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
     add(chunk);
@@ -212,7 +236,8 @@ function count(res: ServerResponse, entry: LoggedRequest, head: boolean): void {
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
   return out;
 }
 

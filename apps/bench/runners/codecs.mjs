@@ -18,7 +18,9 @@ for (const value of Object.values(codecsWasm)) {
 }
 
 function isFactory(value) {
-  return typeof value === "object" && value !== null && typeof value.id === "string" && typeof value.create === "function";
+  return (
+    typeof value === "object" && value !== null && typeof value.id === "string" && typeof value.create === "function"
+  );
 }
 
 /** Runs `fn` at least CODEC_REPS.min times and CODEC_REPS.seconds long: median wall seconds, mean CPU seconds. */
@@ -33,7 +35,11 @@ async function measure(fn) {
   }
   const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
-  return { seconds: times[Math.floor(times.length / 2)], cpuSeconds: (used.user + used.system) / 1e6 / times.length, reps: times.length };
+  return {
+    seconds: times[Math.floor(times.length / 2)],
+    cpuSeconds: (used.user + used.system) / 1e6 / times.length,
+    reps: times.length,
+  };
 }
 
 function whose(factory) {
@@ -62,7 +68,9 @@ async function main() {
       // The first round trip loads the codec's code and checks it (not timed).
       const encoded = await codec.encode(chunk, context);
       const decoded = await codec.decode(encoded, context);
-      if (Buffer.compare(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength), Buffer.from(chunk)) !== 0) {
+      if (
+        Buffer.compare(Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength), Buffer.from(chunk)) !== 0
+      ) {
         throw new Error("decoding the encoding did not give the chunk back");
       }
       if (args.out) writeFileSync(join(args.out, `${name.replace(/\W+/g, "-")}.bin`), encoded);

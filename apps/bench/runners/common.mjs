@@ -10,7 +10,8 @@ export function runnerArgs(argv = process.argv.slice(2)) {
   const args = {};
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i];
-    if (!name?.startsWith("--") || argv[i + 1] === undefined) throw new Error(`bad runner arguments: ${argv.join(" ")}`);
+    if (!name?.startsWith("--") || argv[i + 1] === undefined)
+      throw new Error(`bad runner arguments: ${argv.join(" ")}`);
     args[name.slice(2)] = argv[i + 1];
   }
   if (!args.case || !args.data) throw new Error("a runner needs --case and --data");
@@ -110,7 +111,8 @@ export async function repeated(repeat, operation) {
   const ops = [];
   for (let i = 0; i < repeat; i++) {
     ops.push(await operation(i));
-    if (ops[i].checksum !== ops[0].checksum) throw new Error(`operation ${i + 1} gave checksum ${ops[i].checksum}, operation 1 ${ops[0].checksum}`);
+    if (ops[i].checksum !== ops[0].checksum)
+      throw new Error(`operation ${i + 1} gave checksum ${ops[i].checksum}, operation 1 ${ops[0].checksum}`);
   }
   return foldOperations(ops, rssBytes());
 }
@@ -121,7 +123,9 @@ export function foldOperations(ops, rssAfter) {
   return {
     ...ops[0],
     opSeconds: ops.map((o) => o.seconds),
-    ...(warm.length > 0 ? { warmSeconds: median(warm.map((o) => o.seconds)), warmCpuSeconds: median(warm.map((o) => o.cpuSeconds)) } : {}),
+    ...(warm.length > 0
+      ? { warmSeconds: median(warm.map((o) => o.seconds)), warmCpuSeconds: median(warm.map((o) => o.cpuSeconds)) }
+      : {}),
     rssAfterBytes: rssAfter,
   };
 }
@@ -135,7 +139,8 @@ export async function main(impl, body) {
   try {
     args = runnerArgs();
     const repeat = Number(args.repeat ?? 1);
-    if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat must be a positive integer, got ${args.repeat}`);
+    if (!Number.isInteger(repeat) || repeat < 1)
+      throw new Error(`--repeat must be a positive integer, got ${args.repeat}`);
     const result = await repeated(repeat, () => body(args));
     report({ impl, case: args.case, status: "ok", ...result });
   } catch (error) {

@@ -15,13 +15,17 @@ for (const value of Object.values(codecsWasm)) {
 }
 
 function isFactory(value) {
-  return typeof value === "object" && value !== null && typeof value.id === "string" && typeof value.create === "function";
+  return (
+    typeof value === "object" && value !== null && typeof value.id === "string" && typeof value.create === "function"
+  );
 }
 
 /** An unknown codec or a codec that says it cannot do this config is "unsupported"; anything else fails. */
 function unsupportedOr(error) {
-  if (error?.name === "UnknownCodecError" || error?.code === "ZARR_UNKNOWN_CODEC") return new Unsupported(error.message);
-  if (/\b(unsupported|not supported|not implemented)\b/i.test(String(error?.message))) return new Unsupported(error.message);
+  if (error?.name === "UnknownCodecError" || error?.code === "ZARR_UNKNOWN_CODEC")
+    return new Unsupported(error.message);
+  if (/\b(unsupported|not supported|not implemented)\b/i.test(String(error?.message)))
+    return new Unsupported(error.message);
   return error;
 }
 
@@ -48,7 +52,9 @@ async function fullRead(store) {
 function httpStore(url) {
   const Store = storeHttp.HttpStore ?? storeHttp.HTTPStore ?? storeHttp.FetchStore;
   if (typeof Store !== "function") {
-    throw new Unsupported(`@z/store-http exports no HTTP store yet (exports: ${Object.keys(storeHttp).join(", ") || "none"})`);
+    throw new Unsupported(
+      `@z/store-http exports no HTTP store yet (exports: ${Object.keys(storeHttp).join(", ") || "none"})`,
+    );
   }
   return new Store(url);
 }
@@ -66,7 +72,8 @@ await main("z", async (args) => {
       const { seconds, cpuSeconds, value } = await timed(async () => {
         const array = await openRead(store);
         const parts = [];
-        for (const [r, col] of windows) parts.push((await array.get([slice(r, r + size), slice(col, col + size)])).data);
+        for (const [r, col] of windows)
+          parts.push((await array.get([slice(r, r + size), slice(col, col + size)])).data);
         return parts;
       });
       return { seconds, cpuSeconds, checksum: checksum(value), windows: windows.length };
@@ -78,7 +85,15 @@ await main("z", async (args) => {
       const { seconds, cpuSeconds } = await timed(async () => {
         let array;
         try {
-          array = await create({ store, shape: [n, n], chunks: [1024, 1024], dtype: "<f4", compressor: c.compressor, fillValue: 0, overwrite: true });
+          array = await create({
+            store,
+            shape: [n, n],
+            chunks: [1024, 1024],
+            dtype: "<f4",
+            compressor: c.compressor,
+            fillValue: 0,
+            overwrite: true,
+          });
           await array.set(null, { data: source, shape: [n, n] });
         } catch (error) {
           throw unsupportedOr(error);

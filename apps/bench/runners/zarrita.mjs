@@ -9,7 +9,10 @@ import { Unsupported, bytesOf, checksum, main, readSource, readWindows, timed } 
 
 function unsupportedOr(error) {
   const text = `${error?.message ?? ""} ${error?.cause?.message ?? ""}`;
-  if (error?.name === "UnknownCodecError" || /\b(unsupported|not supported|not implemented|unimplemented)\b/i.test(text)) {
+  if (
+    error?.name === "UnknownCodecError" ||
+    /\b(unsupported|not supported|not implemented|unimplemented)\b/i.test(text)
+  ) {
     return new Unsupported(text.trim());
   }
   return error;
@@ -40,7 +43,8 @@ await main("zarrita", async (args) => {
       const { seconds, cpuSeconds, value } = await timed(async () => {
         const array = await zarr.open.v2(store, { kind: "array", attrs: false });
         const parts = [];
-        for (const [r, col] of windows) parts.push((await zarr.get(array, [zarr.slice(r, r + size), zarr.slice(col, col + size)])).data);
+        for (const [r, col] of windows)
+          parts.push((await zarr.get(array, [zarr.slice(r, r + size), zarr.slice(col, col + size)])).data);
         return parts;
       });
       return { seconds, cpuSeconds, checksum: checksum(value), windows: windows.length };

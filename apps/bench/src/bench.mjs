@@ -1,14 +1,36 @@
 #!/usr/bin/env node
 // `pnpm bench`: z against zarrita and zarr-python on identical data (issue 7). See README.md.
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CASES } from "./cases.mjs";
 import { serveDirectory } from "./http-server.mjs";
 import { CODEC_ROWS, formatCodecTable, summarizeCodecs } from "./codec-rows.mjs";
-import { BASELINE, CODECS_PART, FLOORS, checksumProblems, formatSeconds, formatTables, markdownTable, median, parseArgs, stamp, summarize } from "./lib.mjs";
+import {
+  BASELINE,
+  CODECS_PART,
+  FLOORS,
+  checksumProblems,
+  formatSeconds,
+  formatTables,
+  markdownTable,
+  median,
+  parseArgs,
+  stamp,
+  summarize,
+} from "./lib.mjs";
 import { summarizeProfile } from "./profile.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -116,7 +138,19 @@ async function runCodecs(round, context) {
   const lines = [];
   const sides = [
     ["z", process.execPath, [join(app, "runners/codecs.mjs"), "--data", context.data, "--out", out]],
-    ["numcodecs", PYTHON, [join(app, "runners/codecs_numcodecs.py"), "--data", context.data, "--codecs", JSON.stringify(CODEC_ROWS), "--check", out]],
+    [
+      "numcodecs",
+      PYTHON,
+      [
+        join(app, "runners/codecs_numcodecs.py"),
+        "--data",
+        context.data,
+        "--codecs",
+        JSON.stringify(CODEC_ROWS),
+        "--check",
+        out,
+      ],
+    ],
   ];
   for (const [impl, command, args] of sides) {
     if (!options.impls.includes(impl === "z" ? "z" : BASELINE)) continue;
@@ -125,7 +159,11 @@ async function runCodecs(round, context) {
     try {
       line = JSON.parse(result.stdout.trim().split("\n").at(-1));
     } catch {
-      line = { impl, status: "error", detail: `exit ${result.code ?? result.signal}, no result line; stderr: ${result.stderr.trim().slice(-2000)}` };
+      line = {
+        impl,
+        status: "error",
+        detail: `exit ${result.code ?? result.signal}, no result line; stderr: ${result.stderr.trim().slice(-2000)}`,
+      };
     }
     lines.push({ ...line, impl, round });
   }
@@ -147,7 +185,10 @@ async function ensureTensorStore() {
   const result = await run("bash", [join(app, "python/ensure-tensorstore.sh")], { timeoutSeconds: 900 });
   if (result.code !== 0) throw new Error(`installing TensorStore failed:\n${result.stderr}`);
   RUNNERS.tensorstore[0] = result.stdout.trim().split("\n").at(-1);
-  const version = await run(RUNNERS.tensorstore[0], ["-c", "import importlib.metadata as m; print(m.version('tensorstore'))"]);
+  const version = await run(RUNNERS.tensorstore[0], [
+    "-c",
+    "import importlib.metadata as m; print(m.version('tensorstore'))",
+  ]);
   tensorstoreVersion = version.stdout.trim() || undefined;
 }
 let tensorstoreVersion;
@@ -155,7 +196,8 @@ let tensorstoreVersion;
 /** zarr-python reads HTTP through fsspec with aiohttp: Debian's python3-aiohttp, installed when missing (as root). */
 async function ensureAiohttp() {
   if ((await run(PYTHON, ["-c", "import aiohttp, fsspec"])).code === 0) return;
-  if (process.getuid?.() !== 0) return log("H1: python3-aiohttp is missing (not root: zarr-python's H1 will be unsupported)");
+  if (process.getuid?.() !== 0)
+    return log("H1: python3-aiohttp is missing (not root: zarr-python's H1 will be unsupported)");
   log("H1: installing python3-aiohttp (Debian) for zarr-python's HTTP reads …");
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   await run("apt-get", ["install", "-y", "-qq", "python3-aiohttp", "python3-fsspec"], { timeoutSeconds: 600, env });
@@ -190,7 +232,14 @@ async function prepareData() {
   }
   log(`data: zarr-python writes ${n}x${n} float32 (+ R7 ${r7n}x${r7n} int16, ${windows} windows) into ${dir} …`);
   mkdirSync(dir, { recursive: true });
-  const result = await run(PYTHON, [join(app, "python/generate.py"), dir, String(n), String(windows), String(r7n), "7"]);
+  const result = await run(PYTHON, [
+    join(app, "python/generate.py"),
+    dir,
+    String(n),
+    String(windows),
+    String(r7n),
+    "7",
+  ]);
   if (result.code !== 0) throw new Error(`generating the data failed:\n${result.stderr}`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   log(`data: written in ${manifest.generateSeconds} s`);
@@ -199,11 +248,16 @@ async function prepareData() {
 
 async function build() {
   log("build: the packages the z runner uses (turbo, @z/bench's dependencies) …");
-  const result = await run("pnpm", ["exec", "turbo", "run", "build", "--filter=@z/bench^...", "--output-logs=errors-only"], {
-    cwd: repo,
-    timeoutSeconds: 900,
-  });
-  if (result.code !== 0) throw new Error(`the build failed, so z's dist would be stale:\n${result.stdout}\n${result.stderr}`);
+  const result = await run(
+    "pnpm",
+    ["exec", "turbo", "run", "build", "--filter=@z/bench^...", "--output-logs=errors-only"],
+    {
+      cwd: repo,
+      timeoutSeconds: 900,
+    },
+  );
+  if (result.code !== 0)
+    throw new Error(`the build failed, so z's dist would be stale:\n${result.stdout}\n${result.stderr}`);
 }
 
 function machine() {
@@ -230,7 +284,18 @@ async function profile(context) {
   mkdirSync(dir, { recursive: true });
   const summaries = {};
   for (const c of cases) {
-    const args = ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", `z-${c.id}.cpuprofile`, RUNNERS.z[1], "--case", c.id, "--data", context.data];
+    const args = [
+      "--cpu-prof",
+      "--cpu-prof-dir",
+      dir,
+      "--cpu-prof-name",
+      `z-${c.id}.cpuprofile`,
+      RUNNERS.z[1],
+      "--case",
+      c.id,
+      "--data",
+      context.data,
+    ];
     const out = c.kind === "write" ? join(context.data, `out-profile-${c.id}`) : undefined;
     if (out) args.push("--out", out);
     if (c.kind === "http") args.push("--url", context.url);
@@ -283,7 +348,8 @@ async function main() {
   }
   const started = new Date();
   const check = await run(PYTHON, ["-c", "import zarr, numcodecs"]);
-  if (check.code !== 0) throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
+  if (check.code !== 0)
+    throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
   if (options.build && options.impls.includes("z")) await build();
   if (options.impls.includes("tensorstore")) await ensureTensorStore();
   if (options.impls.includes(BASELINE) && cases.some((c) => c.kind === "http")) await ensureAiohttp();
@@ -305,7 +371,8 @@ async function main() {
     for (let round = 1; round <= options.rounds; round++) {
       loads.push({ round, start: loadavg() });
       for (const c of cases) {
-        const caseFloors = c.kind === "read" ? floors : c.kind === "http" ? floors.filter((f) => f === "floor-read") : [];
+        const caseFloors =
+          c.kind === "read" ? floors : c.kind === "http" ? floors.filter((f) => f === "floor-read") : [];
         const impls = [...options.impls, ...caseFloors];
         for (const impl of impls) {
           const result = await runCase(impl, c, round, context);
@@ -332,12 +399,27 @@ async function main() {
   const info = machine();
   const versions = { ...manifest.versions, zarrita: zarritaVersion(), tensorstore: tensorstoreVersion };
   const { sizes, ...shownOptions } = options;
-  const results = { date: started.toISOString(), machine: info, versions, options: shownOptions, sizes, dataDir: dir, data: manifest, loadAverage: loads, freeMemBytes: freemem(), runs, codecRuns };
+  const results = {
+    date: started.toISOString(),
+    machine: info,
+    versions,
+    options: shownOptions,
+    sizes,
+    dataDir: dir,
+    data: manifest,
+    loadAverage: loads,
+    freeMemBytes: freemem(),
+    runs,
+    codecRuns,
+  };
   const { text, summary, tables } = render(results);
   const problems = checksumProblems(runs, manifest.expected);
   const errors = [...runs, ...codecRuns.map((r) => ({ ...r, case: CODECS_PART }))].filter((r) => r.status === "error");
   for (const s of summary.codecs ?? []) {
-    for (const [impl, side] of [["z", s.z], ["numcodecs", s.numcodecs]]) {
+    for (const [impl, side] of [
+      ["z", s.z],
+      ["numcodecs", s.numcodecs],
+    ]) {
       if (side.error) errors.push({ case: `${CODECS_PART} ${s.name}`, impl, round: "-", detail: side.error });
     }
   }
@@ -346,11 +428,16 @@ async function main() {
   const resultsDir = join(app, "bench-results");
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${stamp(started)}${options.quick ? "-quick" : ""}.json`);
-  writeFileSync(file, `${JSON.stringify({ ...results, summary, problems, profile: profiled, table: tables }, null, 1)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ...results, summary, problems, profile: profiled, table: tables }, null, 1)}\n`,
+  );
   console.log(`\nresults: ${file}`);
 
   if (problems.length > 0) {
-    console.error(`\n*** CHECKSUM MISMATCH: the implementations did not read or write the same values ***\n${problems.join("\n")}`);
+    console.error(
+      `\n*** CHECKSUM MISMATCH: the implementations did not read or write the same values ***\n${problems.join("\n")}`,
+    );
   }
   if (errors.length > 0) {
     console.error(`\n*** ${errors.length} run(s) failed ***`);

@@ -33,7 +33,10 @@ export function chunkOf(source, n, size = CODEC_CHUNK) {
 export function summarizeCodecs(runs, median) {
   return CODEC_ROWS.map(({ name, config }) => {
     const side = (impl) => {
-      const rows = runs.filter((r) => r.impl === impl && r.status === "ok").map((r) => r.rows.find((x) => x.name === name)).filter(Boolean);
+      const rows = runs
+        .filter((r) => r.impl === impl && r.status === "ok")
+        .map((r) => r.rows.find((x) => x.name === name))
+        .filter(Boolean);
       const pick = (key) => median(rows.map((x) => x[key]));
       const failed = rows.find((x) => x.error)?.error;
       return {
@@ -101,5 +104,9 @@ export function formatCodecTable(summary, markdownTable) {
     ...(s.z.error ? [`- ${s.name} z: ${s.z.error}`] : []),
     ...(s.numcodecs.error ? [`- ${s.name} numcodecs: ${s.numcodecs.error}`] : []),
   ]);
-  return [markdownTable(header, rows), markdownTable(cpu[0], cpu.slice(1)), ...(errors.length ? [errors.join("\n")] : [])].join("\n\n");
+  return [
+    markdownTable(header, rows),
+    markdownTable(cpu[0], cpu.slice(1)),
+    ...(errors.length ? [errors.join("\n")] : []),
+  ].join("\n\n");
 }

@@ -54,13 +54,16 @@ export function parseArgs(argv) {
       .filter(Boolean);
     const unknown = items.filter((i) => !known.includes(i));
     if (items.length === 0 || unknown.length > 0) {
-      throw new Error(`unknown ${what} ${JSON.stringify(unknown.join(","))}: choose from ${known.join(", ")}\n${USAGE}`);
+      throw new Error(
+        `unknown ${what} ${JSON.stringify(unknown.join(","))}: choose from ${known.join(", ")}\n${USAGE}`,
+      );
     }
     return known.filter((k) => items.includes(k));
   };
   const positive = (value, what) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`${what} must be a positive integer, got ${JSON.stringify(value)}\n${USAGE}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`${what} must be a positive integer, got ${JSON.stringify(value)}\n${USAGE}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -143,11 +146,15 @@ export function checksumProblems(runs, expected) {
       problems.push(`${label}: checksum ${run.checksum.slice(0, 16)}… but the data's is ${want.slice(0, 16)}…`);
     }
     if (run.sourceChecksum !== undefined && want !== undefined && run.sourceChecksum !== want) {
-      problems.push(`${label}: wrote data with checksum ${run.sourceChecksum.slice(0, 16)}…, not the source's ${want.slice(0, 16)}…`);
+      problems.push(
+        `${label}: wrote data with checksum ${run.sourceChecksum.slice(0, 16)}…, not the source's ${want.slice(0, 16)}…`,
+      );
     }
     const other = seen.get(run.case);
     if (other && other.checksum !== run.checksum) {
-      problems.push(`${label}: checksum differs from ${other.impl} round ${other.round} (${run.checksum.slice(0, 16)}… vs ${other.checksum.slice(0, 16)}…)`);
+      problems.push(
+        `${label}: checksum differs from ${other.impl} round ${other.round} (${run.checksum.slice(0, 16)}… vs ${other.checksum.slice(0, 16)}…)`,
+      );
     }
     if (!other) seen.set(run.case, run);
   }
@@ -190,7 +197,9 @@ export function summarize(runs, { cases, impls, baseline = BASELINE }) {
         const ratios = [];
         const cpuRatios = [];
         for (const run of ok) {
-          const base = runs.find((r) => r.case === id && r.impl === baseline && r.round === run.round && r.status === "ok");
+          const base = runs.find(
+            (r) => r.case === id && r.impl === baseline && r.round === run.round && r.status === "ok",
+          );
           if (!base) continue;
           ratios.push(run.seconds / base.seconds);
           if (run.cpuSeconds !== undefined && base.cpuSeconds > 0) cpuRatios.push(run.cpuSeconds / base.cpuSeconds);
@@ -223,13 +232,17 @@ function against(runs, id, impl, ok) {
   for (const anchor of ANCHORS) {
     if (anchor === impl) continue;
     const modes = {};
-    for (const [mode, field] of [["cold", "seconds"], ["warm", "warmSeconds"]]) {
+    for (const [mode, field] of [
+      ["cold", "seconds"],
+      ["warm", "warmSeconds"],
+    ]) {
       const ratios = [];
       for (const run of ok) {
         const base = runs.find((r) => r.case === id && r.impl === anchor && r.round === run.round && r.status === "ok");
         if (base?.[field] > 0 && run[field] !== undefined) ratios.push(run[field] / base[field]);
       }
-      if (ratios.length > 0) modes[mode] = { ratios, median: median(ratios), best: Math.min(...ratios), worst: Math.max(...ratios) };
+      if (ratios.length > 0)
+        modes[mode] = { ratios, median: median(ratios), best: Math.min(...ratios), worst: Math.max(...ratios) };
     }
     if (Object.keys(modes).length > 0) vs[anchor] = modes;
   }
@@ -241,15 +254,24 @@ export function formatAnchorTable(summary, cases, { impls, subject = "z" }) {
   const anchors = ANCHORS.filter((a) => impls.includes(a) && a !== subject);
   if (!impls.includes(subject) || anchors.length === 0) return undefined;
   const header = ["case", ...anchors.flatMap((a) => [`${subject} ÷ ${a} cold`, `${subject} ÷ ${a} warm`])];
-  const spread = (m) => (m === undefined ? "—" : m.ratios.length > 1 ? `${formatRatio(m.median)} (${m.best.toFixed(2)}–${m.worst.toFixed(2)})` : formatRatio(m.median));
+  const spread = (m) =>
+    m === undefined
+      ? "—"
+      : m.ratios.length > 1
+        ? `${formatRatio(m.median)} (${m.best.toFixed(2)}–${m.worst.toFixed(2)})`
+        : formatRatio(m.median);
   const rows = cases.map((c) => {
     const e = summary[c.id]?.[subject];
-    return [c.id, ...anchors.flatMap((a) => (e?.status === "ok" ? [spread(e.vs?.[a]?.cold), spread(e.vs?.[a]?.warm)] : ["—", "—"]))];
+    return [
+      c.id,
+      ...anchors.flatMap((a) => (e?.status === "ok" ? [spread(e.vs?.[a]?.cold), spread(e.vs?.[a]?.warm)] : ["—", "—"])),
+    ];
   });
   return markdownTable(header, rows);
 }
 
-export const formatSeconds = (s) => (s === undefined ? "—" : s >= 100 ? `${s.toFixed(0)} s` : s >= 10 ? `${s.toFixed(1)} s` : `${s.toFixed(2)} s`);
+export const formatSeconds = (s) =>
+  s === undefined ? "—" : s >= 100 ? `${s.toFixed(0)} s` : s >= 10 ? `${s.toFixed(1)} s` : `${s.toFixed(2)} s`;
 export const formatMiB = (bytes) => (bytes === undefined ? "—" : `${Math.round(bytes / 2 ** 20)} MiB`);
 export const formatRatio = (r) => (r === undefined ? "—" : `${r.toFixed(2)}×`);
 
@@ -300,7 +322,9 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
       ...floors.map((f) => cell(s[f], time)),
     ];
   });
-  const anyAfter = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => e.medianRssAfterBytes !== undefined));
+  const anyAfter = cases.some((c) =>
+    Object.values(summary[c.id] ?? {}).some((e) => e.medianRssAfterBytes !== undefined),
+  );
   const rssHeader = [
     "case",
     ...impls.map((i) => `${i} peak RSS`),
@@ -319,7 +343,11 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
     ];
   });
   // The best round of each: noise from other work on the machine only ever adds time.
-  const bestHeader = ["case", ...impls.map((i) => `${i} best`), ...(showRatios ? others.map((i) => `${i} / ${baseline} best`) : [])];
+  const bestHeader = [
+    "case",
+    ...impls.map((i) => `${i} best`),
+    ...(showRatios ? others.map((i) => `${i} / ${baseline} best`) : []),
+  ];
   const bestRows = cases.map((c) => {
     const s = summary[c.id] ?? {};
     return [
@@ -332,9 +360,20 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
   const hugeHeader = ["case", ...impls.map((i) => `${i} huge pages`)];
   const hugeRows = cases.map((c) => {
     const s = summary[c.id] ?? {};
-    return [c.id, ...impls.map((i) => cell(s[i], (e) => (e.hugePagesBytes ?? []).map((b) => (b === undefined ? "?" : Math.round(b / 2 ** 20))).join(" ") + " MiB"))];
+    return [
+      c.id,
+      ...impls.map((i) =>
+        cell(
+          s[i],
+          (e) =>
+            `${(e.hugePagesBytes ?? []).map((b) => (b === undefined ? "?" : Math.round(b / 2 ** 20))).join(" ")} MiB`,
+        ),
+      ),
+    ];
   });
-  const anyHuge = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => (e.hugePagesBytes ?? []).some((b) => b > 0)));
+  const anyHuge = cases.some((c) =>
+    Object.values(summary[c.id] ?? {}).some((e) => (e.hugePagesBytes ?? []).some((b) => b > 0)),
+  );
   const notes = [];
   for (const c of cases) {
     for (const [impl, e] of Object.entries(summary[c.id] ?? {})) {
@@ -345,16 +384,31 @@ export function formatTables(summary, cases, { impls, floors, baseline = BASELIN
   const anchorTable = formatAnchorTable(summary, cases, { impls });
   const warm = cases.some((c) => Object.values(summary[c.id] ?? {}).some((e) => e.medianWarmSeconds !== undefined));
   return [
-    ...(warm ? ["Times: cold (the first operation of a fresh process) / warm (the median of operations 2..N in that process).", ""] : []),
+    ...(warm
+      ? [
+          "Times: cold (the first operation of a fresh process) / warm (the median of operations 2..N in that process).",
+          "",
+        ]
+      : []),
     markdownTable(timeHeader, timeRows),
     "",
     ...(anchorTable
-      ? ["z's time ÷ each anchor's, per round, cold and warm: median (best–worst round); below 1× z is faster.", "", anchorTable, ""]
+      ? [
+          "z's time ÷ each anchor's, per round, cold and warm: median (best–worst round); below 1× z is faster.",
+          "",
+          anchorTable,
+          "",
+        ]
       : []),
     markdownTable(rssHeader, rssRows),
     ...(rounds > 1 ? ["", markdownTable(bestHeader, bestRows)] : []),
     ...(anyHuge
-      ? ["", "Memory in transparent huge pages at the end of the timed part, per round (a result in 2 MiB pages takes 512× fewer page faults):", "", markdownTable(hugeHeader, hugeRows)]
+      ? [
+          "",
+          "Memory in transparent huge pages at the end of the timed part, per round (a result in 2 MiB pages takes 512× fewer page faults):",
+          "",
+          markdownTable(hugeHeader, hugeRows),
+        ]
       : []),
     ...(notes.length ? ["", ...notes] : []),
   ].join("\n");

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import { CASE_IDS, caseById } from "../src/cases.mjs";
 import { chunkOf, formatCodecTable, summarizeCodecs } from "../src/codec-rows.mjs";
 import { parseRange } from "../src/http-server.mjs";
-import { checksumProblems, formatAnchorTable, formatTables, markdownTable, median, parseArgs, summarize } from "../src/lib.mjs";
+import {
+  checksumProblems,
+  formatAnchorTable,
+  formatTables,
+  markdownTable,
+  median,
+  parseArgs,
+  summarize,
+} from "../src/lib.mjs";
 import { selfTimes, summarizeProfile } from "../src/profile.mjs";
 import { bytesOf, checksum, foldOperations } from "../runners/common.mjs";
 
@@ -94,13 +102,29 @@ describe("repeated operations in one process", () => {
   it("fold into the first (cold), the median of the rest (warm), and RSS after the last", () => {
     const ops = [4, 1, 3, 2, 9].map((seconds, i) => ({ seconds, cpuSeconds: seconds * 2, checksum: "c", peak: i }));
     const folded = foldOperations(ops, 123);
-    expect(folded).toMatchObject({ seconds: 4, cpuSeconds: 8, checksum: "c", peak: 0, warmSeconds: 2.5, warmCpuSeconds: 5, rssAfterBytes: 123 });
+    expect(folded).toMatchObject({
+      seconds: 4,
+      cpuSeconds: 8,
+      checksum: "c",
+      peak: 0,
+      warmSeconds: 2.5,
+      warmCpuSeconds: 5,
+      rssAfterBytes: 123,
+    });
     expect(folded.opSeconds).toEqual([4, 1, 3, 2, 9]);
     expect(foldOperations(ops.slice(0, 1), 1).warmSeconds).toBeUndefined();
   });
 
   it("give z's ratio to every anchor, cold and warm, per round, with the best and worst", () => {
-    const run = (impl: string, round: number, seconds: number, warmSeconds: number) => ({ impl, case: "R1", round, status: "ok", seconds, warmSeconds, cpuSeconds: 1 });
+    const run = (impl: string, round: number, seconds: number, warmSeconds: number) => ({
+      impl,
+      case: "R1",
+      round,
+      status: "ok",
+      seconds,
+      warmSeconds,
+      cpuSeconds: 1,
+    });
     const runs = [
       run("z", 1, 2, 1),
       run("tensorstore", 1, 1, 1),
@@ -120,8 +144,12 @@ describe("repeated operations in one process", () => {
     expect(vs.zarrita).toBeUndefined();
     expect(summary.R1!.z!.medianWarmSeconds).toBe(1);
     const table = formatAnchorTable(summary, [caseById("R1")], { impls: ["z", "zarr-python", "tensorstore"] })!;
-    expect(table).toContain("| z ÷ zarr-python cold | z ÷ zarr-python warm | z ÷ tensorstore cold | z ÷ tensorstore warm |");
-    expect(table).toMatch(/\| R1 +\| 0.50× \(0.25–0.75\) +\| 0.50× \(0.25–1.00\) +\| 2.00× \(1.00–3.00\) +\| 1.00× \(0.50–2.00\) +\|/);
+    expect(table).toContain(
+      "| z ÷ zarr-python cold | z ÷ zarr-python warm | z ÷ tensorstore cold | z ÷ tensorstore warm |",
+    );
+    expect(table).toMatch(
+      /\| R1 +\| 0.50× \(0.25–0.75\) +\| 0.50× \(0.25–1.00\) +\| 2.00× \(1.00–3.00\) +\| 1.00× \(0.50–2.00\) +\|/,
+    );
     const text = formatTables(summary, [caseById("R1")], { impls: ["z", "zarr-python", "tensorstore"], floors: [] });
     expect(text).toContain("| 2.00 s / 1.00 s");
   });
@@ -130,9 +158,36 @@ describe("repeated operations in one process", () => {
 describe("summarize and formatTables", () => {
   const runs = [
     { impl: "z", case: "R1", round: 1, status: "ok", seconds: 2, cpuSeconds: 2, peakRssBytes: 100 * 2 ** 20 },
-    { impl: "zarr-python", case: "R1", round: 1, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20, hugePagesBytes: 256 * 2 ** 20 },
-    { impl: "z", case: "R1", round: 2, status: "ok", seconds: 3, cpuSeconds: 3, peakRssBytes: 120 * 2 ** 20, hugePagesBytes: 0 },
-    { impl: "zarr-python", case: "R1", round: 2, status: "ok", seconds: 1, cpuSeconds: 1, peakRssBytes: 50 * 2 ** 20, hugePagesBytes: 0 },
+    {
+      impl: "zarr-python",
+      case: "R1",
+      round: 1,
+      status: "ok",
+      seconds: 1,
+      cpuSeconds: 1,
+      peakRssBytes: 50 * 2 ** 20,
+      hugePagesBytes: 256 * 2 ** 20,
+    },
+    {
+      impl: "z",
+      case: "R1",
+      round: 2,
+      status: "ok",
+      seconds: 3,
+      cpuSeconds: 3,
+      peakRssBytes: 120 * 2 ** 20,
+      hugePagesBytes: 0,
+    },
+    {
+      impl: "zarr-python",
+      case: "R1",
+      round: 2,
+      status: "ok",
+      seconds: 1,
+      cpuSeconds: 1,
+      peakRssBytes: 50 * 2 ** 20,
+      hugePagesBytes: 0,
+    },
     { impl: "z", case: "R6", round: 1, status: "ok", seconds: 4, cpuSeconds: 4, peakRssBytes: 1, windows: 2000 },
     { impl: "zarr-python", case: "R6", round: 1, status: "unsupported", detail: "no codec" },
   ];
@@ -166,8 +221,13 @@ describe("summarize and formatTables", () => {
     const text = formatTables(summary, [caseById("R1")], { impls: ["z", "zarr-python"], floors: [] });
     expect(text).toContain("| z huge pages | zarr-python huge pages |");
     expect(text).toMatch(/\| R1 +\| \? 0 MiB +\| 256 0 MiB +\|/);
-    const none = summarize(runs.map((r) => ({ ...r, hugePagesBytes: 0 })), { cases: ["R1"], impls: ["z", "zarr-python"] });
-    expect(formatTables(none, [caseById("R1")], { impls: ["z", "zarr-python"], floors: [] })).not.toContain("huge pages");
+    const none = summarize(
+      runs.map((r) => ({ ...r, hugePagesBytes: 0 })),
+      { cases: ["R1"], impls: ["z", "zarr-python"] },
+    );
+    expect(formatTables(none, [caseById("R1")], { impls: ["z", "zarr-python"], floors: [] })).not.toContain(
+      "huge pages",
+    );
   });
   it("pads every column to one width", () => {
     const table = markdownTable(["a", "bb"], [["xxx", "y"]]).split("\n");
@@ -189,7 +249,12 @@ describe("parseRange", () => {
 
 describe("profile summary", () => {
   it("adds up self time per function from the samples' time deltas", () => {
-    const frame = (functionName: string, lineNumber: number) => ({ functionName, url: "file:///repo/x.js", lineNumber, columnNumber: 0 });
+    const frame = (functionName: string, lineNumber: number) => ({
+      functionName,
+      url: "file:///repo/x.js",
+      lineNumber,
+      columnNumber: 0,
+    });
     const profile = {
       nodes: [
         { id: 1, callFrame: frame("(root)", -1) },
@@ -221,7 +286,14 @@ describe("codec rows", () => {
   });
 
   it("summarize each side's median over rounds and divide z by numcodecs", () => {
-    const row = (name: string, encodeMBps: number, ratio: number) => ({ name, encodeMBps, decodeMBps: 2 * encodeMBps, encodeCpuMBps: encodeMBps, decodeCpuMBps: encodeMBps, ratio });
+    const row = (name: string, encodeMBps: number, ratio: number) => ({
+      name,
+      encodeMBps,
+      decodeMBps: 2 * encodeMBps,
+      encodeCpuMBps: encodeMBps,
+      decodeCpuMBps: encodeMBps,
+      ratio,
+    });
     const runs = [
       { impl: "z", round: 1, status: "ok", rows: [row("zlib 1", 50, 1.11)] },
       { impl: "z", round: 2, status: "ok", rows: [row("zlib 1", 70, 1.11)] },
@@ -244,9 +316,24 @@ describe("codec rows", () => {
   it("list numcodecs' decode of z's encoding failing as an error under the table", () => {
     const runs = [
       { impl: "z", round: 1, status: "ok", rows: [{ name: "gzip 1", encodeMBps: 1, decodeMBps: 1, ratio: 1 }] },
-      { impl: "numcodecs", round: 1, status: "ok", rows: [{ name: "gzip 1", encodeMBps: 1, decodeMBps: 1, ratio: 1, error: "numcodecs decoded z's encoding to different bytes" }] },
+      {
+        impl: "numcodecs",
+        round: 1,
+        status: "ok",
+        rows: [
+          {
+            name: "gzip 1",
+            encodeMBps: 1,
+            decodeMBps: 1,
+            ratio: 1,
+            error: "numcodecs decoded z's encoding to different bytes",
+          },
+        ],
+      },
     ];
     const summary = summarizeCodecs(runs, median);
-    expect(formatCodecTable(summary, markdownTable)).toContain("- gzip 1 numcodecs: numcodecs decoded z's encoding to different bytes");
+    expect(formatCodecTable(summary, markdownTable)).toContain(
+      "- gzip 1 numcodecs: numcodecs decoded z's encoding to different bytes",
+    );
   });
 });

@@ -104,7 +104,12 @@ export function decodeSelection(selection: SelectionFixture["selection"]): (numb
 export const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
 
 /** The bytes of `region` of a C-order array of `shape` whose elements are `itemsize` bytes. */
-export function extractRegion(bytes: Uint8Array, shape: readonly number[], itemsize: number, region: Region): Uint8Array<ArrayBuffer> {
+export function extractRegion(
+  bytes: Uint8Array,
+  shape: readonly number[],
+  itemsize: number,
+  region: Region,
+): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(product(regionShape(region)) * itemsize);
   if (out.length === 0) return out;
   const strides = cStrides(shape);
@@ -143,7 +148,12 @@ type Typed = ArrayBufferView & { readonly length: number; readonly BYTES_PER_ELE
  * The C-order bytes of an n-d result with element `strides` (any layout over `data`). An element
  * is `dtype.itemsize` bytes: one typed-array value, or several (complex, raw bytes, structs).
  */
-export function cOrderBytes(nd: { data: Typed; shape: readonly number[]; strides: readonly number[]; dtype: { itemsize: number } }): Uint8Array {
+export function cOrderBytes(nd: {
+  data: Typed;
+  shape: readonly number[];
+  strides: readonly number[];
+  dtype: { itemsize: number };
+}): Uint8Array {
   const { data, shape, strides } = nd;
   const size = nd.dtype.itemsize;
   const all = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -160,7 +170,11 @@ export function cOrderBytes(nd: { data: Typed; shape: readonly number[]; strides
   return out;
 }
 
-const hex = (bytes: Uint8Array): string => [...bytes].reverse().map((b) => b.toString(16).padStart(2, "0")).join("");
+const hex = (bytes: Uint8Array): string =>
+  [...bytes]
+    .reverse()
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 
 function unravel(i: number, shape: readonly number[]): number[] {
   return cStrides(shape).map((stride, d) => Math.floor(i / stride) % shape[d]!);
@@ -170,7 +184,12 @@ function unravel(i: number, shape: readonly number[]): number[] {
  * `""` when `actual` and `expected` (little-endian elements of `itemsize` bytes, C order over
  * `shape`) are bit-identical; otherwise which cells differ, with their bits as hex.
  */
-export function describeMismatch(actual: Uint8Array, expected: Uint8Array, itemsize: number, shape: readonly number[]): string {
+export function describeMismatch(
+  actual: Uint8Array,
+  expected: Uint8Array,
+  itemsize: number,
+  shape: readonly number[],
+): string {
   if (actual.length !== expected.length) {
     return `${actual.length / itemsize} elements instead of ${expected.length / itemsize}`;
   }

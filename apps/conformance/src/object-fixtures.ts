@@ -8,13 +8,16 @@ import { join } from "node:path";
 import { JsonFloat, parseDataType, typedArrayConstructor } from "@z/meta";
 import type { CaseSpec } from "./fixtures.js";
 
-export const isObjectCase = (spec: CaseSpec): boolean => spec.dtype === "|O" || spec.dtype === "O" || spec.dtype === "object";
+export const isObjectCase = (spec: CaseSpec): boolean =>
+  spec.dtype === "|O" || spec.dtype === "O" || spec.dtype === "object";
 
 /** The case's object codec: its first filter. */
-const objectCodec = (spec: CaseSpec): { id: string; dtype?: string } => spec.filters![0] as unknown as { id: string; dtype?: string };
+const objectCodec = (spec: CaseSpec): { id: string; dtype?: string } =>
+  spec.filters![0] as unknown as { id: string; dtype?: string };
 
 /** A JSON list of encoded elements from the case's directory. */
-export const readElements = (dir: string, file: string): unknown[] => JSON.parse(readFileSync(join(dir, file), "utf8")) as unknown[];
+export const readElements = (dir: string, file: string): unknown[] =>
+  JSON.parse(readFileSync(join(dir, file), "utf8")) as unknown[];
 
 /** An element as our library takes it for writing. */
 export function decodeElement(e: unknown, spec: CaseSpec): unknown {
@@ -41,6 +44,7 @@ export function encodeElement(v: unknown, spec: CaseSpec): unknown {
     return { bytes: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("base64") };
   }
   if (Array.isArray(v)) return v.map((x) => encodeElement(x, spec));
-  if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeElement(x, spec)]));
+  if (typeof v === "object" && v !== null)
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeElement(x, spec)]));
   return v;
 }

@@ -59,12 +59,19 @@ describe(`object arrays against zarr-python (${dir})`, () => {
         const all = await arr.get<unknown[]>();
         expect(all.shape).toEqual(spec.shape);
         expect(all.data.map((v) => encodeElement(v, spec))).toEqual(readElements(caseDir, "expected.json"));
-        const selections = readElements(caseDir, "selections.json") as { selection: never; shape: number[]; file: string }[];
+        const selections = readElements(caseDir, "selections.json") as {
+          selection: never;
+          shape: number[];
+          file: string;
+        }[];
         for (const sel of selections) {
           const nd = await arr.get<unknown[]>(decodeSelection(sel.selection));
           const where = `selection ${JSON.stringify(sel.selection)}`;
           expect(nd.shape, where).toEqual(sel.shape);
-          expect(nd.data.map((v) => encodeElement(v, spec)), where).toEqual(readElements(caseDir, sel.file));
+          expect(
+            nd.data.map((v) => encodeElement(v, spec)),
+            where,
+          ).toEqual(readElements(caseDir, sel.file));
         }
       });
 
@@ -86,7 +93,10 @@ describe(`object arrays against zarr-python (${dir})`, () => {
         });
         const values = readElements(caseDir, "values.json").map((e) => decodeElement(e, spec));
         for (const region of writeRegions(spec)) {
-          await arr.set(regionSelection(region), { data: regionElements(values, spec.shape, region), shape: regionShape(region) });
+          await arr.set(regionSelection(region), {
+            data: regionElements(values, spec.shape, region),
+            shape: regionShape(region),
+          });
         }
         const again = await (await openArray(store, { mode: "r" })).get<unknown[]>();
         expect(again.data.map((v) => encodeElement(v, spec))).toEqual(readElements(caseDir, "expected.json"));

@@ -13,7 +13,8 @@ const STOPS = {
 export type ColormapName = keyof typeof STOPS;
 export const COLORMAPS = Object.keys(STOPS) as ColormapName[];
 
-const parseHex = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+const parseHex = (hex: string): [number, number, number] =>
+  [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 
 const tables = new Map<ColormapName, Uint8Array>();
 

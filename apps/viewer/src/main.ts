@@ -38,7 +38,7 @@ const ui = {
 /** What the page shows: `data-state` on <body> is idle, loading, ready or error (tests wait on it). */
 type State = "idle" | "loading" | "ready" | "error";
 const setState = (state: State, status = ""): void => {
-  document.body.dataset["state"] = state;
+  document.body.dataset.state = state;
   ui.status.textContent = status;
 };
 
@@ -100,7 +100,11 @@ export function explain(error: unknown, url: string): string {
 
 function showError(error: unknown, url: string): void {
   const e = error as ErrorLike;
-  message("error", explain(error, url), `${e.name ?? "Error"}${e.code ? ` [${e.code}]` : ""}: ${e.message ?? String(error)}`);
+  message(
+    "error",
+    explain(error, url),
+    `${e.name ?? "Error"}${e.code ? ` [${e.code}]` : ""}: ${e.message ?? String(error)}`,
+  );
   setState("error");
   console.error(error);
 }
@@ -136,7 +140,12 @@ async function load(url: string, path: string): Promise<void> {
       const { code, kind } = error as ErrorLike & { kind?: string };
       const missing = code === "ZARR_NOT_FOUND" && kind === "consolidated metadata";
       if (!missing && code !== "ZARR_METADATA") throw error;
-      if (!missing) message("note", "The .zmetadata here is not valid consolidated metadata; it is ignored.", (error as Error).message);
+      if (!missing)
+        message(
+          "note",
+          "The .zmetadata here is not valid consolidated metadata; it is ignored.",
+          (error as Error).message,
+        );
       root = await open(store, { path: base, mode: "r" });
     }
     opened = { url, store, root, consolidated };
@@ -146,7 +155,8 @@ async function load(url: string, path: string): Promise<void> {
       else setState("ready", "");
       return;
     }
-    if (!(root instanceof Group)) throw Object.assign(new Error(`${url} is an array, which has no member "${path}"`), { code: "ZARR_NOT_A_GROUP" });
+    if (!(root instanceof Group))
+      throw Object.assign(new Error(`${url} is an array, which has no member "${path}"`), { code: "ZARR_NOT_A_GROUP" });
     await select(path);
   } catch (error) {
     showError(error, url);
@@ -157,7 +167,9 @@ async function load(url: string, path: string): Promise<void> {
 async function select(path: string): Promise<void> {
   if (opened === undefined) return;
   const root = opened.root;
-  ui.hierarchy.querySelectorAll("button").forEach((button) => button.setAttribute("aria-current", String(button.dataset["path"] === path)));
+  ui.hierarchy
+    .querySelectorAll("button")
+    .forEach((button) => button.setAttribute("aria-current", String(button.dataset.path === path)));
   clearMessages();
   try {
     setState("loading", "opening…");
@@ -165,7 +177,10 @@ async function select(path: string): Promise<void> {
     if (node === undefined) throw new Error(`the root is an array: it has no member "${path}"`);
     if (node instanceof Group) {
       ui.viewer.hidden = true;
-      message("error", `"${path || "/"}" is a group, not an array: choose an array${opened.consolidated ? " in the list" : " by its path"} to draw it.`);
+      message(
+        "error",
+        `"${path || "/"}" is a group, not an array: choose an array${opened.consolidated ? " in the list" : " by its path"} to draw it.`,
+      );
       setState("ready", "");
       return;
     }
@@ -189,7 +204,7 @@ function itemButton(path: string, label: string, kind: "group" | "array", meta: 
   const button = document.createElement("button");
   button.type = "button";
   button.className = kind;
-  button.dataset["path"] = path;
+  button.dataset.path = path;
   button.textContent = kind === "group" && label !== "/" ? `${label}/` : label;
   button.addEventListener("click", () => {
     ui.path.value = path;
@@ -210,7 +225,10 @@ function itemButton(path: string, label: string, kind: "group" | "array", meta: 
 async function listGroup(group: Group, prefix: string): Promise<HTMLUListElement> {
   const ul = document.createElement("ul");
   const [groups, arrays] = await Promise.all([group.groupKeys(), group.arrayKeys()]);
-  const entries = [...groups.map((name) => ({ name, kind: "group" as const })), ...arrays.map((name) => ({ name, kind: "array" as const }))];
+  const entries = [
+    ...groups.map((name) => ({ name, kind: "group" as const })),
+    ...arrays.map((name) => ({ name, kind: "array" as const })),
+  ];
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const { name, kind } of entries) {
     const path = prefix === "" ? name : `${prefix}/${name}`;
@@ -272,7 +290,10 @@ const dtypeText = (array: ZarrArray): string => {
 
 async function showArray(array: ZarrArray, path: string): Promise<void> {
   if (array.ndim === 0) throw new Error(`"${path || "/"}" is a 0-d array (a single value): there is no image to draw`);
-  if (!drawableDtype(array.dtype)) throw new Error(`"${path || "/"}" has dtype ${dtypeText(array)}, which cannot be drawn (only booleans, integers and floats)`);
+  if (!drawableDtype(array.dtype))
+    throw new Error(
+      `"${path || "/"}" has dtype ${dtypeText(array)}, which cannot be drawn (only booleans, integers and floats)`,
+    );
   const shape = array.shape;
   ui.info.textContent = `${path || "/"}  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  dtype ${dtypeText(array)}  compressor ${array.compressor?.id ?? "none"}`;
   view = { array, path, indices: shape.slice(0, -2).map(() => 0) };
@@ -285,7 +306,7 @@ async function showArray(array: ZarrArray, path: string): Promise<void> {
       input.min = "0";
       input.max = String(size - 1);
       input.value = "0";
-      input.dataset["axis"] = String(axis);
+      input.dataset.axis = String(axis);
       input.setAttribute("aria-label", `index along axis ${axis}`);
       const describe = (): void => void (text.textContent = `axis ${axis}: ${input.value} / ${size - 1}`);
       describe();
@@ -318,14 +339,15 @@ async function drawSlice(resetLimits: boolean): Promise<void> {
     current.plane = toPlane(result);
     if (resetLimits) setLimits(current.plane, "percentile");
     paint();
-    ui.canvas.dataset["slice"] = current.indices.join(",");
+    ui.canvas.dataset.slice = current.indices.join(",");
     setState("ready", "");
   } catch (error) {
     if (mine === generation) showError(error, opened?.url ?? "");
   }
 }
 
-const formatNumber = (value: number): string => (Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(7))));
+const formatNumber = (value: number): string =>
+  Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(7)));
 
 function setLimits(plane: Plane, mode: LimitsMode): void {
   const [low, high] = contrastLimits(plane, mode);

@@ -16,7 +16,8 @@ export function drawableDtype(dtype: NdArray["dtype"]): boolean {
 /** The result of a `get` of a 2-D (or 1-D, drawn as one row) selection as a {@link Plane}. */
 export function toPlane(result: NdArray): Plane {
   const [height, width] = result.shape.length === 1 ? [1, result.shape[0]!] : [result.shape[0]!, result.shape[1]!];
-  const [rowStride, colStride] = result.shape.length === 1 ? [0, result.strides[0]!] : [result.strides[0]!, result.strides[1]!];
+  const [rowStride, colStride] =
+    result.shape.length === 1 ? [0, result.strides[0]!] : [result.strides[0]!, result.strides[1]!];
   const data = result.data as ArrayLike<number | bigint | boolean>;
   const values = new Float64Array(width * height);
   for (let y = 0; y < height; y++) {
@@ -65,7 +66,12 @@ export function colorIndex(value: number, low: number, high: number): number {
 }
 
 /** RGBA pixels of a plane through a colormap; NaN becomes transparent (alpha 0). */
-export function toRgba(plane: Plane, low: number, high: number, colormap: ColormapName): Uint8ClampedArray<ArrayBuffer> {
+export function toRgba(
+  plane: Plane,
+  low: number,
+  high: number,
+  colormap: ColormapName,
+): Uint8ClampedArray<ArrayBuffer> {
   const table = colormapTable(colormap);
   const rgba = new Uint8ClampedArray(new ArrayBuffer(plane.values.length * 4));
   for (let i = 0; i < plane.values.length; i++) {

@@ -20,7 +20,9 @@ const repo = resolve(app, "../..");
 const python = "/usr/bin/python3";
 const hasZarr = spawnSync(python, ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
 if (!hasZarr) {
-  console.warn(`apps/viewer: skipping the viewer test: zarr-python is missing (${python} cannot import zarr; run 'apt-get install -y python3-zarr')`);
+  console.warn(
+    `apps/viewer: skipping the viewer test: zarr-python is missing (${python} cannot import zarr; run 'apt-get install -y python3-zarr')`,
+  );
 }
 
 const FLAGS = [
@@ -46,7 +48,11 @@ const requests: string[] = [];
 
 /** Serves `/` from dist and `/data/…` (with CORS) and `/nocors/…` (without) from the data directory. */
 function serve(dist: string, data: string): Promise<Server> {
-  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".map": "application/json" };
+  const types: Record<string, string> = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".map": "application/json",
+  };
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
     requests.push(path);
@@ -80,7 +86,9 @@ function serve(dist: string, data: string): Promise<Server> {
     const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? "");
     if (range && (range[1] !== "" || range[2] !== "")) {
       const [start, end] =
-        range[1] === "" ? [Math.max(0, size - Number(range[2])), size - 1] : [Number(range[1]), range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1)];
+        range[1] === ""
+          ? [Math.max(0, size - Number(range[2])), size - 1]
+          : [Number(range[1]), range[2] === "" ? size - 1 : Math.min(Number(range[2]), size - 1)];
       if (start > end || start >= size) {
         res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
         return;
@@ -111,13 +119,15 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     execSync("bash scripts/ensure-chromium.sh", { cwd: repo, stdio: "inherit" });
     execFileSync(process.execPath, ["build.mjs"], { cwd: app, stdio: "pipe" });
     dir = mkdtempSync(join(tmpdir(), "z-viewer-test-"));
-    expected = JSON.parse(execFileSync(python, [join(app, "test/make_dataset.py"), dir], { encoding: "utf8" })) as Expected;
+    expected = JSON.parse(
+      execFileSync(python, [join(app, "test/make_dataset.py"), dir], { encoding: "utf8" }),
+    ) as Expected;
     server = await serve(join(app, "dist"), dir);
     const { port } = server.address() as AddressInfo;
     pageUrl = `http://127.0.0.1:${port}/`;
     dataUrl = `http://data.test:${port}`;
     browser = await chromium.launch({
-      executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium",
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [...FLAGS, "--host-resolver-rules=MAP data.test 127.0.0.1"],
     });
     page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
@@ -134,8 +144,8 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await page.goto(`${pageUrl}?${new URLSearchParams(query)}`);
     await page.waitForSelector("body[data-state=ready], body[data-state=error]");
   };
-  const state = () => page.evaluate(() => document.body.dataset["state"]);
-  const messages = () => page.locator("#message").innerText();
+  const state = () => page.evaluate(() => document.body.dataset.state);
+  const messages = () => page.locator("#message").textContent();
 
   /** RGBA of canvas pixels at [y, x]. */
   const pixels = (at: [number, number][]) =>
@@ -146,7 +156,8 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     }, at);
 
   const value = (k: number, y: number, x: number): number => k * 1000 + y * expected.shape[2] + x;
-  const grayLevel = (v: number, low: number, high: number): number => Math.round(Math.min(1, Math.max(0, (v - low) / (high - low))) * 255);
+  const grayLevel = (v: number, low: number, high: number): number =>
+    Math.round(Math.min(1, Math.max(0, (v - low) / (high - low))) * 255);
   const points: [number, number][] = [
     [0, 0],
     [0, 31],
@@ -160,9 +171,11 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
   it("lists the hierarchy from .zmetadata", async () => {
     await open({ url: `${dataUrl}/data/example.zarr` });
     expect(await state()).toBe("ready");
-    const paths = await page.locator("#hierarchy button").evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset["path"]));
+    const paths = await page
+      .locator("#hierarchy button")
+      .evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.path));
     expect(paths).toEqual(["", "labels", "labels/mask", "volume"]);
-    expect(await page.locator("#hierarchy").innerText()).toContain("[3,24,32] <f4 blosc");
+    expect(await page.locator("#hierarchy").textContent()).toContain("[3,24,32] <f4 blosc");
     // Listing reads .zmetadata and nothing else: no per-node metadata document, no chunk.
     expect(requests.filter((p) => p.startsWith("/data/example.zarr/"))).toEqual(["/data/example.zarr/.zmetadata"]);
   });
@@ -174,8 +187,13 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await page.waitForSelector("body[data-state=ready]");
     expect(new URL(page.url()).searchParams.get("path")).toBe("volume");
     // One get of [0, :, :] reads exactly the four chunks of slice 0.
-    expect(volumeChunkReads().sort()).toEqual(["0.0.0", "0.0.1", "0.1.0", "0.1.1"].map((c) => `/data/example.zarr/volume/${c}`));
-    const [width, height] = await page.evaluate(() => [(document.getElementById("image") as HTMLCanvasElement).width, (document.getElementById("image") as HTMLCanvasElement).height]);
+    expect(volumeChunkReads().sort()).toEqual(
+      ["0.0.0", "0.0.1", "0.1.0", "0.1.1"].map((c) => `/data/example.zarr/volume/${c}`),
+    );
+    const [width, height] = await page.evaluate(() => [
+      (document.getElementById("image") as HTMLCanvasElement).width,
+      (document.getElementById("image") as HTMLCanvasElement).height,
+    ]);
     expect([height, width]).toEqual(expected.shape.slice(1));
 
     const low = Number(await page.inputValue("#low"));
@@ -201,10 +219,11 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await page.fill("#high", "2767");
     const low = 0;
     const high = 2767;
-    const gray = (k: number) => points.map(([y, x]) => {
-      const level = grayLevel(value(k, y, x), low, high);
-      return [level, level, level, 255];
-    });
+    const gray = (k: number) =>
+      points.map(([y, x]) => {
+        const level = grayLevel(value(k, y, x), low, high);
+        return [level, level, level, 255];
+      });
     expect(await pixels(points)).toEqual(gray(0));
 
     requests.length = 0;
@@ -212,10 +231,12 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await page.keyboard.press("ArrowRight");
     await page.waitForSelector('#image[data-slice="1"]');
     await page.waitForSelector("body[data-state=ready]");
-    expect(await page.locator("#sliders").innerText()).toContain("axis 0: 1 / 2");
+    expect(await page.locator("#sliders").textContent()).toContain("axis 0: 1 / 2");
     expect(await pixels(points)).toEqual(gray(1));
     expect(gray(1)).not.toEqual(gray(0));
-    expect(volumeChunkReads().sort()).toEqual(["1.0.0", "1.0.1", "1.1.0", "1.1.1"].map((c) => `/data/example.zarr/volume/${c}`));
+    expect(volumeChunkReads().sort()).toEqual(
+      ["1.0.0", "1.0.1", "1.1.0", "1.1.1"].map((c) => `/data/example.zarr/volume/${c}`),
+    );
     // The limits stay as set while moving through slices.
     expect(await page.inputValue("#high")).toBe("2767");
 
@@ -234,11 +255,21 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await open({ url: `${dataUrl}/data/example.zarr/labels/mask`, cmap: "gray" });
     expect(await state()).toBe("ready");
     await page.waitForSelector('#image[data-slice=""]');
-    expect(await page.locator("#hierarchy").innerText()).toContain("/ (array)");
+    expect(await page.locator("#hierarchy").textContent()).toContain("/ (array)");
     // mask = (y * 32 + x) % 3 in 0..2, limits 0..2 (its 2nd/98th percentiles).
     expect(await page.inputValue("#low")).toBe("0");
     expect(await page.inputValue("#high")).toBe("2");
-    expect(await pixels([[0, 0], [0, 1], [0, 2]])).toEqual([[0, 0, 0, 255], [128, 128, 128, 255], [255, 255, 255, 255]]);
+    expect(
+      await pixels([
+        [0, 0],
+        [0, 1],
+        [0, 2],
+      ]),
+    ).toEqual([
+      [0, 0, 0, 255],
+      [128, 128, 128, 255],
+      [255, 255, 255, 255],
+    ]);
   });
 
   it("explains that a group without .zmetadata cannot be listed, and opens a member by path", async () => {
@@ -255,23 +286,25 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
   it("shows errors in the page: 404, not an array, unknown codec, CORS", async () => {
     await open({ url: `${dataUrl}/data/missing.zarr` });
     expect(await state()).toBe("error");
-    expect(await page.locator("#message .error").innerText()).toContain("Nothing to open");
+    expect(await page.locator("#message .error").textContent()).toContain("Nothing to open");
 
     await open({ url: `${dataUrl}/data/example.zarr`, path: "labels" });
     expect(await state()).toBe("ready");
-    expect(await page.locator("#message .error").innerText()).toContain('"labels" is a group, not an array');
+    expect(await page.locator("#message .error").textContent()).toContain('"labels" is a group, not an array');
 
     await open({ url: `${dataUrl}/data/bad.zarr` });
     expect(await state()).toBe("error");
-    expect(await page.locator("#message .error").innerText()).toContain('codec the viewer cannot decode ("no-such-codec")');
+    expect(await page.locator("#message .error").textContent()).toContain(
+      'codec the viewer cannot decode ("no-such-codec")',
+    );
 
     await open({ url: `${dataUrl}/nocors/example.zarr` });
     expect(await state()).toBe("error");
-    expect(await page.locator("#message .error").innerText()).toContain("CORS");
+    expect(await page.locator("#message .error").textContent()).toContain("CORS");
 
     await open({ url: `${dataUrl}/data/example.zarr`, path: "nothing/here" });
     expect(await state()).toBe("error");
-    expect(await page.locator("#message .error").innerText()).toContain("Nothing to open");
+    expect(await page.locator("#message .error").textContent()).toContain("Nothing to open");
   });
 
   it("raised no uncaught errors in the page", () => {

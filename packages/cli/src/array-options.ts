@@ -66,7 +66,8 @@ const isObject = (v: JsonValue | undefined): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
 
 function codecConfig(value: JsonValue, what: string): CodecConfig {
-  if (!isObject(value) || typeof value["id"] !== "string") throw new UsageError(`${what} must be a codec config: an object with a string "id"`);
+  if (!isObject(value) || typeof value.id !== "string")
+    throw new UsageError(`${what} must be a codec config: an object with a string "id"`);
   return value as CodecConfig;
 }
 
@@ -105,7 +106,10 @@ export function objectCodecFlag(args: ParsedArgs): { codec: CodecConfig; fromFil
   const given = jsonFlag(args, "object-codec");
   if (given !== undefined) {
     const codec = codecConfig(given, "--object-codec");
-    if (!OBJECT_CODEC_IDS.has(codec.id)) throw new UsageError(`--object-codec must be an object codec (${[...OBJECT_CODEC_IDS].join(", ")}), got ${JSON.stringify(codec.id)}`);
+    if (!OBJECT_CODEC_IDS.has(codec.id))
+      throw new UsageError(
+        `--object-codec must be an object codec (${[...OBJECT_CODEC_IDS].join(", ")}), got ${JSON.stringify(codec.id)}`,
+      );
     return { codec, fromFilters: false };
   }
   const dtype = stringFlag(args, "dtype");
@@ -113,7 +117,8 @@ export function objectCodecFlag(args: ParsedArgs): { codec: CodecConfig; fromFil
   if (shorthand !== undefined) return { codec: shorthand.objectCodec, fromFilters: false };
   const filters = jsonFlag(args, "filters");
   const first = Array.isArray(filters) ? filters[0] : undefined;
-  if (isObject(first) && typeof first["id"] === "string" && OBJECT_CODEC_IDS.has(first["id"])) return { codec: first as CodecConfig, fromFilters: true };
+  if (isObject(first) && typeof first.id === "string" && OBJECT_CODEC_IDS.has(first.id))
+    return { codec: first as CodecConfig, fromFilters: true };
   return undefined;
 }
 
@@ -123,16 +128,20 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
   const chunks = stringFlag(args, "chunks");
   if (chunks !== undefined) {
     const list = parseIntegerList(chunks, "--chunks", { allowFull: true });
-    if (list.length !== ndim) throw new UsageError(`--chunks has ${list.length} values, the array has ${ndim} dimensions`);
+    if (list.length !== ndim)
+      throw new UsageError(`--chunks has ${list.length} values, the array has ${ndim} dimensions`);
     if (list.some((c) => c === 0)) throw new UsageError("--chunks must be positive (or -1 for a whole dimension)");
     options.chunks = list.map((c) => (c === -1 ? null : c)) as CreateOptions["chunks"];
   }
   const compressor = jsonFlag(args, "compressor");
-  if (compressor !== undefined) options.compressor = compressor === null ? null : codecConfig(compressor, "--compressor");
+  if (compressor !== undefined)
+    options.compressor = compressor === null ? null : codecConfig(compressor, "--compressor");
   const filters = jsonFlag(args, "filters");
   if (filters !== undefined) {
-    if (filters !== null && !Array.isArray(filters)) throw new UsageError("--filters must be a list of codec configs, or null");
-    options.filters = filters === null ? null : (filters as JsonValue[]).map((f, i) => codecConfig(f, `--filters item ${i}`));
+    if (filters !== null && !Array.isArray(filters))
+      throw new UsageError("--filters must be a list of codec configs, or null");
+    options.filters =
+      filters === null ? null : (filters as JsonValue[]).map((f, i) => codecConfig(f, `--filters item ${i}`));
   }
   const objectCodec = objectCodecFlag(args);
   if (objectCodec !== undefined && !objectCodec.fromFilters) options.objectCodec = objectCodec.codec;
@@ -152,7 +161,8 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
   }
   const separator = stringFlag(args, "dimension-separator");
   if (separator !== undefined) {
-    if (separator !== "." && separator !== "/") throw new UsageError(`--dimension-separator must be . or /, got ${JSON.stringify(separator)}`);
+    if (separator !== "." && separator !== "/")
+      throw new UsageError(`--dimension-separator must be . or /, got ${JSON.stringify(separator)}`);
     options.dimensionSeparator = separator;
   }
   const attrs = jsonFlag(args, "attrs");
@@ -172,7 +182,16 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
  */
 export async function settleCodecs(options: Partial<CreateOptions>): Promise<Partial<CreateOptions>> {
   try {
-    await create({ ...options, store: new MemoryStore(), path: "", shape: [1], chunks: [1], attributes: undefined, overwrite: false, dimensionSeparator: undefined });
+    await create({
+      ...options,
+      store: new MemoryStore(),
+      path: "",
+      shape: [1],
+      chunks: [1],
+      attributes: undefined,
+      overwrite: false,
+      dimensionSeparator: undefined,
+    });
   } catch (error) {
     if (error instanceof ObjectCodecError) {
       throw new UsageError(

@@ -70,7 +70,8 @@ export function parseArgs(argv: readonly string[], booleanFlags: ReadonlySet<str
     }
     const eq = arg.indexOf("=");
     if (eq !== -1) flags.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (booleanFlags.has(arg.slice(2)) || i + 1 >= argv.length || argv[i + 1]!.startsWith("--")) flags.set(arg.slice(2), true);
+    else if (booleanFlags.has(arg.slice(2)) || i + 1 >= argv.length || argv[i + 1]!.startsWith("--"))
+      flags.set(arg.slice(2), true);
     else flags.set(arg.slice(2), argv[++i]!);
   }
   return { positional, flags };
@@ -111,7 +112,11 @@ export function trueFalseFlag(args: ParsedArgs, name: string): boolean | undefin
 }
 
 /** A non-negative integer flag. */
-export function integerFlag(args: ParsedArgs, name: string, options: { min?: number; max?: number } = {}): number | undefined {
+export function integerFlag(
+  args: ParsedArgs,
+  name: string,
+  options: { min?: number; max?: number } = {},
+): number | undefined {
   const value = stringFlag(args, name);
   if (value === undefined) return undefined;
   const n = /^[+-]?\d+$/.test(value.trim()) ? Number(value) : NaN;
@@ -127,7 +132,10 @@ export function integerFlag(args: ParsedArgs, name: string, options: { min?: num
  * `allowNull`, `null`/`-1` items come back as -1 (e.g. a chunk the full length of its dimension).
  */
 export function parseIntegerList(text: string, what: string, options: { allowFull?: boolean } = {}): number[] {
-  const body = text.trim().replace(/^[[(]\s*|\s*[\])]$/g, "").trim();
+  const body = text
+    .trim()
+    .replace(/^[[(]\s*|\s*[\])]$/g, "")
+    .trim();
   if (body === "") return [];
   const items = body.split(",").map((s) => s.trim());
   if (items[items.length - 1] === "" && items.length > 1) items.pop(); // `(10,)`
@@ -135,7 +143,9 @@ export function parseIntegerList(text: string, what: string, options: { allowFul
     if (options.allowFull && (item === "null" || item === "None" || item === "-1")) return -1;
     const n = /^\+?\d+$/.test(item) ? Number(item) : NaN;
     if (!Number.isSafeInteger(n)) {
-      throw new UsageError(`${what} must be a comma-separated list of non-negative integers, got ${JSON.stringify(text)}`);
+      throw new UsageError(
+        `${what} must be a comma-separated list of non-negative integers, got ${JSON.stringify(text)}`,
+      );
     }
     return n;
   });

@@ -12,9 +12,22 @@
 //   V        base64 of the bytes
 //   struct   an object of the fields, in field order; subarray fields as nested lists
 
-import { dataTypeEquals, JsonFloat, formatPythonFloat, type DataType, type JsonValue, type SimpleDataType, typestr } from "@z/meta";
+import {
+  dataTypeEquals,
+  JsonFloat,
+  formatPythonFloat,
+  type DataType,
+  type JsonValue,
+  type SimpleDataType,
+  typestr,
+} from "@z/meta";
 import { CommandError } from "./command.js";
-import { decodeExtension, encodeExtension, float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z/meta";
+import {
+  decodeExtension,
+  encodeExtension,
+  float16Bits as numberToHalf,
+  float16FromBits as halfToNumber,
+} from "@z/meta";
 
 export class Complex {
   constructor(
@@ -41,9 +54,20 @@ type Writer = (view: DataView, offset: number, value: ElementValue) => void;
 /** A function reading one element at a byte offset. */
 export function elementReader(dtype: DataType): Reader {
   if (dtype.kind === "structured") {
-    const fields = dtype.fields.map((f) => ({ offset: f.offset, shape: f.shape, size: f.dtype.itemsize, read: elementReader(f.dtype) }));
+    const fields = dtype.fields.map((f) => ({
+      offset: f.offset,
+      shape: f.shape,
+      size: f.dtype.itemsize,
+      read: elementReader(f.dtype),
+    }));
     return (view, offset) =>
-      new Struct(fields.map((f) => (f.shape.length === 0 ? f.read(view, offset + f.offset) : readNested(view, offset + f.offset, f.shape, f.size, f.read))));
+      new Struct(
+        fields.map((f) =>
+          f.shape.length === 0
+            ? f.read(view, offset + f.offset)
+            : readNested(view, offset + f.offset, f.shape, f.size, f.read),
+        ),
+      );
   }
   const little = dtype.byteOrder !== ">";
   const size = dtype.itemsize;
@@ -76,7 +100,8 @@ export function elementReader(dtype: DataType): Reader {
         return new Uint8Array(view.buffer.slice(view.byteOffset + offset, view.byteOffset + offset + end));
       };
     case "V":
-      return (view, offset) => new Uint8Array(view.buffer.slice(view.byteOffset + offset, view.byteOffset + offset + size));
+      return (view, offset) =>
+        new Uint8Array(view.buffer.slice(view.byteOffset + offset, view.byteOffset + offset + size));
     case "U":
       return (view, offset) => {
         let end = size / 4;
@@ -111,7 +136,10 @@ function readNested(view: DataView, offset: number, shape: readonly number[], si
   const [n, ...rest] = shape;
   const stride = rest.reduce((a, b) => a * b, size);
   const out: (ElementValue | Nested)[] = [];
-  for (let i = 0; i < n!; i++) out.push(rest.length === 0 ? read(view, offset + i * stride) : readNested(view, offset + i * stride, rest, size, read));
+  for (let i = 0; i < n!; i++)
+    out.push(
+      rest.length === 0 ? read(view, offset + i * stride) : readNested(view, offset + i * stride, rest, size, read),
+    );
   return out;
 }
 
@@ -136,7 +164,10 @@ export function readElements(bytes: Uint8Array, dtype: DataType, indices?: Itera
 export function elementJson(value: ElementValue, dtype: DataType): string {
   if (dtype.kind === "structured") {
     const values = (value as Struct).values;
-    const parts = dtype.fields.map((f, i) => `${JSON.stringify(f.name)}: ${f.shape.length === 0 ? elementJson(values[i]!, f.dtype) : nestedJson(values[i] as Nested, f.dtype)}`);
+    const parts = dtype.fields.map(
+      (f, i) =>
+        `${JSON.stringify(f.name)}: ${f.shape.length === 0 ? elementJson(values[i]!, f.dtype) : nestedJson(values[i] as Nested, f.dtype)}`,
+    );
     return `{${parts.join(", ")}}`;
   }
   switch (dtype.kind) {
@@ -185,11 +216,16 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
   if (dtype.kind === "structured") {
     if (Array.isArray(json)) {
       if (json.length !== dtype.fields.length) fail(`a list of ${dtype.fields.length} field values`);
-      return new Struct(dtype.fields.map((f, i) => fieldFromJson((json as JsonValue[])[i]!, f.dtype, f.shape, `${where}.${f.name}`)));
+      return new Struct(
+        dtype.fields.map((f, i) => fieldFromJson((json as JsonValue[])[i]!, f.dtype, f.shape, `${where}.${f.name}`)),
+      );
     }
-    if (typeof json !== "object" || json === null || json instanceof JsonFloat) return fail("an object of field values");
+    if (typeof json !== "object" || json === null || json instanceof JsonFloat)
+      return fail("an object of field values");
     const obj = json as Record<string, JsonValue>;
-    for (const k of Object.keys(obj)) if (!dtype.fields.some((f) => f.name === k)) fail(`only the fields ${dtype.fields.map((f) => f.name).join(", ")} (not ${JSON.stringify(k)})`);
+    for (const k of Object.keys(obj))
+      if (!dtype.fields.some((f) => f.name === k))
+        fail(`only the fields ${dtype.fields.map((f) => f.name).join(", ")} (not ${JSON.stringify(k)})`);
     return new Struct(
       dtype.fields.map((f) => {
         if (!(f.name in obj)) fail(`a value for field ${JSON.stringify(f.name)}`);
@@ -204,10 +240,12 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
       return fail("true or false");
     case "i":
     case "u": {
-      const int = typeof num === "bigint" ? num : typeof num === "number" && Number.isInteger(num) ? BigInt(num) : undefined;
+      const int =
+        typeof num === "bigint" ? num : typeof num === "number" && Number.isInteger(num) ? BigInt(num) : undefined;
       if (int === undefined) return fail("an integer");
       const bits = BigInt(dtype.itemsize * 8);
-      const [min, max] = dtype.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+      const [min, max] =
+        dtype.kind === "i" ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
       if (int < min || int > max) return fail(`an integer from ${min} to ${max}`);
       return dtype.itemsize === 8 ? int : Number(int);
     }
@@ -227,7 +265,8 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
     case "M":
     case "m": {
       if (json === "NaT") return NAT;
-      const int = typeof num === "bigint" ? num : typeof num === "number" && Number.isInteger(num) ? BigInt(num) : undefined;
+      const int =
+        typeof num === "bigint" ? num : typeof num === "number" && Number.isInteger(num) ? BigInt(num) : undefined;
       if (int === undefined || int < NAT || int >= 2n ** 63n) return fail('an integer count of the unit, or "NaT"');
       return int;
     }
@@ -261,7 +300,8 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
 function fieldFromJson(json: JsonValue, dtype: DataType, shape: readonly number[], where: string): ElementValue {
   if (shape.length === 0) return elementFromJson(json, dtype, where);
   const [n, ...rest] = shape;
-  if (!Array.isArray(json) || json.length !== n) throw new CommandError(`${where}: expected a list of ${n} items, found ${describe(json)}`);
+  if (!Array.isArray(json) || json.length !== n)
+    throw new CommandError(`${where}: expected a list of ${n} items, found ${describe(json)}`);
   return (json as JsonValue[]).map((item, i) => fieldFromJson(item, dtype, rest, `${where}[${i}]`));
 }
 
@@ -278,7 +318,10 @@ function floatFromJson(json: JsonValue, fail: (expected: string) => never): numb
 function describe(json: JsonValue): string {
   if (json instanceof JsonFloat) return String(json.value);
   if (typeof json === "bigint") return json.toString();
-  const text = JSON.stringify(json, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v instanceof JsonFloat ? v.value : v)) ?? String(json);
+  const text =
+    JSON.stringify(json, (_, v: unknown) =>
+      typeof v === "bigint" ? Number(v) : v instanceof JsonFloat ? v.value : v,
+    ) ?? String(json);
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
@@ -291,7 +334,12 @@ function dtypeLabel(dtype: DataType): string {
 /** A function writing one element at a byte offset (the bytes it does not set must be zero beforehand). */
 export function elementWriter(dtype: DataType): Writer {
   if (dtype.kind === "structured") {
-    const fields = dtype.fields.map((f) => ({ offset: f.offset, shape: f.shape, size: f.dtype.itemsize, write: elementWriter(f.dtype) }));
+    const fields = dtype.fields.map((f) => ({
+      offset: f.offset,
+      shape: f.shape,
+      size: f.dtype.itemsize,
+      write: elementWriter(f.dtype),
+    }));
     return (view, offset, value) => {
       const values = (value as Struct).values;
       fields.forEach((f, i) => {
@@ -329,7 +377,8 @@ export function elementWriter(dtype: DataType): Writer {
       return (view, offset, value) => view.setBigInt64(offset, BigInt(value as number | bigint), little);
     case "S":
     case "V":
-      return (view, offset, value) => new Uint8Array(view.buffer, view.byteOffset + offset, size).set((value as Uint8Array).subarray(0, size));
+      return (view, offset, value) =>
+        new Uint8Array(view.buffer, view.byteOffset + offset, size).set((value as Uint8Array).subarray(0, size));
     case "U":
       return (view, offset, value) => {
         let i = 0;
@@ -341,7 +390,8 @@ export function elementWriter(dtype: DataType): Writer {
       };
     case "x": {
       const name = dtype.extension!;
-      return (view, offset, value) => new Uint8Array(view.buffer, view.byteOffset + offset, size).set(encodeExtension(name, [Number(value)]));
+      return (view, offset, value) =>
+        new Uint8Array(view.buffer, view.byteOffset + offset, size).set(encodeExtension(name, [Number(value)]));
     }
     case "O":
       throw new CommandError("object arrays are not supported here yet");
@@ -349,7 +399,8 @@ export function elementWriter(dtype: DataType): Writer {
 }
 
 /** int4 and int2 (the other extension dtypes are floats). */
-const isExtensionInt = (dtype: DataType): boolean => dtype.kind !== "structured" && (dtype.extension === "int4" || dtype.extension === "int2");
+const isExtensionInt = (dtype: DataType): boolean =>
+  dtype.kind !== "structured" && (dtype.extension === "int4" || dtype.extension === "int2");
 
 function floatWriter(size: number, little: boolean): Writer {
   if (size === 2) return (view, offset, value) => view.setUint16(offset, numberToHalf(Number(value)), little);
@@ -357,7 +408,14 @@ function floatWriter(size: number, little: boolean): Writer {
   return (view, offset, value) => view.setFloat64(offset, Number(value), little);
 }
 
-function writeNested(view: DataView, offset: number, value: Nested, shape: readonly number[], size: number, write: Writer): void {
+function writeNested(
+  view: DataView,
+  offset: number,
+  value: Nested,
+  shape: readonly number[],
+  size: number,
+  write: Writer,
+): void {
   const [n, ...rest] = shape;
   const stride = rest.reduce((a, b) => a * b, size);
   for (let i = 0; i < n!; i++) {
@@ -394,14 +452,17 @@ export function canConvert(from: DataType, to: DataType): boolean {
  * rather than wrapping or being cut.
  */
 export function convertElement(value: ElementValue, from: DataType, to: DataType, where: string): ElementValue {
-  if (!canConvert(from, to)) throw new CommandError(`${where}: cannot convert ${dtypeLabel(from)} to ${dtypeLabel(to)}`);
+  if (!canConvert(from, to))
+    throw new CommandError(`${where}: cannot convert ${dtypeLabel(from)} to ${dtypeLabel(to)}`);
   if (to.kind === "structured" || to.kind === "V" || to.kind === "M" || to.kind === "m") return value;
   if (to.kind === "S") {
-    if ((value as Uint8Array).length > to.itemsize) throw new CommandError(`${where}: ${(value as Uint8Array).length} bytes do not fit ${dtypeLabel(to)}`);
+    if ((value as Uint8Array).length > to.itemsize)
+      throw new CommandError(`${where}: ${(value as Uint8Array).length} bytes do not fit ${dtypeLabel(to)}`);
     return value;
   }
   if (to.kind === "U") {
-    if ([...(value as string)].length > to.itemsize / 4) throw new CommandError(`${where}: ${JSON.stringify(value)} does not fit ${dtypeLabel(to)}`);
+    if ([...(value as string)].length > to.itemsize / 4)
+      throw new CommandError(`${where}: ${JSON.stringify(value)} does not fit ${dtypeLabel(to)}`);
     return value;
   }
   if (to.kind === "c") {
@@ -424,7 +485,13 @@ export function convertElement(value: ElementValue, from: DataType, to: DataType
 }
 
 /** Element bytes of `from` (its byte order) as element bytes of `to`; the same bytes when the dtypes are equal. */
-export function convertBytes(bytes: Uint8Array, from: DataType, to: DataType, where: string, firstIndex = 0): Uint8Array {
+export function convertBytes(
+  bytes: Uint8Array,
+  from: DataType,
+  to: DataType,
+  where: string,
+  firstIndex = 0,
+): Uint8Array {
   if (dataTypeEquals(from, to)) return bytes;
   return writeElements(
     readElements(bytes, from).map((v, i) => convertElement(v, from, to, `${where} element ${firstIndex + i}`)),

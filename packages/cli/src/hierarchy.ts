@@ -33,9 +33,9 @@ export interface ArrayNode {
 
 export type NodeInfo = ArrayNode | { readonly kind: "group"; readonly path: string };
 
-export const arrayKey = (path: string): string => keyPrefix(path) + ".zarray";
-export const groupKey = (path: string): string => keyPrefix(path) + ".zgroup";
-export const attrsKey = (path: string): string => keyPrefix(path) + ".zattrs";
+export const arrayKey = (path: string): string => `${keyPrefix(path)}.zarray`;
+export const groupKey = (path: string): string => `${keyPrefix(path)}.zgroup`;
+export const attrsKey = (path: string): string => `${keyPrefix(path)}.zattrs`;
 
 /**
  * The array or group at `path`, or undefined when there is neither. At the root of a store, a
@@ -44,14 +44,30 @@ export const attrsKey = (path: string): string => keyPrefix(path) + ".zattrs";
  */
 export async function readNode(store: Store, path: string): Promise<NodeInfo | undefined> {
   const array = await store.get(arrayKey(path));
-  if (array !== undefined) return { kind: "array", path, meta: parseArrayMetadata(array, arrayKey(path)), zarrFormat: 2, metaKey: arrayKey(path), attrsKey: attrsKey(path) };
+  if (array !== undefined)
+    return {
+      kind: "array",
+      path,
+      meta: parseArrayMetadata(array, arrayKey(path)),
+      zarrFormat: 2,
+      metaKey: arrayKey(path),
+      attrsKey: attrsKey(path),
+    };
   const group = await store.get(groupKey(path));
   if (group !== undefined) {
     parseGroupMetadata(group, groupKey(path));
     return { kind: "group", path };
   }
   const v1 = path === "" ? await store.get(V1_META_KEY) : undefined;
-  if (v1 !== undefined) return { kind: "array", path, meta: await v1Metadata(v1), zarrFormat: 1, metaKey: V1_META_KEY, attrsKey: V1_ATTRS_KEY };
+  if (v1 !== undefined)
+    return {
+      kind: "array",
+      path,
+      meta: await v1Metadata(v1),
+      zarrFormat: 1,
+      metaKey: V1_META_KEY,
+      attrsKey: V1_ATTRS_KEY,
+    };
   return undefined;
 }
 
@@ -64,7 +80,10 @@ async function v1Metadata(bytes: Uint8Array): Promise<ArrayMetadata> {
   const meta = parseArrayMetadataV1(bytes, V1_META_KEY);
   if (meta.compressor === null) return meta;
   try {
-    return { ...meta, compressor: (await defaultCodecRegistry().create(meta.compressor, { key: V1_META_KEY })).toJSON() };
+    return {
+      ...meta,
+      compressor: (await defaultCodecRegistry().create(meta.compressor, { key: V1_META_KEY })).toJSON(),
+    };
   } catch (error) {
     if (error instanceof ZarrError) return meta;
     throw error;
@@ -75,7 +94,10 @@ async function v1Metadata(bytes: Uint8Array): Promise<ArrayMetadata> {
 export async function requireNode(store: Store, path: string): Promise<NodeInfo> {
   const node = await readNode(store, path);
   if (node === undefined) {
-    throw new CommandError(`no array or group at ${path === "" ? "the root of the store" : `path ${JSON.stringify(path)}`} (no ${arrayKey(path)} or ${groupKey(path)})`, { key: arrayKey(path) });
+    throw new CommandError(
+      `no array or group at ${path === "" ? "the root of the store" : `path ${JSON.stringify(path)}`} (no ${arrayKey(path)} or ${groupKey(path)})`,
+      { key: arrayKey(path) },
+    );
   }
   return node;
 }

@@ -8,7 +8,8 @@ import { objectJson, plainJson } from "./objects.js";
 
 /** `{"dtype": <as in .zarray>, "shape": [...], "values": [` — the text before the values. */
 export function valuesJsonHead(dtype: DataType, shape: readonly number[], objectCodec?: CodecConfig): string {
-  const codec = objectCodec === undefined ? "" : `"object_codec": ${plainJson(objectCodec, () => "the object codec")}, `;
+  const codec =
+    objectCodec === undefined ? "" : `"object_codec": ${plainJson(objectCodec, () => "the object codec")}, `;
   return `{"dtype": ${compactJson(dataTypeToJSON(dtype))}, ${codec}"shape": [${shape.join(", ")}], "values": [`;
 }
 
@@ -32,7 +33,9 @@ export function valuesJsonItems(bytes: Uint8Array, dtype: DataType): string {
  * in the selection, for messages about a value JSON cannot hold.
  */
 export function objectsJsonItems(values: readonly unknown[], codec: CodecConfig, first = 0): string {
-  return values.map((v, i) => objectJson(v, codec, () => `value ${first + i} (flat, in C order) of the selection`)).join(", ");
+  return values
+    .map((v, i) => objectJson(v, codec, () => `value ${first + i} (flat, in C order) of the selection`))
+    .join(", ");
 }
 
 /** A whole values document. */
@@ -41,6 +44,11 @@ export function valuesJson(bytes: Uint8Array, dtype: DataType, shape: readonly n
 }
 
 /** A whole values document of an object array. */
-export function objectsJson(values: readonly unknown[], dtype: DataType, codec: CodecConfig, shape: readonly number[]): string {
+export function objectsJson(
+  values: readonly unknown[],
+  dtype: DataType,
+  codec: CodecConfig,
+  shape: readonly number[],
+): string {
   return valuesJsonHead(dtype, shape, codec) + objectsJsonItems(values, codec) + VALUES_JSON_TAIL;
 }

@@ -50,7 +50,8 @@ function commandHelp(command: Command): string {
 function describeError(error: ZarrError | CommandError): string {
   const key = error.key;
   const code = error instanceof ZarrError ? ` [${error.code}]` : "";
-  const withKey = key !== undefined && key !== "" && !error.message.includes(key) ? `${error.message} (key ${key})` : error.message;
+  const withKey =
+    key !== undefined && key !== "" && !error.message.includes(key) ? `${error.message} (key ${key})` : error.message;
   return withKey + code;
 }
 
@@ -73,7 +74,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return 2;
   }
   const flags = command.flags ?? {};
-  const booleans = new Set(["help", ...Object.entries(flags).filter(([, k]) => k === "boolean").map(([n]) => n)]);
+  const booleans = new Set([
+    "help",
+    ...Object.entries(flags)
+      .filter(([, k]) => k === "boolean")
+      .map(([n]) => n),
+  ]);
   const args = parseArgs(rest, booleans);
   if (args.flags.has("help")) {
     io.out(commandHelp(command));

@@ -1,6 +1,14 @@
 // Moving element bytes between the forms the library and files use.
 
-import { byteSwapInPlace, decodeExtension, encodeExtension, needsByteSwap, typedArrayConstructor, type DataType, type TypedArray } from "@z/meta";
+import {
+  byteSwapInPlace,
+  decodeExtension,
+  encodeExtension,
+  needsByteSwap,
+  typedArrayConstructor,
+  type DataType,
+  type TypedArray,
+} from "@z/meta";
 
 export const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
 
@@ -60,7 +68,14 @@ export function reorder(bytes: Uint8Array, shape: readonly number[], itemsize: n
  * Copies `block` (C order over `blockShape`) into `target` (C order over `shape`) at `offset`:
  * element bytes of `itemsize`, or the values of an object array (`itemsize` 1).
  */
-export function copyBlock<T extends Uint8Array | unknown[]>(block: T, blockShape: readonly number[], target: T, shape: readonly number[], offset: readonly number[], itemsize: number): void {
+export function copyBlock<T extends Uint8Array | unknown[]>(
+  block: T,
+  blockShape: readonly number[],
+  target: T,
+  shape: readonly number[],
+  offset: readonly number[],
+  itemsize: number,
+): void {
   const put = (from: number, to: number, at: number): void => {
     if (target instanceof Uint8Array) target.set((block as Uint8Array).subarray(from, to), at);
     else for (let i = from; i < to; i++) target[at + i - from] = block[i];

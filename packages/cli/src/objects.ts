@@ -12,7 +12,15 @@
 // and the fill value of a chunk that is not stored as it reads (zarr-python's default 0, or null).
 
 import { OBJECT_CODEC_IDS } from "@z/core";
-import { formatPythonFloat, JsonFloat, parseDataType, type CodecConfig, type DataType, type JsonValue, type TypedArray } from "@z/meta";
+import {
+  formatPythonFloat,
+  JsonFloat,
+  parseDataType,
+  type CodecConfig,
+  type DataType,
+  type JsonValue,
+  type TypedArray,
+} from "@z/meta";
 import { CommandError } from "./command.js";
 import { elementFromJson, elementJson, readElements, writeElements } from "./elements.js";
 import { bytesToTyped, typedToBytes } from "./nd.js";
@@ -23,14 +31,17 @@ import { arrayRepr } from "./repr/array-repr.js";
 export function objectCodecOf(filters: readonly CodecConfig[] | null, key: string): CodecConfig {
   const first = filters?.[0];
   if (first === undefined || !OBJECT_CODEC_IDS.has(first.id)) {
-    throw new CommandError(`${key}: an object array needs an object codec (${[...OBJECT_CODEC_IDS].join(", ")}) as its first filter`, { key });
+    throw new CommandError(
+      `${key}: an object array needs an object codec (${[...OBJECT_CODEC_IDS].join(", ")}) as its first filter`,
+      { key },
+    );
   }
   return first;
 }
 
 /** vlen-array's item dtype. */
 function itemDtype(codec: CodecConfig): DataType {
-  return parseDataType(codec["dtype"] as string);
+  return parseDataType(codec.dtype as string);
 }
 
 const isTyped = (value: unknown): value is TypedArray => ArrayBuffer.isView(value) && !(value instanceof DataView);
@@ -61,15 +72,20 @@ export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
   if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : pyFloatRepr(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : pyFloatRepr(value);
   if (value instanceof JsonFloat) return pyFloatRepr(value.value);
   if (typeof value === "string") return pyStrRepr(value);
   if (value instanceof Uint8Array) return pyBytesRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
-  if (isPlainObject(value)) return `{${Object.entries(value).map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  if (isPlainObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`)
+      .join(", ")}}`;
   const ext = value as { type?: unknown; data?: unknown };
-  if (typeof ext.type === "number" && ext.data instanceof Uint8Array) return `ExtType(code=${ext.type}, data=${pyBytesRepr(ext.data)})`;
+  if (typeof ext.type === "number" && ext.data instanceof Uint8Array)
+    return `ExtType(code=${ext.type}, data=${pyBytesRepr(ext.data)})`;
   return String(value);
 }
 
@@ -87,7 +103,9 @@ export function objectJson(value: unknown, codec: CodecConfig, where: () => stri
   if (codec.id === "vlen-bytes" && value instanceof Uint8Array) return JSON.stringify(String.fromCharCode(...value));
   if (codec.id === "vlen-array" && isTyped(value)) {
     const dtype = itemDtype(codec);
-    return `[${readElements(typedToBytes(value, dtype), dtype).map((v) => elementJson(v, dtype)).join(", ")}]`;
+    return `[${readElements(typedToBytes(value, dtype), dtype)
+      .map((v) => elementJson(v, dtype))
+      .join(", ")}]`;
   }
   return plainJson(value, where);
 }
@@ -97,13 +115,26 @@ export function plainJson(value: unknown, where: () => string): string {
   if (value === null || value === undefined) return "null";
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "bigint") return value.toString();
-  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : formatPythonFloat(value);
+  if (typeof value === "number")
+    return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER
+      ? String(value)
+      : formatPythonFloat(value);
   if (value instanceof JsonFloat) return formatPythonFloat(value.value);
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => plainJson(v, where)).join(", ")}]`;
-  if (isPlainObject(value)) return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${plainJson(v, where)}`).join(", ")}}`;
-  const what = value instanceof Uint8Array ? `bytes (${pyBytesRepr(value.subarray(0, 20))}${value.length > 20 ? "…" : ""})` : value instanceof Map ? "a map with keys that are not text" : pyRepr(value);
-  throw new CommandError(`${where()} holds ${what}, which JSON cannot hold: \`zarr get\` without --json prints it, and \`zarr copy\` copies the array as it is`);
+  if (isPlainObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${plainJson(v, where)}`)
+      .join(", ")}}`;
+  const what =
+    value instanceof Uint8Array
+      ? `bytes (${pyBytesRepr(value.subarray(0, 20))}${value.length > 20 ? "…" : ""})`
+      : value instanceof Map
+        ? "a map with keys that are not text"
+        : pyRepr(value);
+  throw new CommandError(
+    `${where()} holds ${what}, which JSON cannot hold: \`zarr get\` without --json prints it, and \`zarr copy\` copies the array as it is`,
+  );
 }
 
 /**
@@ -112,7 +143,9 @@ export function plainJson(value: unknown, where: () => string): string {
  */
 export function objectFromJson(json: JsonValue, codec: CodecConfig, where: string): unknown {
   const fail = (expected: string): never => {
-    throw new CommandError(`${where}: expected ${expected} for an object array with ${codec.id}, found ${JSON.stringify(json, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v instanceof JsonFloat ? v.value : v))}`);
+    throw new CommandError(
+      `${where}: expected ${expected} for an object array with ${codec.id}, found ${JSON.stringify(json, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v instanceof JsonFloat ? v.value : v))}`,
+    );
   };
   // the fill value of chunks that were not stored: the codecs store None and 0 as numcodecs does
   const missing = json === null || json === 0;
@@ -134,7 +167,10 @@ export function objectFromJson(json: JsonValue, codec: CodecConfig, where: strin
       if (missing) return json;
       if (!Array.isArray(json)) return fail("a list of values (or null)");
       const dtype = itemDtype(codec);
-      const bytes = writeElements(json.map((item, i) => elementFromJson(item, dtype, `${where}[${i}]`)), dtype);
+      const bytes = writeElements(
+        json.map((item, i) => elementFromJson(item, dtype, `${where}[${i}]`)),
+        dtype,
+      );
       return bytesToTyped(bytes, dtype);
     }
     default:

@@ -34,7 +34,7 @@ export function pyBytesRepr(bytes: Uint8Array): string {
     else if (b === 0x22) hasDouble = true;
   }
   const quote = hasSingle && !hasDouble ? 0x22 : 0x27;
-  let out = "b" + String.fromCharCode(quote);
+  let out = `b${String.fromCharCode(quote)}`;
   for (const b of bytes) {
     if (b === quote || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
     else if (b === 0x0a) out += "\\n";

@@ -63,13 +63,16 @@ export function resolveSelection(items: readonly BasicSelectionItem[], shape: re
     expanded = [...items.slice(0, at), ...fill, ...items.slice(at + 1)];
   }
   if (expanded.length > shape.length) {
-    throw new CommandError(`too many indices for array; expected ${shape.length}, got ${expanded.length} (array shape [${shape.join(", ")}])`);
+    throw new CommandError(
+      `too many indices for array; expected ${shape.length}, got ${expanded.length} (array shape [${shape.join(", ")}])`,
+    );
   }
   return shape.map((length, dim) => {
     const item = expanded[dim] ?? null;
     if (typeof item === "number") {
       const index = item < 0 ? item + length : item;
-      if (index < 0 || index >= length) throw new CommandError(`index ${item} is out of bounds for dimension ${dim} with length ${length}`);
+      if (index < 0 || index >= length)
+        throw new CommandError(`index ${item} is out of bounds for dimension ${dim} with length ${length}`);
       return { kind: "index", index };
     }
     if (item === null || item === ELLIPSIS) return { kind: "range", start: 0, step: 1, length };
@@ -104,7 +107,10 @@ export function selectionShape(dims: readonly ResolvedDim[]): number[] {
  * A resolved selection as items for `ZarrArray.get`, with some output dimensions cut to
  * `[from, to)` (`cuts[outDim]`; the others whole).
  */
-export function toSelectionItems(dims: readonly ResolvedDim[], cuts: readonly ((readonly [number, number]) | undefined)[] = []): BasicSelectionItem[] {
+export function toSelectionItems(
+  dims: readonly ResolvedDim[],
+  cuts: readonly (readonly [number, number] | undefined)[] = [],
+): BasicSelectionItem[] {
   let out = -1;
   return dims.map((d) => {
     if (d.kind === "index") return d.index;

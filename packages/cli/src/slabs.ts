@@ -7,7 +7,12 @@ export const SLAB_BYTES = 64 * 1024 * 1024;
  * Splits output dimension `dim` of a selection into `[from, to)` slabs that never cut through a
  * chunk of the array (so each chunk is decoded or encoded once), each about `budget` bytes.
  */
-export function planSlabs(dim: Extract<ResolvedDim, { kind: "range" }>, chunk: number, bytesPerStep: number, budget = SLAB_BYTES): [number, number][] {
+export function planSlabs(
+  dim: Extract<ResolvedDim, { kind: "range" }>,
+  chunk: number,
+  bytesPerStep: number,
+  budget = SLAB_BYTES,
+): [number, number][] {
   const runs: [number, number][] = [];
   let from = 0;
   let current = -1;

@@ -27,7 +27,10 @@ export function chunkSeparator(store: Store, path: string, meta: ArrayMetadata):
   if (known !== undefined || meta.shape.length < 2) return Promise.resolve({ separator: known ?? ".", found: false });
   let answer = asked.get(meta);
   if (answer === undefined) {
-    answer = holdsNestedChunks(store, path, meta.shape.length).then((nested) => ({ separator: nested ? "/" : ".", found: nested }));
+    answer = holdsNestedChunks(store, path, meta.shape.length).then((nested) => ({
+      separator: nested ? "/" : ".",
+      found: nested,
+    }));
     asked.set(meta, answer);
   }
   return answer;
@@ -68,7 +71,12 @@ export interface KeyScan {
  * Sorts the keys under an array into chunks and the rest (needs a listable store); `documents` are
  * its metadata and attributes keys, which are neither.
  */
-export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetadata, documents: readonly string[] = [arrayKey(path), attrsKey(path)]): Promise<KeyScan | undefined> {
+export async function scanArrayKeys(
+  store: Store,
+  path: string,
+  meta: ArrayMetadata,
+  documents: readonly string[] = [arrayKey(path), attrsKey(path)],
+): Promise<KeyScan | undefined> {
   if (!listsChunks(store)) return undefined;
   const prefix = keyPrefix(path);
   const grid = chunkGrid(meta);
@@ -79,7 +87,7 @@ export async function scanArrayKeys(store: Store, path: string, meta: ArrayMetad
     if (documents.includes(key)) continue;
     const rest = key.slice(prefix.length);
     const coords = parseChunkKey(rest, meta.shape.length, separator);
-    if (coords !== undefined && coords.every((c, i) => c < grid[i]!)) chunks.push(key);
+    if (coords?.every((c, i) => c < grid[i]!)) chunks.push(key);
     else others.push(key);
   }
   return { chunks: chunks.sort(), others: others.sort(), separator };

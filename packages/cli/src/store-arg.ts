@@ -1,6 +1,13 @@
 import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
-import { CONSOLIDATED_KEY, ConsolidatedStore, LocationError, openLocation, parseLocation, type Location } from "@z/core";
+import {
+  CONSOLIDATED_KEY,
+  ConsolidatedStore,
+  LocationError,
+  openLocation,
+  parseLocation,
+  type Location,
+} from "@z/core";
 import { fileByteSource, nodeLocations } from "@z/core/node";
 import { isListable, joinPath, ZarrError, type Store } from "@z/meta";
 import { CommandError, UsageError } from "./command.js";
@@ -86,7 +93,8 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     case "directory": {
       const info = await stat(location.path).catch(() => undefined);
       if (info === undefined && !create) throw new CommandError(`no such store: ${text}`, { key: location.path });
-      if (info !== undefined && !info.isDirectory()) throw new CommandError(`${text} is not a directory store`, { key: location.path });
+      if (info !== undefined && !info.isDirectory())
+        throw new CommandError(`${text} is not a directory store`, { key: location.path });
       break;
     }
     case "zip": {
@@ -96,7 +104,8 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
       }
       const info = await stat(location.file).catch(() => undefined);
       if (info === undefined && !create) throw new CommandError(`no such store: ${text}`, { key: location.file });
-      if (info !== undefined && !info.isFile()) throw new CommandError(`${text} is not a zip file`, { key: location.file });
+      if (info !== undefined && !info.isFile())
+        throw new CommandError(`${text} is not a zip file`, { key: location.file });
       if (info === undefined) created = location.file;
       break;
     }
@@ -122,7 +131,11 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     await Promise.all(files.map((f) => f.close()));
     if (created !== undefined) await removeIfEmpty(created);
     if (error instanceof LocationError) throw new UsageError(error.message);
-    if (error instanceof ZarrError && location.kind === "zip") throw new CommandError(`${text} is not a readable zip file: ${error.message}`, { key: describeLocation(location), cause: error });
+    if (error instanceof ZarrError && location.kind === "zip")
+      throw new CommandError(`${text} is not a readable zip file: ${error.message}`, {
+        key: describeLocation(location),
+        cause: error,
+      });
     throw error;
   }
   if (options.mode === "read") store = await throughConsolidated(store, path);
@@ -153,8 +166,10 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
 async function throughConsolidated(store: Store, path: string): Promise<Store> {
   const prefix = path === "" ? "" : `${path}/`;
   const has = async (key: string): Promise<boolean> => (await store.get(key)) !== undefined;
-  if (!isListable(store)) return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
-  if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta")))) return store;
+  if (!isListable(store))
+    return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
+  if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta"))))
+    return store;
   return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
 }
 
@@ -169,7 +184,11 @@ export function listsChunks(store: Store): store is Store & { list(prefix?: stri
 }
 
 /** Runs `fn` on the store a STORE argument names, closing it afterwards (also on failure). */
-export async function withStore<T>(text: string, options: OpenStoreOptions, fn: (opened: OpenedStore) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  text: string,
+  options: OpenStoreOptions,
+  fn: (opened: OpenedStore) => Promise<T>,
+): Promise<T> {
   const opened = await openStore(text, options);
   let result: T;
   try {

@@ -26,7 +26,9 @@ export async function temporaryFiles(location: StoreLocation, path: string, now 
   let found: TemporaryFile[];
   let name: (file: TemporaryFile) => string;
   if (location.kind === "directory") {
-    found = await findTemporaryFiles(path === "" ? location.path : join(location.path, ...path.split("/")), { recursive: true });
+    found = await findTemporaryFiles(path === "" ? location.path : join(location.path, ...path.split("/")), {
+      recursive: true,
+    });
     name = (file) => relative(location.path, file.path).split(sep).join("/");
   } else if (location.kind === "zip" && !location.remote) {
     found = await findTemporaryFiles(dirname(location.file), { of: basename(location.file) });

@@ -6,7 +6,24 @@ import { run, tempDir } from "./helpers.js";
 /** A hierarchy published with consolidated metadata only: every .zarray/.zgroup/.zattrs removed. */
 async function consolidatedOnly(): Promise<string> {
   const dir = join(await tempDir(), "c.zarr");
-  expect((await run(["create", dir, "--path", "g/a", "--shape", "4", "--chunks", "2", "--dtype", "<i2", "--fill-value", "7"])).code).toBe(0);
+  expect(
+    (
+      await run([
+        "create",
+        dir,
+        "--path",
+        "g/a",
+        "--shape",
+        "4",
+        "--chunks",
+        "2",
+        "--dtype",
+        "<i2",
+        "--fill-value",
+        "7",
+      ])
+    ).code,
+  ).toBe(0);
   expect((await run(["consolidate", dir])).code).toBe(0);
   const walk = async (d: string): Promise<void> => {
     for (const e of await readdir(d, { withFileTypes: true })) {

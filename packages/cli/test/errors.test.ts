@@ -30,28 +30,49 @@ describe("help and usage", () => {
   });
 
   it("refuses unknown options, and values for boolean ones", async () => {
-    expect(await run(["tree", STORE, "--colour"])).toMatchObject({ code: 2, err: expect.stringMatching(/unknown option --colour \(options: --path, --level, --json\)\nusage: zarr tree/) });
-    expect(await run(["tree", STORE, "--json=yes"])).toMatchObject({ code: 2, err: expect.stringMatching(/--json takes no value/) });
-    expect(await run(["info", STORE, "--path"])).toMatchObject({ code: 2, err: expect.stringMatching(/--path needs a value/) });
-    expect(await run(["tree", STORE, "--level", "x"])).toMatchObject({ code: 2, err: expect.stringMatching(/--level must be an integer/) });
-    expect(await run(["info", STORE, "extra"])).toMatchObject({ code: 2, err: expect.stringMatching(/unexpected argument "extra"/) });
+    expect(await run(["tree", STORE, "--colour"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unknown option --colour \(options: --path, --level, --json\)\nusage: zarr tree/),
+    });
+    expect(await run(["tree", STORE, "--json=yes"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--json takes no value/),
+    });
+    expect(await run(["info", STORE, "--path"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--path needs a value/),
+    });
+    expect(await run(["tree", STORE, "--level", "x"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--level must be an integer/),
+    });
+    expect(await run(["info", STORE, "extra"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unexpected argument "extra"/),
+    });
     expect(await run(["info"])).toMatchObject({ code: 2, err: expect.stringMatching(/missing STORE/) });
   });
 });
 
 describe("stores that are not there", () => {
-  it.each(["info", "tree", "get", "digest", "validate", "consolidate", "attrs"])("zarr %s on a missing store: exit 1 naming it", async (name) => {
-    const missing = join(await tempDir(), "nope.zarr");
-    const args = name === "attrs" ? ["attrs", "get", missing] : [name, missing];
-    const { code, err } = await run(args);
-    expect(code).toBe(1);
-    expect(err).toBe(`zarr ${name}: no such store: ${missing}\n`);
-  });
+  it.each(["info", "tree", "get", "digest", "validate", "consolidate", "attrs"])(
+    "zarr %s on a missing store: exit 1 naming it",
+    async (name) => {
+      const missing = join(await tempDir(), "nope.zarr");
+      const args = name === "attrs" ? ["attrs", "get", missing] : [name, missing];
+      const { code, err } = await run(args);
+      expect(code).toBe(1);
+      expect(err).toBe(`zarr ${name}: no such store: ${missing}\n`);
+    },
+  );
 
   it("a file is not a directory store", async () => {
     const file = join(await tempDir(), "file.txt");
     await writeFile(file, "x");
-    expect(await run(["info", file])).toMatchObject({ code: 1, err: expect.stringMatching(/is not a directory store/) });
+    expect(await run(["info", file])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/is not a directory store/),
+    });
   });
 
   it("a path with no node: exit 1 naming the keys", async () => {
@@ -62,18 +83,45 @@ describe("stores that are not there", () => {
   });
 
   it("a group is not an array", async () => {
-    expect(await run(["get", STORE, "--path", "grp"])).toMatchObject({ code: 1, err: expect.stringMatching(/"grp" is a group, not an array/) });
-    expect(await run(["export", STORE, "--out", "x.npy"])).toMatchObject({ code: 1, err: expect.stringMatching(/the root is a group, not an array/) });
+    expect(await run(["get", STORE, "--path", "grp"])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/"grp" is a group, not an array/),
+    });
+    expect(await run(["export", STORE, "--out", "x.npy"])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/the root is a group, not an array/),
+    });
   });
 
   it("missing zip files, read-only URLs and unknown schemes", async () => {
-    expect(await run(["info", "no-such-data.zip"])).toMatchObject({ code: 1, err: expect.stringMatching(/^zarr info: no such store: no-such-data\.zip/) });
-    expect(await run(["info", FIXTURES])).toMatchObject({ code: 1, err: expect.stringMatching(/no array or group at the root/) });
-    expect(await run(["info", join(FIXTURES, "store-blosc-digest.txt|zip:")])).toMatchObject({ code: 1, err: expect.stringMatching(/is not a readable zip file/) });
-    expect(await run(["attrs", "set", "https://example.com/data.zarr", "a", "1"])).toMatchObject({ code: 2, err: expect.stringMatching(/HTTP stores are read-only\nusage: zarr attrs/) });
-    expect(await run(["copy", STORE, "https://example.com/x.zip"])).toMatchObject({ code: 2, err: expect.stringMatching(/zip files over HTTP are read-only/) });
-    expect(await run(["info", "s3://bucket/data.zarr"])).toMatchObject({ code: 2, err: expect.stringMatching(/unsupported URL scheme/) });
-    expect(await run(["info", `${pathToFileURL(STORE).href}|zarr3:`])).toMatchObject({ code: 2, err: expect.stringMatching(/Zarr v3 is not supported/) });
+    expect(await run(["info", "no-such-data.zip"])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^zarr info: no such store: no-such-data\.zip/),
+    });
+    expect(await run(["info", FIXTURES])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/no array or group at the root/),
+    });
+    expect(await run(["info", join(FIXTURES, "store-blosc-digest.txt|zip:")])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/is not a readable zip file/),
+    });
+    expect(await run(["attrs", "set", "https://example.com/data.zarr", "a", "1"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/HTTP stores are read-only\nusage: zarr attrs/),
+    });
+    expect(await run(["copy", STORE, "https://example.com/x.zip"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/zip files over HTTP are read-only/),
+    });
+    expect(await run(["info", "s3://bucket/data.zarr"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/unsupported URL scheme/),
+    });
+    expect(await run(["info", `${pathToFileURL(STORE).href}|zarr3:`])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/Zarr v3 is not supported/),
+    });
   });
 });
 
@@ -118,7 +166,11 @@ describe("bad selections and data errors", () => {
   });
 
   it("an array whose codec this build lacks names the codec and the key", async () => {
-    expect(await run(["get", join(FIXTURES, "store-blosc")])).toEqual({ code: 0, out: "array([1, 2, 3, 4])\n", err: "" });
+    expect(await run(["get", join(FIXTURES, "store-blosc")])).toEqual({
+      code: 0,
+      out: "array([1, 2, 3, 4])\n",
+      err: "",
+    });
     const store = await fixtureCopy("store-blosc");
     const zarray = join(store, ".zarray");
     await writeFile(zarray, (await readFile(zarray, "utf8")).replace('"id": "blosc"', '"id": "nope"'));
@@ -129,10 +181,22 @@ describe("bad selections and data errors", () => {
 
   it("export checks its arguments before writing", async () => {
     const dir = await tempDir();
-    expect(await run(["export", STORE, "--path", "b"])).toMatchObject({ code: 2, err: expect.stringMatching(/--out FILE is required/) });
-    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "x.csv")])).toMatchObject({ code: 2, err: expect.stringMatching(/cannot tell the format/) });
-    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "no/such/dir/x.npy")])).toMatchObject({ code: 1, err: expect.stringMatching(/cannot write .*x\.npy/) });
-    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "x.npy"), "--selection", "7"])).toMatchObject({ code: 1, err: expect.stringMatching(/out of bounds/) });
+    expect(await run(["export", STORE, "--path", "b"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--out FILE is required/),
+    });
+    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "x.csv")])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/cannot tell the format/),
+    });
+    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "no/such/dir/x.npy")])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/cannot write .*x\.npy/),
+    });
+    expect(await run(["export", STORE, "--path", "b", "--out", join(dir, "x.npy"), "--selection", "7"])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/out of bounds/),
+    });
   });
 
   it("bad JSON in an option is a usage error naming the option", async () => {

@@ -23,8 +23,14 @@ function newest(dir: string): number {
  */
 export default function setup(): void {
   const built = join(CLI, "tsconfig.tsbuildinfo");
-  const depsBuilt = ["core", "meta", "store-fs", "store-zip", "store-http", "codecs", "codecs-wasm", "indexing"].every((p) => existsSync(join(PACKAGES, p, "dist", "index.js")));
-  const fresh = existsSync(join(CLI, "dist", "bin.js")) && existsSync(built) && depsBuilt && statSync(built).mtimeMs >= newest(join(CLI, "src"));
+  const depsBuilt = ["core", "meta", "store-fs", "store-zip", "store-http", "codecs", "codecs-wasm", "indexing"].every(
+    (p) => existsSync(join(PACKAGES, p, "dist", "index.js")),
+  );
+  const fresh =
+    existsSync(join(CLI, "dist", "bin.js")) &&
+    existsSync(built) &&
+    depsBuilt &&
+    statSync(built).mtimeMs >= newest(join(CLI, "src"));
   if (fresh) return;
   const tsc = createRequire(join(CLI, "package.json")).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-b", CLI], { stdio: "inherit" });

@@ -15,7 +15,10 @@ export interface RunResult {
 }
 
 /** Runs `zarr ...argv` in this process, capturing what it writes. */
-export async function run(argv: readonly string[], options: { interactive?: boolean; signal?: AbortSignal; onOut?: (text: string) => void } = {}): Promise<RunResult> {
+export async function run(
+  argv: readonly string[],
+  options: { interactive?: boolean; signal?: AbortSignal; onOut?: (text: string) => void } = {},
+): Promise<RunResult> {
   let out = "";
   let err = "";
   const code = await main(argv, {

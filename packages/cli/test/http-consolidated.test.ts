@@ -25,7 +25,22 @@ let plain: Session;
 beforeAll(async () => {
   local = join(await tempDir(), "h.zarr");
   const ok = async (argv: string[]): Promise<void> => expect((await run(argv)).code).toBe(0);
-  await ok(["create", local, "--path", "g/a", "--shape", "4,6", "--chunks", "2,3", "--dtype", "<i2", "--fill-value", "7", "--compressor", '{"id": "zlib", "level": 1}']);
+  await ok([
+    "create",
+    local,
+    "--path",
+    "g/a",
+    "--shape",
+    "4,6",
+    "--chunks",
+    "2,3",
+    "--dtype",
+    "<i2",
+    "--fill-value",
+    "7",
+    "--compressor",
+    '{"id": "zlib", "level": 1}',
+  ]);
   await ok(["create", local, "--path", "g/sub/b", "--shape", "3", "--dtype", "<f8", "--compressor", "null"]);
   await ok(["create", local, "--path", "c", "--shape", "2", "--dtype", "|b1"]);
   await ok(["attrs", "set", local, "--path", "g", "title", '"grp"']);
@@ -43,7 +58,9 @@ describe("a consolidated hierarchy over HTTP", () => {
   it("zarr tree draws it from .zmetadata, as it draws the directory", async () => {
     const expected = await run(["tree", local]);
     expect(await run(["tree", session.url])).toEqual(expected);
-    expect(await run(["tree", session.url, "--path", "g", "--level", "1"])).toEqual(await run(["tree", local, "--path", "g", "--level", "1"]));
+    expect(await run(["tree", session.url, "--path", "g", "--level", "1"])).toEqual(
+      await run(["tree", local, "--path", "g", "--level", "1"]),
+    );
     expect(await run(["tree", session.url, "--json"])).toEqual(await run(["tree", local, "--json"]));
     // one document says it all: no .zarray or .zgroup is asked for
     const asked = (await session.log()).requests.map((r) => r.path);
@@ -52,11 +69,17 @@ describe("a consolidated hierarchy over HTTP", () => {
 
   it("zarr info lists a group's members; an array's stored chunks stay unknown (HTTP cannot list them)", async () => {
     const group = await run(["info", local, "--path", "g"]);
-    expect(await run(["info", session.url, "--path", "g"])).toEqual({ ...group, out: group.out.replace("DirectoryStore", "ConsolidatedStore") });
+    expect(await run(["info", session.url, "--path", "g"])).toEqual({
+      ...group,
+      out: group.out.replace("DirectoryStore", "ConsolidatedStore"),
+    });
     const array = await run(["info", session.url, "--path", "g/a"]);
     expect(array.code).toBe(0);
     expect(array.out).toMatch(/Chunks initialized : \?\/4\n$/);
-    const json = JSON.parse((await run(["info", session.url, "--path", "g/a", "--json"])).out) as Record<string, unknown>;
+    const json = JSON.parse((await run(["info", session.url, "--path", "g/a", "--json"])).out) as Record<
+      string,
+      unknown
+    >;
     expect(json).toMatchObject({ nchunks: 4, nchunks_initialized: null, nbytes_stored: null });
   });
 
@@ -65,7 +88,9 @@ describe("a consolidated hierarchy over HTTP", () => {
   });
 
   it("reads values through it", async () => {
-    expect(await run(["get", session.url, "--path", "g/a", "--json"])).toEqual(await run(["get", local, "--path", "g/a", "--json"]));
+    expect(await run(["get", session.url, "--path", "g/a", "--json"])).toEqual(
+      await run(["get", local, "--path", "g/a", "--json"]),
+    );
   });
 
   it("commands that need every key still say the store cannot list them", async () => {
@@ -78,7 +103,9 @@ describe("a consolidated hierarchy over HTTP", () => {
   });
 
   it("published with .zmetadata only: chunks are not counted as missing", async () => {
-    const values = Object.fromEntries(Object.entries(await filesOf(local)).filter(([path]) => !/\.z(array|group|attrs)$/.test(path)));
+    const values = Object.fromEntries(
+      Object.entries(await filesOf(local)).filter(([path]) => !/\.z(array|group|attrs)$/.test(path)),
+    );
     const only = await openSession({ values });
     try {
       expect((await run(["tree", only.url])).out).toBe((await run(["tree", local])).out);

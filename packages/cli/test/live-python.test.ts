@@ -27,7 +27,10 @@ describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
     const fields = Array.from({ length: 3000 }, (_, i) => [`field_number_${i}`, "<i4"]);
     const data = new Uint8Array(12000);
     new DataView(data.buffer).setInt32(2999 * 4, 2999, true);
-    await writeFile(join(dir, "npy", "many-fields.npy"), encodeNpy({ dtype: parseDataType(fields), shape: [1], fortranOrder: false }, data));
+    await writeFile(
+      join(dir, "npy", "many-fields.npy"),
+      encodeNpy({ dtype: parseDataType(fields), shape: [1], fortranOrder: false }, data),
+    );
     await writeFile(join(dir, "npy.json"), JSON.stringify({ pairs }));
 
     const store = join(dir, "store.zarr");
@@ -35,12 +38,42 @@ describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
       const result = await run(args);
       expect(result.code, `${args.join(" ")}: ${result.err}`).toBe(0);
     };
-    await ok(["import", join(FIXTURES, "npy", "F-2d.npy"), store, "--path", "x/imported", "--chunks", "2,3", "--fill-value", "-1", "--compressor", '{"id": "zlib", "level": 1}', "--attrs", '{"units": "m"}']);
+    await ok([
+      "import",
+      join(FIXTURES, "npy", "F-2d.npy"),
+      store,
+      "--path",
+      "x/imported",
+      "--chunks",
+      "2,3",
+      "--fill-value",
+      "-1",
+      "--compressor",
+      '{"id": "zlib", "level": 1}',
+      "--attrs",
+      '{"units": "m"}',
+    ]);
     await ok(["resize", store, "--path", "x/imported", "--shape", "3,3"]);
     await ok(["attrs", "set", store, "--path", "x/imported", "scale", "2.0"]);
-    await ok(["create", store, "--path", "created", "--shape", "4", "--dtype", "<M8[s]", "--fill-value", '"NaT"', "--compressor", "null"]);
+    await ok([
+      "create",
+      store,
+      "--path",
+      "created",
+      "--shape",
+      "4",
+      "--dtype",
+      "<M8[s]",
+      "--fill-value",
+      '"NaT"',
+      "--compressor",
+      "null",
+    ]);
     const json = join(dir, "s.json");
-    await writeFile(json, '{"dtype": [["a", "<i2"], ["b", ">f4", [2]]], "shape": [2], "values": [{"a": 1, "b": [0, 0.5]}, {"a": -1, "b": [1.5, 2.5]}]}');
+    await writeFile(
+      json,
+      '{"dtype": [["a", "<i2"], ["b", ">f4", [2]]], "shape": [2], "values": [{"a": 1, "b": [0, 0.5]}, {"a": -1, "b": [1.5, 2.5]}]}',
+    );
     await ok(["import", json, store, "--path", "structured", "--compressor", '{"id": "gzip", "level": 5}']);
     await writeFile(json, '{"values": [1, 2.5, "NaN"]}');
     await ok(["import", json, store, "--path", "fromjson", "--compressor", "null"]);
@@ -55,7 +88,10 @@ describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
   it("reads the zip files we write", async () => {
     const zip = join(await tempDir(), "out.zip");
     expect((await run(["copy", join(FIXTURES, "store"), zip])).code).toBe(0);
-    expect((await run(["import", join(FIXTURES, "store-npy", "grp-a.npy"), zip, "--path", "imported", "--chunks", "3,5"])).code).toBe(0);
+    expect(
+      (await run(["import", join(FIXTURES, "store-npy", "grp-a.npy"), zip, "--path", "imported", "--chunks", "3,5"]))
+        .code,
+    ).toBe(0);
     const script = `
 import json, sys, numpy as np, zarr
 source = zarr.open_group(sys.argv[2], mode="r")

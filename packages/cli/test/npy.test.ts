@@ -1,7 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { dataTypeToJSON, parseDataType, type JsonValue } from "@z/meta";
-import { descrRepr, descrToDataType, encodeNpy, encodeNpyHeader, npyDataOffset, parseNpyHeader, readNpy, NpyError } from "../src/npy/index.js";
+import {
+  descrRepr,
+  descrToDataType,
+  encodeNpy,
+  encodeNpyHeader,
+  npyDataOffset,
+  parseNpyHeader,
+  readNpy,
+  NpyError,
+} from "../src/npy/index.js";
 import { parsePyLiteral, PyTuple } from "../src/npy/python-literal.js";
 import { reorder } from "../src/nd.js";
 import { arrayRepr } from "../src/repr/array-repr.js";
@@ -63,12 +72,17 @@ describe("writing .npy files", () => {
 
   it("writes numpy's descr for structured dtypes, padding included", () => {
     const dtype = descrToDataType(parsePyLiteral("[('a', '|u1'), ('', '|V3'), ('b', '<i4', (2,))]"));
-    expect(dtype.kind === "structured" && dtype.fields.map((f) => [f.name, f.offset])).toEqual([["a", 0], ["b", 4]]);
+    expect(dtype.kind === "structured" && dtype.fields.map((f) => [f.name, f.offset])).toEqual([
+      ["a", 0],
+      ["b", 4],
+    ]);
     expect(descrRepr(dtype)).toBe("[('a', '|u1'), ('', '|V3'), ('b', '<i4', (2,))]");
   });
 
   it("refuses data of the wrong length", () => {
-    expect(() => encodeNpy({ dtype: parseDataType("<i4"), shape: [2], fortranOrder: false }, new Uint8Array(4))).toThrow(NpyError);
+    expect(() =>
+      encodeNpy({ dtype: parseDataType("<i4"), shape: [2], fortranOrder: false }, new Uint8Array(4)),
+    ).toThrow(NpyError);
   });
 });
 
@@ -77,7 +91,11 @@ describe("bad .npy files", () => {
   const cases: [string, Uint8Array, RegExp][] = [
     ["not npy", new TextEncoder().encode("hello world, not numpy"), /not a \.npy file/],
     ["empty", new Uint8Array(0), /not a \.npy file/],
-    ["version 4", Uint8Array.from([...good.slice(0, 6), 4, 0, ...good.slice(8)]), /unsupported \.npy format version 4\.0/],
+    [
+      "version 4",
+      Uint8Array.from([...good.slice(0, 6), 4, 0, ...good.slice(8)]),
+      /unsupported \.npy format version 4\.0/,
+    ],
     ["cut header", good.slice(0, 40), /cut short/],
     ["cut data", good.slice(0, good.length - 3), /holds 21 bytes of data, its header needs 24/],
   ];
@@ -109,7 +127,10 @@ describe("bad .npy files", () => {
 
 describe("Python literals", () => {
   it("reads what numpy writes and what older numpy wrote", () => {
-    const dict = parsePyLiteral("{'descr': '<f8', 'fortran_order': True, 'shape': (3L, 4L), }") as Map<unknown, unknown>;
+    const dict = parsePyLiteral("{'descr': '<f8', 'fortran_order': True, 'shape': (3L, 4L), }") as Map<
+      unknown,
+      unknown
+    >;
     expect(dict.get("descr")).toBe("<f8");
     expect(dict.get("fortran_order")).toBe(true);
     expect((dict.get("shape") as PyTuple).items).toEqual([3, 4]);

@@ -18,16 +18,30 @@ const sel = (selection: string): string[] => (selection === "" ? [] : [selection
 
 describe("zarr get of object arrays", () => {
   it.each(gets)("%s [%s] prints numpy's repr", async (path, selection, g) => {
-    expect(await run(["get", OBJECTS, "--path", path, ...sel(selection)])).toEqual({ code: 0, out: g.repr + "\n", err: "" });
+    expect(await run(["get", OBJECTS, "--path", path, ...sel(selection)])).toEqual({
+      code: 0,
+      out: `${g.repr}\n`,
+      err: "",
+    });
   });
 
   it.each(gets.filter(([, , g]) => g.json !== null))("%s [%s] --json gives every value", async (path, selection, g) => {
-    expect(await run(["get", OBJECTS, "--path", path, "--json", ...sel(selection)])).toEqual({ code: 0, out: g.json, err: "" });
+    expect(await run(["get", OBJECTS, "--path", path, "--json", ...sel(selection)])).toEqual({
+      code: 0,
+      out: g.json,
+      err: "",
+    });
   });
 });
 
 describe("zarr info of object arrays", () => {
-  const items = (text: string): Record<string, string> => Object.fromEntries(text.trim().split("\n").map((line) => line.split(/ +: /) as [string, string]));
+  const items = (text: string): Record<string, string> =>
+    Object.fromEntries(
+      text
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/ +: /) as [string, string]),
+    );
   it.each(Object.entries(expected.info))("%s reads as zarr-python's Array.info", async (path, info) => {
     const { code, out } = await run(["info", OBJECTS, "--path", path]);
     expect(code).toBe(0);
@@ -45,7 +59,9 @@ describe("zarr get --json and zarr export of values JSON cannot hold", () => {
   it("names the value and says what works instead", async () => {
     const got = await run(["get", OBJECTS, "--path", "msgpack", "--json"]);
     expect(got.code).toBe(1);
-    expect(got.err).toMatch(/value 3 \(flat, in C order\) of the selection holds bytes \(b'by'\), which JSON cannot hold: `zarr get` without --json prints it, and `zarr copy` copies the array as it is/);
+    expect(got.err).toMatch(
+      /value 3 \(flat, in C order\) of the selection holds bytes \(b'by'\), which JSON cannot hold: `zarr get` without --json prints it, and `zarr copy` copies the array as it is/,
+    );
     const out = join(await tempDir(), "m.json");
     const exported = await run(["export", OBJECTS, "--path", "msgpack", "--out", out]);
     expect(exported.code).toBe(1);
@@ -71,14 +87,18 @@ describe("zarr export of object arrays", () => {
   it("exports a selection in slabs, backwards too", async () => {
     const out = join(await tempDir(), "o.json");
     expect((await run(["export", OBJECTS, "--path", "big", "--out", out, "--selection", "::7,-3:"])).code).toBe(0);
-    expect(await readFile(out, "utf8")).toBe(expected.gets.find((g) => g.path === "big" && g.selection === "::7,-3:")!.json);
+    expect(await readFile(out, "utf8")).toBe(
+      expected.gets.find((g) => g.path === "big" && g.selection === "::7,-3:")!.json,
+    );
   });
 
   it("refuses .npy, which holds objects only pickled, and says to use JSON", async () => {
     const out = join(await tempDir(), "o.npy");
     const { code, err } = await run(["export", OBJECTS, "--path", "utf8", "--out", out]);
     expect(code).toBe(1);
-    expect(err).toMatch(/"utf8" is an object array \(dtype \|O, vlen-utf8\): a \.npy file holds objects only pickled, which numpy loads only with allow_pickle=True; export it as JSON instead \(--out FILE\.json\)/);
+    expect(err).toMatch(
+      /"utf8" is an object array \(dtype \|O, vlen-utf8\): a \.npy file holds objects only pickled, which numpy loads only with allow_pickle=True; export it as JSON instead \(--out FILE\.json\)/,
+    );
     await expect(stat(out)).rejects.toThrow(/ENOENT/);
   });
 });
@@ -86,8 +106,15 @@ describe("zarr export of object arrays", () => {
 describe("zarr import of object arrays", () => {
   /** The original's fill value and chunks, as flags. */
   const layoutOf = async (path: string): Promise<string[]> => {
-    const zarray = JSON.parse(await readFile(join(OBJECTS, path, ".zarray"), "utf8")) as { fill_value: unknown; chunks: number[] };
-    return ["--fill-value", JSON.stringify(zarray.fill_value), ...(zarray.chunks.length > 0 ? ["--chunks", zarray.chunks.join(",")] : [])];
+    const zarray = JSON.parse(await readFile(join(OBJECTS, path, ".zarray"), "utf8")) as {
+      fill_value: unknown;
+      chunks: number[];
+    };
+    return [
+      "--fill-value",
+      JSON.stringify(zarray.fill_value),
+      ...(zarray.chunks.length > 0 ? ["--chunks", zarray.chunks.join(",")] : []),
+    ];
   };
   // vlen-utf8 stores None as "" (as numcodecs does), so utf8-none's null comes back as ""
   const whole = gets.filter(([path, selection, g]) => selection === "" && g.json !== null && path !== "utf8-none");
@@ -98,10 +125,20 @@ describe("zarr import of object arrays", () => {
     await writeFile(file, g.json!);
     const store = join(dir, "new.zarr");
     // chunks equal to the fill value everywhere stay unwritten, so they read as the fill value again
-    const { code, err } = await run(["import", file, store, "--path", "x", ...(await layoutOf(path)), "--write-empty-chunks", "false"]);
+    const { code, err } = await run([
+      "import",
+      file,
+      store,
+      "--path",
+      "x",
+      ...(await layoutOf(path)),
+      "--write-empty-chunks",
+      "false",
+    ]);
     expect(code, err).toBe(0);
     expect(await run(["get", store, "--path", "x", "--json"])).toEqual({ code: 0, out: g.json, err: "" });
-    const filters = (p: string): Promise<unknown> => readFile(p, "utf8").then((t) => (JSON.parse(t) as { filters: unknown }).filters);
+    const filters = (p: string): Promise<unknown> =>
+      readFile(p, "utf8").then((t) => (JSON.parse(t) as { filters: unknown }).filters);
     expect(await filters(join(store, "x", ".zarray"))).toEqual(await filters(join(OBJECTS, path, ".zarray")));
   });
 
@@ -116,7 +153,9 @@ describe("zarr import of object arrays", () => {
     expect((await run(["get", store, "--path", "json"])).out).toBe("array(['a', 'bc', None], dtype=object)\n");
     await writeFile(file, '{"shape": [2], "values": [[1, 2], [3]]}');
     expect((await run(["import", file, store, "--path", "ragged", "--dtype", "array:<i2"])).code).toBe(0);
-    expect((await run(["get", store, "--path", "ragged"])).out).toBe("array([array([1, 2], dtype=int16), array([3], dtype=int16)], dtype=object)\n");
+    expect((await run(["get", store, "--path", "ragged"])).out).toBe(
+      "array([array([1, 2], dtype=int16), array([3], dtype=int16)], dtype=object)\n",
+    );
   });
 
   it("needs an object codec, and values each codec can store", async () => {
@@ -131,9 +170,13 @@ describe("zarr import of object arrays", () => {
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/values\[1\]: expected text \(or null\) for an object array with vlen-utf8, found 5/);
     await writeFile(file, '{"dtype": "|O", "object_codec": {"id": "vlen-bytes"}, "shape": [1], "values": ["\\u0100"]}');
-    expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(/values\[0\]: expected text of one character per byte \(U\+0000-U\+00FF\), not "Ā"/);
+    expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(
+      /values\[0\]: expected text of one character per byte \(U\+0000-U\+00FF\), not "Ā"/,
+    );
     await writeFile(file, '{"dtype": "|O", "object_codec": {"id": "zlib"}, "shape": [1], "values": ["a"]}');
-    expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(/"object_codec" must be an object codec config/);
+    expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(
+      /"object_codec" must be an object codec config/,
+    );
     const create = await run(["create", join(dir, "c.zarr"), "--shape", "2", "--dtype", "|O"]);
     expect(create.code).toBe(2);
     expect(create.err).toMatch(/an object array \(dtype \|O\) needs an object codec: --object-codec/);
@@ -143,8 +186,15 @@ describe("zarr import of object arrays", () => {
   it("refuses a .npy of objects (pickled) and says to use JSON", async () => {
     const npy = join(await tempDir(), "o.npy");
     const header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
-    const padded = header + " ".repeat(64 - ((10 + header.length + 1) % 64)) + "\n";
-    await writeFile(npy, Buffer.concat([Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, padded.length, 0]), Buffer.from(padded, "latin1"), Buffer.alloc(8)]));
+    const padded = `${header + " ".repeat(64 - ((10 + header.length + 1) % 64))}\n`;
+    await writeFile(
+      npy,
+      Buffer.concat([
+        Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, padded.length, 0]),
+        Buffer.from(padded, "latin1"),
+        Buffer.alloc(8),
+      ]),
+    );
     const { code, err } = await run(["import", npy, join(await tempDir(), "s.zarr")]);
     expect(code).toBe(1);
     expect(err).toMatch(/object arrays are stored with pickle, which is not read here; import them from JSON instead/);
@@ -158,13 +208,42 @@ describe.skipIf(!hasPython)("zarr-python reads the object arrays zarr import wri
   it("finds the values it wrote itself, of the same Python types", async () => {
     const dir = await tempDir();
     const store = join(dir, "ours.zarr");
-    const paths = ["utf8", "bytes", "ragged", "ragged-f8", "ragged-long", "json", "json-2d", "msgpack-plain", "big", "scalar"];
+    const paths = [
+      "utf8",
+      "bytes",
+      "ragged",
+      "ragged-f8",
+      "ragged-long",
+      "json",
+      "json-2d",
+      "msgpack-plain",
+      "big",
+      "scalar",
+    ];
     for (const path of paths) {
       const file = join(dir, `${path}.json`);
       expect((await run(["export", OBJECTS, "--path", path, "--out", file])).code).toBe(0);
-      const zarray = JSON.parse(await readFile(join(OBJECTS, path, ".zarray"), "utf8")) as { fill_value: unknown; chunks: number[] };
-      const layout = ["--fill-value", JSON.stringify(zarray.fill_value), ...(zarray.chunks.length > 0 ? ["--chunks", zarray.chunks.join(",")] : [])];
-      const { code, err } = await run(["import", file, store, "--path", path, ...layout, "--write-empty-chunks", "false", "--compressor", '{"id": "zlib", "level": 1}']);
+      const zarray = JSON.parse(await readFile(join(OBJECTS, path, ".zarray"), "utf8")) as {
+        fill_value: unknown;
+        chunks: number[];
+      };
+      const layout = [
+        "--fill-value",
+        JSON.stringify(zarray.fill_value),
+        ...(zarray.chunks.length > 0 ? ["--chunks", zarray.chunks.join(",")] : []),
+      ];
+      const { code, err } = await run([
+        "import",
+        file,
+        store,
+        "--path",
+        path,
+        ...layout,
+        "--write-empty-chunks",
+        "false",
+        "--compressor",
+        '{"id": "zlib", "level": 1}',
+      ]);
       expect(code, err).toBe(0);
     }
     const script = `

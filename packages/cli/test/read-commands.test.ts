@@ -23,9 +23,9 @@ const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json")
 
 describe("zarr tree", () => {
   it("draws the hierarchy as zarr-python's Group.tree()", async () => {
-    expect(await run(["tree", STORE])).toEqual({ code: 0, out: expected.tree + "\n", err: "" });
-    expect((await run(["tree", STORE, "--path", "grp"])).out).toBe(expected.tree_grp + "\n");
-    expect((await run(["tree", STORE, "--level", "1"])).out).toBe(expected.tree_level1 + "\n");
+    expect(await run(["tree", STORE])).toEqual({ code: 0, out: `${expected.tree}\n`, err: "" });
+    expect((await run(["tree", STORE, "--path", "grp"])).out).toBe(`${expected.tree_grp}\n`);
+    expect((await run(["tree", STORE, "--level", "1"])).out).toBe(`${expected.tree_level1}\n`);
   });
 
   it("draws an array as its one line", async () => {
@@ -36,10 +36,34 @@ describe("zarr tree", () => {
     const { code, out } = await run(["tree", STORE, "--json"]);
     expect(code).toBe(0);
     const json = JSON.parse(out) as Record<string, Record<string, unknown>>;
-    expect(Object.keys(json).sort()).toEqual(["", "b", "big", "bo", "c", "cx", "e", "grp", "grp/a", "grp/sub", "nested", "s", "t", "u", "z0"]);
+    expect(Object.keys(json).sort()).toEqual([
+      "",
+      "b",
+      "big",
+      "bo",
+      "c",
+      "cx",
+      "e",
+      "grp",
+      "grp/a",
+      "grp/sub",
+      "nested",
+      "s",
+      "t",
+      "u",
+      "z0",
+    ]);
     expect(json[""]).toEqual({ kind: "group", attrs: { title: "fixture", version: 1 } });
     expect(json["grp/a"]).toEqual({ kind: "array", attrs: { units: "m" }, shape: [10, 12], dtype: "<i4" });
-    expect(json["s"]).toEqual({ kind: "array", attrs: {}, shape: [3], dtype: [["x", "<i2"], ["y", "|S3"]] });
+    expect(json.s).toEqual({
+      kind: "array",
+      attrs: {},
+      shape: [3],
+      dtype: [
+        ["x", "<i2"],
+        ["y", "|S3"],
+      ],
+    });
     expect(out).toContain('"version": 1.0'); // floats stay floats
     const sub = JSON.parse((await run(["tree", STORE, "--json", "--path", "grp"])).out) as object;
     expect(Object.keys(sub).sort()).toEqual(["", "a", "sub"]);
@@ -48,7 +72,12 @@ describe("zarr tree", () => {
 
 describe("zarr info", () => {
   const ours = (text: string): Record<string, string> =>
-    Object.fromEntries(text.trim().split("\n").map((line) => line.split(/ +: /) as [string, string]));
+    Object.fromEntries(
+      text
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/ +: /) as [string, string]),
+    );
 
   it.each(Object.entries(expected.info))("describes %s as zarr-python's Array.info does", async (path, items) => {
     const { code, out } = await run(["info", STORE, "--path", path]);
@@ -58,13 +87,31 @@ describe("zarr info", () => {
   });
 
   it("describes a group as zarr-python's Group.info does", async () => {
-    const items = Object.fromEntries(Object.entries(expected.group_info["grp"]!).map(([k, v]) => [k, String(v)]));
-    expect(ours((await run(["info", STORE, "--path", "grp"])).out)).toEqual({ ...items, Type: "Group", "Store type": "DirectoryStore", "Read-only": "True" });
+    const items = Object.fromEntries(Object.entries(expected.group_info.grp!).map(([k, v]) => [k, String(v)]));
+    expect(ours((await run(["info", STORE, "--path", "grp"])).out)).toEqual({
+      ...items,
+      Type: "Group",
+      "Store type": "DirectoryStore",
+      "Read-only": "True",
+    });
   });
 
   it("describes an array as JSON", async () => {
     const json = JSON.parse((await run(["info", STORE, "--path", "b", "--json"])).out) as Record<string, unknown>;
-    expect(json).toMatchObject({ kind: "array", shape: [5], chunks: [2], dtype: ">f8", fill_value: "NaN", order: "F".replace("F", "C"), compressor: null, filters: null, nbytes: 40, nchunks: 3, nchunks_initialized: 2, dimension_separator: "." });
+    expect(json).toMatchObject({
+      kind: "array",
+      shape: [5],
+      chunks: [2],
+      dtype: ">f8",
+      fill_value: "NaN",
+      order: "F".replace("F", "C"),
+      compressor: null,
+      filters: null,
+      nbytes: 40,
+      nchunks: 3,
+      nchunks_initialized: 2,
+      dimension_separator: ".",
+    });
     const group = JSON.parse((await run(["info", STORE, "--json"])).out) as Record<string, unknown>;
     expect(group).toMatchObject({ kind: "group", groups: ["grp"], attributes: { title: "fixture", version: 1 } });
   });
@@ -77,23 +124,31 @@ describe("zarr info", () => {
 });
 
 describe("zarr get", () => {
-  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))("%s [%s] prints numpy's repr", async (path, selection, g) => {
-    const args = ["get", STORE, "--path", path, ...(selection === "" ? [] : [selection])];
-    expect(await run(args)).toEqual({ code: 0, out: g.repr + "\n", err: "" });
-  });
+  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))(
+    "%s [%s] prints numpy's repr",
+    async (path, selection, g) => {
+      const args = ["get", STORE, "--path", path, ...(selection === "" ? [] : [selection])];
+      expect(await run(args)).toEqual({ code: 0, out: `${g.repr}\n`, err: "" });
+    },
+  );
 
-  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))("%s [%s] --json gives every value", async (path, selection, g) => {
-    const args = ["get", STORE, "--path", path, "--json", ...(selection === "" ? [] : [selection])];
-    expect(await run(args)).toEqual({ code: 0, out: g.json, err: "" });
-  });
+  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))(
+    "%s [%s] --json gives every value",
+    async (path, selection, g) => {
+      const args = ["get", STORE, "--path", path, "--json", ...(selection === "" ? [] : [selection])];
+      expect(await run(args)).toEqual({ code: 0, out: g.json, err: "" });
+    },
+  );
 
   it("takes a TensorStore-style URL naming the array", async () => {
     const url = `${pathToFileURL(STORE).href}|zarr2:grp/a`;
-    expect((await run(["get", url, "5"])).out).toBe(expected.gets.find((g) => g.path === "grp/a" && g.selection === "5")!.repr + "\n");
+    expect((await run(["get", url, "5"])).out).toBe(
+      `${expected.gets.find((g) => g.path === "grp/a" && g.selection === "5")!.repr}\n`,
+    );
   });
 
   it("accepts brackets and spaces", async () => {
-    expect((await run(["get", STORE, "--path", "grp/a", "[2:5, ::3]"])).out).toBe(expected.gets[1]!.repr + "\n");
+    expect((await run(["get", STORE, "--path", "grp/a", "[2:5, ::3]"])).out).toBe(`${expected.gets[1]!.repr}\n`);
   });
 });
 
@@ -104,12 +159,18 @@ describe("zarr digest", () => {
 
   it("lists every array below a group", async () => {
     const lines = (await run(["digest", STORE])).out.trim().split("\n");
-    expect(lines).toEqual(Object.entries(expected.digests).sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, d]) => `${d}  ${p}`));
+    expect(lines).toEqual(
+      Object.entries(expected.digests)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([p, d]) => `${d}  ${p}`),
+    );
     expect((await run(["digest", STORE, "--path", "grp"])).out).toBe(`${expected.digests["grp/a"]}  a\n`);
   });
 
   it("takes other hashlib names", async () => {
-    expect((await run(["digest", STORE, "--path", "grp/a", "--hash", "md5"])).out).toBe(`${expected.digests_md5["grp/a"]}\n`);
+    expect((await run(["digest", STORE, "--path", "grp/a", "--hash", "md5"])).out).toBe(
+      `${expected.digests_md5["grp/a"]}\n`,
+    );
   });
 
   it("needs no codecs", async () => {
@@ -119,19 +180,41 @@ describe("zarr digest", () => {
 });
 
 describe("zarr export", () => {
-  it.each(Object.entries(expected.npy))("%s.npy is byte for byte what np.save wrote", async (name, { path, selection }) => {
-    const out = join(await tempDir(), `${name}.npy`);
-    const { code, err } = await run(["export", STORE, "--path", path, "--out", out, ...(selection ? ["--selection", selection] : [])]);
-    expect(code, err).toBe(0);
-    expect(Buffer.compare(await readFile(out), await readFile(join(FIXTURES, "store-npy", `${name}.npy`)))).toBe(0);
-  });
+  it.each(Object.entries(expected.npy))(
+    "%s.npy is byte for byte what np.save wrote",
+    async (name, { path, selection }) => {
+      const out = join(await tempDir(), `${name}.npy`);
+      const { code, err } = await run([
+        "export",
+        STORE,
+        "--path",
+        path,
+        "--out",
+        out,
+        ...(selection ? ["--selection", selection] : []),
+      ]);
+      expect(code, err).toBe(0);
+      expect(Buffer.compare(await readFile(out), await readFile(join(FIXTURES, "store-npy", `${name}.npy`)))).toBe(0);
+    },
+  );
 
-  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))("%s [%s] as .json: what get --json prints", async (path, selection, g) => {
-    const out = join(await tempDir(), "x.json");
-    const { code } = await run(["export", STORE, "--path", path, "--out", out, ...(selection ? ["--selection", selection] : [])]);
-    expect(code).toBe(0);
-    expect(await readFile(out, "utf8")).toBe(g.json);
-  });
+  it.each(expected.gets.map((g) => [g.path, g.selection, g] as const))(
+    "%s [%s] as .json: what get --json prints",
+    async (path, selection, g) => {
+      const out = join(await tempDir(), "x.json");
+      const { code } = await run([
+        "export",
+        STORE,
+        "--path",
+        path,
+        "--out",
+        out,
+        ...(selection ? ["--selection", selection] : []),
+      ]);
+      expect(code).toBe(0);
+      expect(await readFile(out, "utf8")).toBe(g.json);
+    },
+  );
 
   it.each([
     // Stored codes, and what ml_dtypes 0.6 writes for the float32 it reads them as
@@ -145,7 +228,17 @@ describe("zarr export", () => {
     const dir = await tempDir();
     const itemsize = dtype === "bfloat16" ? 2 : 1;
     const n = stored.length / itemsize;
-    const zarray = { chunks: [n], compressor: null, dimension_separator: ".", dtype, fill_value: 0.0, filters: null, order: "C", shape: [n], zarr_format: 2 };
+    const zarray = {
+      chunks: [n],
+      compressor: null,
+      dimension_separator: ".",
+      dtype,
+      fill_value: 0.0,
+      filters: null,
+      order: "C",
+      shape: [n],
+      zarr_format: 2,
+    };
     await writeFile(join(dir, ".zarray"), JSON.stringify(zarray));
     await writeFile(join(dir, "0"), Uint8Array.from(stored));
     const out = join(dir, "x.npy");

@@ -49,14 +49,14 @@ async function contents(location: string): Promise<Map<string, string>> {
 
 describe("a zip file zarr-python wrote", () => {
   it("zarr tree draws what zarr-python's Group.tree() draws", async () => {
-    expect(await ok(["tree", ZIP])).toBe(expected.tree + "\n");
-    expect(await ok(["tree", ZIP, "--path", "grp"])).toBe(expected.tree_grp + "\n");
+    expect(await ok(["tree", ZIP])).toBe(`${expected.tree}\n`);
+    expect(await ok(["tree", ZIP, "--path", "grp"])).toBe(`${expected.tree_grp}\n`);
   });
 
   it("zarr get prints what numpy prints, for every selection", async () => {
     for (const g of expected.gets) {
       const args = ["get", ZIP, "--path", g.path, ...(g.selection === "" ? [] : [g.selection])];
-      expect(await ok(args), args.join(" ")).toBe(g.repr + "\n");
+      expect(await ok(args), args.join(" ")).toBe(`${g.repr}\n`);
     }
     const g = expected.gets.find((x) => x.path === "grp/a" && x.selection === "2:5,::3")!;
     expect(await ok(["get", ZIP, "--path", "grp/a", "2:5,::3", "--json"])).toBe(g.json);
@@ -66,9 +66,11 @@ describe("a zip file zarr-python wrote", () => {
     for (const path of ["", "grp", "grp/a", "s", "big"]) {
       const flags = path === "" ? [] : ["--path", path];
       expect(await ok(["info", ZIP, ...flags, "--json"])).toBe(await ok(["info", STORE, ...flags, "--json"]));
-      expect(await ok(["info", ZIP, ...flags])).toBe((await ok(["info", STORE, ...flags])).replace("DirectoryStore", "ZipStore"));
+      expect(await ok(["info", ZIP, ...flags])).toBe(
+        (await ok(["info", STORE, ...flags])).replace("DirectoryStore", "ZipStore"),
+      );
     }
-    expect(await ok(["digest", ZIP, "--path", "grp/a"])).toBe(expected.digests["grp/a"] + "\n");
+    expect(await ok(["digest", ZIP, "--path", "grp/a"])).toBe(`${expected.digests["grp/a"]}\n`);
     expect(await ok(["validate", ZIP])).toMatch(/^ok: 12 arrays, 3 groups/);
   });
 
@@ -77,25 +79,38 @@ describe("a zip file zarr-python wrote", () => {
     for (const [name, { path, selection }] of Object.entries(expected.npy)) {
       const out = join(dir, `${name}.npy`);
       await ok(["export", ZIP, "--path", path, "--out", out, ...(selection === "" ? [] : ["--selection", selection])]);
-      expect(Buffer.compare(await readFile(out), await readFile(join(FIXTURES, "store-npy", `${name}.npy`))), name).toBe(0);
+      expect(
+        Buffer.compare(await readFile(out), await readFile(join(FIXTURES, "store-npy", `${name}.npy`))),
+        name,
+      ).toBe(0);
     }
   });
 
   it("takes a TensorStore URL naming a node inside the zip", async () => {
     const url = `${pathToFileURL(ZIP).href}|zarr2:grp`;
     const g = expected.gets.find((x) => x.path === "grp/a" && x.selection === "-3:,1:11:4")!;
-    expect(await ok(["get", url, "--path", "a", "-3:,1:11:4"])).toBe(g.repr + "\n");
-    expect(await ok(["get", `${pathToFileURL(ZIP).href}|zip:grp|zarr2:a`, "-3:,1:11:4"])).toBe(g.repr + "\n");
-    expect(await ok(["tree", url])).toBe(expected.tree_grp + "\n");
+    expect(await ok(["get", url, "--path", "a", "-3:,1:11:4"])).toBe(`${g.repr}\n`);
+    expect(await ok(["get", `${pathToFileURL(ZIP).href}|zip:grp|zarr2:a`, "-3:,1:11:4"])).toBe(`${g.repr}\n`);
+    expect(await ok(["tree", url])).toBe(`${expected.tree_grp}\n`);
   });
 });
 
 describe("writing zip files", () => {
   it("zarr import into a new .zip, then more writes into it", async () => {
     const zip = join(await tempDir(), "new.zip");
-    await ok(["import", join(FIXTURES, "store-npy", "grp-a.npy"), zip, "--path", "x/a", "--chunks", "3,5", "--attrs", '{"units": "m"}']);
+    await ok([
+      "import",
+      join(FIXTURES, "store-npy", "grp-a.npy"),
+      zip,
+      "--path",
+      "x/a",
+      "--chunks",
+      "3,5",
+      "--attrs",
+      '{"units": "m"}',
+    ]);
     const g = expected.gets.find((x) => x.path === "grp/a" && x.selection === "")!;
-    expect(await ok(["get", zip, "--path", "x/a"])).toBe(g.repr + "\n");
+    expect(await ok(["get", zip, "--path", "x/a"])).toBe(`${g.repr}\n`);
     await ok(["create", zip, "--path", "y", "--shape", "4", "--dtype", "<i2", "--fill-value", "7"]);
     await ok(["attrs", "set", zip, "--path", "y", "scale", "2.0"]);
     await ok(["resize", zip, "--path", "x/a", "--shape", "4,12"]);
@@ -106,7 +121,21 @@ describe("writing zip files", () => {
     expect(await ok(["validate", zip])).toMatch(/^ok: 2 arrays, 2 groups, 6 chunks checked; 0 errors, 0 warnings/);
     // what @z/core reads from the file by itself (so the central directory was written)
     const keys = [...(await contents(zip)).keys()];
-    expect(keys).toEqual([".zgroup", ".zmetadata", "x/.zgroup", "x/a/.zarray", "x/a/.zattrs", "x/a/0.0", "x/a/0.1", "x/a/0.2", "x/a/1.0", "x/a/1.1", "x/a/1.2", "y/.zarray", "y/.zattrs"]);
+    expect(keys).toEqual([
+      ".zgroup",
+      ".zmetadata",
+      "x/.zgroup",
+      "x/a/.zarray",
+      "x/a/.zattrs",
+      "x/a/0.0",
+      "x/a/0.1",
+      "x/a/0.2",
+      "x/a/1.0",
+      "x/a/1.1",
+      "x/a/1.2",
+      "y/.zarray",
+      "y/.zattrs",
+    ]);
   });
 
   it("zarr copy of a directory into a zip holds what zarr-python's copy_store put into store.zip", async () => {
@@ -132,7 +161,10 @@ describe("writing zip files", () => {
   it("refuses to read a file that is not a zip", async () => {
     const bad = join(await tempDir(), "bad.zip");
     await writeFile(bad, "not a zip at all");
-    expect(await run(["tree", bad])).toMatchObject({ code: 1, err: expect.stringMatching(/^zarr tree: .*bad\.zip is not a readable zip file/) });
+    expect(await run(["tree", bad])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^zarr tree: .*bad\.zip is not a readable zip file/),
+    });
   });
 });
 
@@ -142,7 +174,10 @@ describe("http(s) URLs", () => {
     const controller = new AbortController();
     let found: (url: string) => void;
     const started = new Promise<string>((resolve) => (found = resolve));
-    const done = run(["serve", store], { signal: controller.signal, onOut: (text) => void (/http:\/\/\S+/.exec(text) && found(/http:\/\/\S+/.exec(text)![0])) });
+    const done = run(["serve", store], {
+      signal: controller.signal,
+      onOut: (text) => void (/http:\/\/\S+/.exec(text) && found(/http:\/\/\S+/.exec(text)![0])),
+    });
     const url = await Promise.race([started, done.then((r) => Promise.reject(new Error(`serve ended: ${r.err}`)))]);
     return {
       url,
@@ -158,13 +193,21 @@ describe("http(s) URLs", () => {
     try {
       for (const g of expected.gets.filter((x) => ["grp/a", "s", "t", "u"].includes(x.path))) {
         const args = ["get", server.url, "--path", g.path, ...(g.selection === "" ? [] : [g.selection])];
-        expect(await ok(args), args.join(" ")).toBe(g.repr + "\n");
+        expect(await ok(args), args.join(" ")).toBe(`${g.repr}\n`);
       }
       const g = expected.gets.find((x) => x.path === "nested" && x.selection === "1:3")!;
-      expect(await ok(["get", `${server.url}|zarr2:nested`, "1:3"])).toBe(g.repr + "\n");
-      expect(await ok(["info", server.url, "--path", "grp/a"])).toMatch(/^Name +: \/grp\/a\n[^]*Store type +: HttpStore\n/);
-      expect(await run(["get", server.url, "--path", "nope"])).toMatchObject({ code: 1, err: expect.stringMatching(/no array or group at path "nope"/) });
-      expect(await run(["attrs", "set", server.url, "a", "1"])).toMatchObject({ code: 2, err: expect.stringMatching(/HTTP stores are read-only/) });
+      expect(await ok(["get", `${server.url}|zarr2:nested`, "1:3"])).toBe(`${g.repr}\n`);
+      expect(await ok(["info", server.url, "--path", "grp/a"])).toMatch(
+        /^Name +: \/grp\/a\n[^]*Store type +: HttpStore\n/,
+      );
+      expect(await run(["get", server.url, "--path", "nope"])).toMatchObject({
+        code: 1,
+        err: expect.stringMatching(/no array or group at path "nope"/),
+      });
+      expect(await run(["attrs", "set", server.url, "a", "1"])).toMatchObject({
+        code: 2,
+        err: expect.stringMatching(/HTTP stores are read-only/),
+      });
     } finally {
       await server.stop();
     }
@@ -174,7 +217,7 @@ describe("http(s) URLs", () => {
     const server = await serve(ZIP);
     try {
       const g = expected.gets.find((x) => x.path === "big" && x.selection === "::7,::9")!;
-      expect(await ok(["get", `${server.url}|zarr2:big`, "::7,::9"])).toBe(g.repr + "\n");
+      expect(await ok(["get", `${server.url}|zarr2:big`, "::7,::9"])).toBe(`${g.repr}\n`);
       const response = await fetch(`${server.url}grp/a/.zarray`, { headers: { Range: "bytes=0-0" } });
       expect([response.status, await response.text()]).toEqual([206, "{"]);
     } finally {
@@ -209,10 +252,10 @@ describe("http(s) URLs", () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     it("zarr tree, get and digest through a TensorStore URL", async () => {
-      expect(await ok(["tree", `${base}/data/store.zip`])).toBe(expected.tree + "\n");
+      expect(await ok(["tree", `${base}/data/store.zip`])).toBe(`${expected.tree}\n`);
       const g = expected.gets.find((x) => x.path === "grp/a" && x.selection === "...,-1")!;
-      expect(await ok(["get", `${base}/data/store.zip|zarr2:grp/a`, "...,-1"])).toBe(g.repr + "\n");
-      expect(await ok(["digest", `${base}/data/store.zip|zarr2:grp/a`])).toBe(expected.digests["grp/a"] + "\n");
+      expect(await ok(["get", `${base}/data/store.zip|zarr2:grp/a`, "...,-1"])).toBe(`${g.repr}\n`);
+      expect(await ok(["digest", `${base}/data/store.zip|zarr2:grp/a`])).toBe(`${expected.digests["grp/a"]}\n`);
       expect(await run(["get", `${base}/data/missing.zip`])).toMatchObject({ code: 1 });
     });
   });

@@ -13,7 +13,12 @@ interface Done {
   stderr: string;
 }
 
-function zarr(args: string[], options: { onStdout?: (text: string, kill: (signal: NodeJS.Signals) => void, child: ReturnType<typeof spawn>) => void } = {}): Promise<Done> {
+function zarr(
+  args: string[],
+  options: {
+    onStdout?: (text: string, kill: (signal: NodeJS.Signals) => void, child: ReturnType<typeof spawn>) => void;
+  } = {},
+): Promise<Done> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -30,9 +35,15 @@ function zarr(args: string[], options: { onStdout?: (text: string, kill: (signal
 
 describe("the zarr command", () => {
   it("prints values and exits 0", async () => {
-    const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json"), "utf8")) as { gets: { path: string; selection: string; repr: string }[] };
+    const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json"), "utf8")) as {
+      gets: { path: string; selection: string; repr: string }[];
+    };
     const g = expected.gets.find((x) => x.path === "grp/a" && x.selection === "-3:,1:11:4")!;
-    expect(await zarr(["get", STORE, "--path", "grp/a", "-3:,1:11:4"])).toEqual({ code: 0, stdout: g.repr + "\n", stderr: "" });
+    expect(await zarr(["get", STORE, "--path", "grp/a", "-3:,1:11:4"])).toEqual({
+      code: 0,
+      stdout: `${g.repr}\n`,
+      stderr: "",
+    });
   });
 
   it("exits 1 for data errors and 2 for usage errors, without stack traces", async () => {
@@ -47,15 +58,23 @@ describe("the zarr command", () => {
   });
 
   it("reads a zip file through a TensorStore URL", async () => {
-    const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json"), "utf8")) as { gets: { path: string; selection: string; repr: string }[] };
+    const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json"), "utf8")) as {
+      gets: { path: string; selection: string; repr: string }[];
+    };
     const g = expected.gets.find((x) => x.path === "u" && x.selection === "")!;
-    expect(await zarr(["get", `${pathToFileURL(join(FIXTURES, "store.zip")).href}|zarr2:u`])).toEqual({ code: 0, stdout: g.repr + "\n", stderr: "" });
+    expect(await zarr(["get", `${pathToFileURL(join(FIXTURES, "store.zip")).href}|zarr2:u`])).toEqual({
+      code: 0,
+      stdout: `${g.repr}\n`,
+      stderr: "",
+    });
   });
 
   it("runs the demo", async () => {
     const { code, stdout } = await zarr(["demo"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^wrote and read back 1200000 values in .*\/example\nrows 997-999, cols 0-2 \(unwritten, fill value -1\): -1 -1 -1 -1 -1 -1 -1 -1 -1\n\nName +: \/example\n/);
+    expect(stdout).toMatch(
+      /^wrote and read back 1200000 values in .*\/example\nrows 997-999, cols 0-2 \(unwritten, fill value -1\): -1 -1 -1 -1 -1 -1 -1 -1 -1\n\nName +: \/example\n/,
+    );
     expect(stdout).toContain("Chunks initialized : 16/16\n");
   }, 20_000);
 

@@ -11,13 +11,36 @@ import { float16Bits as numberToHalf, float16FromBits as halfToNumber } from "@z
 describe("STORE arguments", () => {
   it("reads paths, file URLs and TensorStore-style URLs", () => {
     expect(parseStoreArg("data.zarr")).toEqual({ kind: "directory", path: join(process.cwd(), "data.zarr"), node: "" });
-    expect(parseStoreArg("file:///tmp/my%20data.zarr")).toEqual({ kind: "directory", path: "/tmp/my data.zarr", node: "" });
-    expect(parseStoreArg("file:///tmp/d.zarr|zarr2:a/b%20c/")).toEqual({ kind: "directory", path: "/tmp/d.zarr", node: "a/b c" });
+    expect(parseStoreArg("file:///tmp/my%20data.zarr")).toEqual({
+      kind: "directory",
+      path: "/tmp/my data.zarr",
+      node: "",
+    });
+    expect(parseStoreArg("file:///tmp/d.zarr|zarr2:a/b%20c/")).toEqual({
+      kind: "directory",
+      path: "/tmp/d.zarr",
+      node: "a/b c",
+    });
     expect(parseStoreArg("file:///tmp/d.zarr/|zarr:x")).toEqual({ kind: "directory", path: "/tmp/d.zarr", node: "x" });
-    expect(parseStoreArg(`${pathToFileURL("/tmp/a.zip").href}|zip:inner|zarr2:g`)).toEqual({ kind: "zip", file: "/tmp/a.zip", remote: false, node: "inner/g" });
-    expect(parseStoreArg("a.zip")).toEqual({ kind: "zip", file: join(process.cwd(), "a.zip"), remote: false, node: "" });
+    expect(parseStoreArg(`${pathToFileURL("/tmp/a.zip").href}|zip:inner|zarr2:g`)).toEqual({
+      kind: "zip",
+      file: "/tmp/a.zip",
+      remote: false,
+      node: "inner/g",
+    });
+    expect(parseStoreArg("a.zip")).toEqual({
+      kind: "zip",
+      file: join(process.cwd(), "a.zip"),
+      remote: false,
+      node: "",
+    });
     expect(parseStoreArg("https://h/x.zarr|zarr2:y")).toEqual({ kind: "http", url: "https://h/x.zarr", node: "y" });
-    expect(parseStoreArg("https://h/x.zip|zip:in|zarr2:y")).toEqual({ kind: "zip", file: "https://h/x.zip", remote: true, node: "in/y" });
+    expect(parseStoreArg("https://h/x.zip|zip:in|zarr2:y")).toEqual({
+      kind: "zip",
+      file: "https://h/x.zip",
+      remote: true,
+      node: "in/y",
+    });
   });
 
   it.each([
@@ -64,7 +87,9 @@ describe("selection text", () => {
 
   it("resolves negative steps as Python's slice.indices", () => {
     expect(resolveSelection(parseSelection("::-1"), [10])).toEqual([{ kind: "range", start: 9, step: -1, length: 10 }]);
-    expect(resolveSelection(parseSelection("8:1:-3"), [10])).toEqual([{ kind: "range", start: 8, step: -3, length: 3 }]);
+    expect(resolveSelection(parseSelection("8:1:-3"), [10])).toEqual([
+      { kind: "range", start: 8, step: -3, length: 3 },
+    ]);
     expect(selectionShape(resolveSelection(parseSelection("-100::-1"), [10]))).toEqual([0]);
     expect(selectionShape(resolveSelection(parseSelection(":-100:-1"), [10]))).toEqual([10]);
     expect(selectionShape(resolveSelection(parseSelection("2:5:-1"), [10]))).toEqual([0]);
@@ -79,7 +104,12 @@ describe("argument parsing", () => {
   it("takes --name value, --name=value, flags, -h, --, and negative numbers as positionals", () => {
     const args = parseArgs(["a", "--x", "1", "--y=2", "--json", "-1", "-h", "--", "--z"], new Set(["json"]));
     expect(args.positional).toEqual(["a", "-1", "--z"]);
-    expect([...args.flags]).toEqual([["x", "1"], ["y", "2"], ["json", true], ["help", true]]);
+    expect([...args.flags]).toEqual([
+      ["x", "1"],
+      ["y", "2"],
+      ["json", true],
+      ["help", true],
+    ]);
   });
 
   it("reads integer lists", () => {
@@ -129,7 +159,16 @@ describe("progress bar", () => {
 
 describe("float16", () => {
   it("rounds to nearest even and reads back", () => {
-    for (const [x, bits] of [[1, 0x3c00], [65504, 0x7bff], [65520, 0x7c00], [-0, 0x8000], [2 ** -24, 1], [0.1, 0x2e66], [NaN, 0x7e00], [-Infinity, 0xfc00]] as const) {
+    for (const [x, bits] of [
+      [1, 0x3c00],
+      [65504, 0x7bff],
+      [65520, 0x7c00],
+      [-0, 0x8000],
+      [2 ** -24, 1],
+      [0.1, 0x2e66],
+      [NaN, 0x7e00],
+      [-Infinity, 0xfc00],
+    ] as const) {
       expect(numberToHalf(x)).toBe(bits);
     }
     expect(halfToNumber(0x2e66)).toBe(0.0999755859375);

@@ -20,12 +20,18 @@ const cases = Object.entries(expected);
 const dir = (name: string): string => join(FIXTURES, "v1", name);
 
 /** `name : value` lines as an object. */
-const items = (text: string): Record<string, string> => Object.fromEntries(text.trim().split("\n").map((line) => line.split(/ +: /) as [string, string]));
+const items = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .trim()
+      .split("\n")
+      .map((line) => line.split(/ +: /) as [string, string]),
+  );
 
 describe("Zarr v1 arrays", () => {
   it.each(cases)("zarr get %s prints numpy's repr of what zarr-python reads after migrating it", async (name, c) => {
-    expect(await run(["get", dir(name)])).toEqual({ code: 0, out: c.repr + "\n", err: "" });
-    expect((await run(["get", dir(name), "1:4,::2"])).out).toBe(c.repr_sel + "\n");
+    expect(await run(["get", dir(name)])).toEqual({ code: 0, out: `${c.repr}\n`, err: "" });
+    expect((await run(["get", dir(name), "1:4,::2"])).out).toBe(`${c.repr_sel}\n`);
   });
 
   it.each(cases)("zarr export %s writes what np.save writes", async (name, c) => {
@@ -45,7 +51,15 @@ describe("Zarr v1 arrays", () => {
     const { "No. bytes stored": _a, "Storage ratio": _b, ...rest } = c.info;
     const { "No. bytes stored": _c, "Storage ratio": _d, ...ourRest } = ours;
     // this project's names, and numcodecs' Blosc repr with sorted parameters (as for every codec here)
-    expect(ourRest).toEqual({ ...rest, Type: "ZarrArray", "Store type": "DirectoryStore", Compressor: rest["Compressor"]!.replace("Blosc(cname='lz4', clevel=5, shuffle=SHUFFLE, blocksize=0)", "Blosc(blocksize=0, clevel=5, cname='lz4', shuffle=SHUFFLE)") });
+    expect(ourRest).toEqual({
+      ...rest,
+      Type: "ZarrArray",
+      "Store type": "DirectoryStore",
+      Compressor: rest.Compressor!.replace(
+        "Blosc(cname='lz4', clevel=5, shuffle=SHUFFLE, blocksize=0)",
+        "Blosc(blocksize=0, clevel=5, cname='lz4', shuffle=SHUFFLE)",
+      ),
+    });
   });
 
   it.each(cases)("zarr info %s says what @z/core's info() says", async (name) => {
@@ -55,7 +69,17 @@ describe("Zarr v1 arrays", () => {
 
   it("describes a v1 array as JSON, with its attributes", async () => {
     const json = JSON.parse((await run(["info", dir("zlib-i4"), "--json"])).out) as Record<string, unknown>;
-    expect(json).toMatchObject({ kind: "array", zarr_format: 1, shape: [5, 7], chunks: [2, 3], dtype: "<i4", fill_value: -1, compressor: { id: "zlib", level: 1 }, nchunks_initialized: 8, attributes: { case: "zlib-i4" } });
+    expect(json).toMatchObject({
+      kind: "array",
+      zarr_format: 1,
+      shape: [5, 7],
+      chunks: [2, 3],
+      dtype: "<i4",
+      fill_value: -1,
+      compressor: { id: "zlib", level: 1 },
+      nchunks_initialized: 8,
+      attributes: { case: "zlib-i4" },
+    });
     expect(JSON.parse((await run(["attrs", "get", dir("zlib-i4")])).out)).toEqual(expected["zlib-i4"]!.attrs);
     expect((await run(["tree", dir("zlib-i4")])).out).toBe("/ (5, 7) int32\n");
   });
@@ -66,7 +90,11 @@ describe("Zarr v1 arrays", () => {
   });
 
   it("validates a v1 array: its documents, every chunk", async () => {
-    expect(await run(["validate", dir("zlib-i4")])).toEqual({ code: 0, out: "ok: 1 arrays, 0 groups, 8 chunks checked; 0 errors, 0 warnings\n", err: "" });
+    expect(await run(["validate", dir("zlib-i4")])).toEqual({
+      code: 0,
+      out: "ok: 1 arrays, 0 groups, 8 chunks checked; 0 errors, 0 warnings\n",
+      err: "",
+    });
   });
 
   it("refuses to change a v1 array, which is read-only", async () => {

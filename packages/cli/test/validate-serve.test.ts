@@ -7,7 +7,11 @@ import { FIXTURES, fixtureCopy, run, STORE, tempDir } from "./helpers.js";
 
 describe("zarr validate", () => {
   it("passes a store zarr-python wrote", async () => {
-    expect(await run(["validate", STORE])).toEqual({ code: 0, out: "ok: 12 arrays, 3 groups, 44 chunks checked; 0 errors, 0 warnings\n", err: "" });
+    expect(await run(["validate", STORE])).toEqual({
+      code: 0,
+      out: "ok: 12 arrays, 3 groups, 44 chunks checked; 0 errors, 0 warnings\n",
+      err: "",
+    });
   });
 
   it("reports each problem with its key and fails", async () => {
@@ -28,8 +32,8 @@ describe("zarr validate", () => {
       expect.stringMatching(/^error: b\/\.zattrs: "b\/\.zattrs" must hold a JSON object/),
       expect.stringMatching(/^error: c\/0\.0: .*(gzip|decode|chunk c\/0\.0)/),
       expect.stringMatching(/^error: grp\/a\/0\.0: .*/),
-      "warning: grp/a/9.9: chunk outside the grid of \"grp/a\" (shape [10, 12], chunks [4, 5])",
-      "warning: grp/a/notes.txt: not a chunk key of array \"grp/a\"",
+      'warning: grp/a/9.9: chunk outside the grid of "grp/a" (shape [10, 12], chunks [4, 5])',
+      'warning: grp/a/notes.txt: not a chunk key of array "grp/a"',
       'warning: orphan/deep/.zgroup: its parent "orphan" is not a group',
       "warning: stray: belongs to no array (not inside an array's directory)",
       expect.stringMatching(/^error: u\/\.zarray: "u\/\.zarray" misses the required field "shape"/),
@@ -45,7 +49,10 @@ describe("zarr validate", () => {
   });
 
   it("decodes zarr-python's default blosc chunks", async () => {
-    expect(await run(["validate", join(FIXTURES, "store-blosc")])).toMatchObject({ code: 0, out: "ok: 1 arrays, 0 groups, 2 chunks checked; 0 errors, 0 warnings\n" });
+    expect(await run(["validate", join(FIXTURES, "store-blosc")])).toMatchObject({
+      code: 0,
+      out: "ok: 1 arrays, 0 groups, 2 chunks checked; 0 errors, 0 warnings\n",
+    });
   });
 
   it("reports arrays whose codecs this build lacks", async () => {
@@ -95,12 +102,12 @@ print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
     const stale = {
       // z's naming, in the array's directory; zarr-python's (and z's before), next to the chunk;
       // z's for metadata; zarr-python's in a numbered directory of a nested array.
-      ours: "grp/a/.0.0." + HEX + ".partial",
-      zarrPython: "grp/a/1.1." + HEX + ".partial",
-      metadata: "grp/..zattrs." + HEX + ".partial",
-      nested: "nested/0/1." + HEX + ".partial",
+      ours: `grp/a/.0.0.${HEX}.partial`,
+      zarrPython: `grp/a/1.1.${HEX}.partial`,
+      metadata: `grp/..zattrs.${HEX}.partial`,
+      nested: `nested/0/1.${HEX}.partial`,
     };
-    const young = "grp/a/.1.2." + HEX + ".partial";
+    const young = `grp/a/.1.2.${HEX}.partial`;
     for (const name of Object.values(stale)) {
       await writeFile(join(store, name), "half");
       await utimes(join(store, name), minutesAgo(2), minutesAgo(2));
@@ -115,11 +122,21 @@ print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
     expect(report.code).toBe(0);
     const lines = report.out.trim().split("\n");
     expect(lines.filter((line) => line.includes("temporary file"))).toEqual([
-      expect.stringMatching(/^warning: grp\/\.\.zattrs\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way \(4 bytes, last written .*Z\); zarr validate --fix removes it$/),
-      expect.stringMatching(/^warning: grp\/a\/\.0\.0\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
-      expect.stringMatching(/^warning: grp\/a\/\.1\.2\.[0-9a-f]{32}\.partial: temporary file of a write in progress, or of one killed less than 60 s ago \(11 bytes\); --fix leaves it until then$/),
-      expect.stringMatching(/^warning: grp\/a\/1\.1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
-      expect.stringMatching(/^warning: nested\/0\/1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/),
+      expect.stringMatching(
+        /^warning: grp\/\.\.zattrs\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way \(4 bytes, last written .*Z\); zarr validate --fix removes it$/,
+      ),
+      expect.stringMatching(
+        /^warning: grp\/a\/\.0\.0\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/,
+      ),
+      expect.stringMatching(
+        /^warning: grp\/a\/\.1\.2\.[0-9a-f]{32}\.partial: temporary file of a write in progress, or of one killed less than 60 s ago \(11 bytes\); --fix leaves it until then$/,
+      ),
+      expect.stringMatching(
+        /^warning: grp\/a\/1\.1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/,
+      ),
+      expect.stringMatching(
+        /^warning: nested\/0\/1\.[0-9a-f]{32}\.partial: temporary file left by a write killed part way/,
+      ),
     ]);
     expect(lines.at(-1)).toBe("ok: 12 arrays, 3 groups, 44 chunks checked; 0 errors, 5 warnings");
     expect((await run(["validate", store, "--strict"])).code).toBe(1);
@@ -137,14 +154,17 @@ print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
     ]);
     expect(await files()).toEqual(before.filter((name) => !Object.values(stale).includes(name)));
     if (hasZarrPython) expect(nchunks(store)).toEqual(chunksBefore);
-    const json = JSON.parse((await run(["validate", store, "--fix", "--json"])).out) as { removed: string[]; problems: { key: string }[] };
+    const json = JSON.parse((await run(["validate", store, "--fix", "--json"])).out) as {
+      removed: string[];
+      problems: { key: string }[];
+    };
     expect(json.removed).toEqual([]);
     expect(json.problems.map((p) => p.key)).toEqual([young]);
   }, 30_000);
 
   it("--path limits them to the hierarchy below it", async () => {
     const store = await fixtureCopy();
-    for (const name of ["grp/a/.0.0." + HEX + ".partial", "b/.0." + HEX + ".partial"]) {
+    for (const name of [`grp/a/.0.0.${HEX}.partial`, `b/.0.${HEX}.partial`]) {
       await writeFile(join(store, name), "half");
       await utimes(join(store, name), minutesAgo(2), minutesAgo(2));
     }
@@ -168,14 +188,22 @@ print(json.dumps([a.nchunks_initialized, n.nchunks_initialized]))`;
     expect(out).toContain(`warning: ${copy}: temporary file left by a write killed part way`);
     expect(out).not.toContain(other);
     const fixed = await run(["validate", zip, "--fix"]);
-    expect(fixed.out).toMatch(new RegExp(`^removed: ${copy.replaceAll(".", "\\.")}: temporary file of a killed write \\(\\d+ bytes\\)\n`));
+    expect(fixed.out).toMatch(
+      new RegExp(`^removed: ${copy.replaceAll(".", "\\.")}: temporary file of a killed write \\(\\d+ bytes\\)\n`),
+    );
     expect((await readdirRecursive(dir)).sort()).toEqual([`.other.zip.${HEX}.partial`, "store.zip"]);
   });
 });
 
 /** The files under `root`, relative and `/`-separated. */
 async function readdirRecursive(root: string): Promise<string[]> {
-  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join("/"));
+  return (await readdir(root, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      relative(root, join(entry.parentPath ?? entry.path, entry.name))
+        .split(sep)
+        .join("/"),
+    );
 }
 
 describe("zarr serve", () => {
@@ -183,7 +211,10 @@ describe("zarr serve", () => {
     const controller = new AbortController();
     let resolveUrl: (url: string) => void;
     const url = new Promise<string>((resolve) => (resolveUrl = resolve));
-    const done = run(["serve", STORE, ...args], { signal: controller.signal, onOut: (text) => resolveUrl(/http:\/\/\S+/.exec(text)![0]) });
+    const done = run(["serve", STORE, ...args], {
+      signal: controller.signal,
+      onOut: (text) => resolveUrl(/http:\/\/\S+/.exec(text)![0]),
+    });
     try {
       await test(await url);
     } finally {

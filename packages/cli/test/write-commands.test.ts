@@ -12,18 +12,34 @@ const expected = JSON.parse(await readFile(join(FIXTURES, "store-expected.json")
 const text = (path: string): Promise<string> => readFile(path, "utf8");
 
 describe("zarr create", () => {
-  it.each(expected.creates.map((c) => [c.args.join(" "), c] as const))("%s: .zarray as zarr-python writes it", async (_, c) => {
-    const store = join(await tempDir(), "new.zarr");
-    const result = await run(["create", store, ...c.args]);
-    expect(result.code, result.err).toBe(0);
-    expect(await text(join(store, ".zarray"))).toBe(c.zarray);
-  });
+  it.each(expected.creates.map((c) => [c.args.join(" "), c] as const))(
+    "%s: .zarray as zarr-python writes it",
+    async (_, c) => {
+      const store = join(await tempDir(), "new.zarr");
+      const result = await run(["create", store, ...c.args]);
+      expect(result.code, result.err).toBe(0);
+      expect(await text(join(store, ".zarray"))).toBe(c.zarray);
+    },
+  );
 
   it("creates parent groups and attributes, and refuses to replace without --overwrite", async () => {
     const store = join(await tempDir(), "new.zarr");
-    const args = ["create", store, "--path", "a/b/c", "--shape", "4", "--compressor", "null", "--attrs", '{"x": 1.0, "y": [1, "two"]}'];
+    const args = [
+      "create",
+      store,
+      "--path",
+      "a/b/c",
+      "--shape",
+      "4",
+      "--compressor",
+      "null",
+      "--attrs",
+      '{"x": 1.0, "y": [1, "two"]}',
+    ];
     expect((await run(args)).code).toBe(0);
-    expect(await text(join(store, "a/b/c/.zattrs"))).toBe('{\n    "x": 1.0,\n    "y": [\n        1,\n        "two"\n    ]\n}');
+    expect(await text(join(store, "a/b/c/.zattrs"))).toBe(
+      '{\n    "x": 1.0,\n    "y": [\n        1,\n        "two"\n    ]\n}',
+    );
     expect(await text(join(store, "a/.zgroup"))).toBe('{\n    "zarr_format": 2\n}');
     const again = await run(args);
     expect(again.code).toBe(1);
@@ -36,14 +52,16 @@ describe("zarr create", () => {
     const store = join(await tempDir(), "new.zarr");
     const { code, err } = await run(["create", store, "--shape", "4"]);
     expect(code).toBe(0);
-    expect(err).toBe("created an array at the root: shape [4], chunks [4], dtype \"<f8\"\n");
+    expect(err).toBe('created an array at the root: shape [4], chunks [4], dtype "<f8"\n');
     // zarr.create(store=DirectoryStore(...), shape=4)
     expect(await text(join(store, ".zarray"))).toBe(
       '{\n    "chunks": [\n        4\n    ],\n    "compressor": {\n        "blocksize": 0,\n        "clevel": 5,\n        "cname": "lz4",\n        "id": "blosc",\n        "shuffle": 1\n    },\n    "dtype": "<f8",\n    "fill_value": 0.0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        4\n    ],\n    "zarr_format": 2\n}',
     );
     const imported = join(await tempDir(), "imported.zarr");
     expect((await run(["import", join(FIXTURES, "store-npy", "grp-a.npy"), imported])).code).toBe(0);
-    expect(JSON.parse(await text(join(imported, ".zarray")))).toMatchObject({ compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 } });
+    expect(JSON.parse(await text(join(imported, ".zarray")))).toMatchObject({
+      compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+    });
     expect((await run(["get", imported, "6,11"])).out).toBe("array(83, dtype=int32)\n");
   });
 
@@ -74,40 +92,92 @@ describe("zarr create", () => {
 });
 
 describe("zarr import", () => {
-  it.each(["b1", "i2-be", "i8", "u8-be", "f2", "c16-be", "S5", "U3", "U2-be", "V4", "M8-ns", "m8-10s", "struct", "struct-subarray", "struct-nested", "0d", "empty", "F-2d", "F-3d-be", "u1-2d"])(
-    "%s.npy comes back byte for byte through export",
-    async (name) => {
-      const dir = await tempDir();
-      const file = join(FIXTURES, "npy", `${name}.npy`);
-      const store = join(dir, "s.zarr");
-      const imported = await run(["import", file, store, "--compressor", '{"id": "zlib", "level": 1}']);
-      expect(imported.code, imported.err).toBe(0);
-      const back = join(dir, "back.npy");
-      expect((await run(["export", store, "--out", back])).code).toBe(0);
-      expect(Buffer.compare(await readFile(back), await readFile(file))).toBe(0);
-    },
-  );
+  it.each([
+    "b1",
+    "i2-be",
+    "i8",
+    "u8-be",
+    "f2",
+    "c16-be",
+    "S5",
+    "U3",
+    "U2-be",
+    "V4",
+    "M8-ns",
+    "m8-10s",
+    "struct",
+    "struct-subarray",
+    "struct-nested",
+    "0d",
+    "empty",
+    "F-2d",
+    "F-3d-be",
+    "u1-2d",
+  ])("%s.npy comes back byte for byte through export", async (name) => {
+    const dir = await tempDir();
+    const file = join(FIXTURES, "npy", `${name}.npy`);
+    const store = join(dir, "s.zarr");
+    const imported = await run(["import", file, store, "--compressor", '{"id": "zlib", "level": 1}']);
+    expect(imported.code, imported.err).toBe(0);
+    const back = join(dir, "back.npy");
+    expect((await run(["export", store, "--out", back])).code).toBe(0);
+    expect(Buffer.compare(await readFile(back), await readFile(file))).toBe(0);
+  });
 
   it("keeps Fortran order and writes the options as given", async () => {
     const store = join(await tempDir(), "s.zarr");
     const file = join(FIXTURES, "npy", "F-2d.npy");
-    const args = ["import", file, store, "--path", "g/x", "--chunks", "2,3", "--compressor", '{"id": "gzip", "level": 1}', "--fill-value", "-1", "--dimension-separator", "/", "--attrs", '{"from": "npy"}'];
+    const args = [
+      "import",
+      file,
+      store,
+      "--path",
+      "g/x",
+      "--chunks",
+      "2,3",
+      "--compressor",
+      '{"id": "gzip", "level": 1}',
+      "--fill-value",
+      "-1",
+      "--dimension-separator",
+      "/",
+      "--attrs",
+      '{"from": "npy"}',
+    ];
     expect((await run(args)).code).toBe(0);
     const zarray = JSON.parse(await text(join(store, "g/x/.zarray"))) as Record<string, unknown>;
-    expect(zarray).toMatchObject({ order: "F", chunks: [2, 3], compressor: { id: "gzip", level: 1 }, fill_value: -1, dimension_separator: "/", dtype: "<i4" });
+    expect(zarray).toMatchObject({
+      order: "F",
+      chunks: [2, 3],
+      compressor: { id: "gzip", level: 1 },
+      fill_value: -1,
+      dimension_separator: "/",
+      dtype: "<i4",
+    });
     expect(await readdir(join(store, "g/x/1"))).toEqual(["0", "1"]);
-    expect((await run(["get", store, "--path", "g/x", "--json", "2"])).out).toBe('{"dtype": "<i4", "shape": [4], "values": [8, 9, 10, 11]}\n');
+    expect((await run(["get", store, "--path", "g/x", "--json", "2"])).out).toBe(
+      '{"dtype": "<i4", "shape": [4], "values": [8, 9, 10, 11]}\n',
+    );
   });
 
   it("converts to --dtype, refusing values that do not fit", async () => {
     const dir = await tempDir();
     const store = join(dir, "s.zarr");
-    expect((await run(["import", join(FIXTURES, "npy", "u1-2d.npy"), store, "--dtype", ">f8", "--compressor", "null"])).code).toBe(0);
+    expect(
+      (await run(["import", join(FIXTURES, "npy", "u1-2d.npy"), store, "--dtype", ">f8", "--compressor", "null"])).code,
+    ).toBe(0);
     expect((await run(["get", store])).out).toBe("array([[0., 1., 2.],\n       [3., 4., 5.]])\n");
     const bad = await run(["import", join(FIXTURES, "npy", "i2-be.npy"), store, "--dtype", "u1", "--overwrite"]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/element 1: expected an integer from 0 to 255/);
-    const unconvertible = await run(["import", join(FIXTURES, "npy", "U3.npy"), store, "--dtype", "<i4", "--overwrite"]);
+    const unconvertible = await run([
+      "import",
+      join(FIXTURES, "npy", "U3.npy"),
+      store,
+      "--dtype",
+      "<i4",
+      "--overwrite",
+    ]);
     expect(unconvertible.code).toBe(2);
     expect(unconvertible.err).toMatch(/cannot convert the file's <U3 values/);
   });
@@ -128,7 +198,9 @@ describe("zarr import", () => {
     expect((await run(["get", join(dir, "plain.zarr")])).out).toBe("array([1. , 2.5, nan, nan])\n");
     await writeFile(file, '{"shape": [2], "values": [9223372036854775807, -1]}');
     expect((await run(["import", file, join(dir, "int.zarr"), "--compressor", "null"])).code).toBe(0);
-    expect((await run(["get", join(dir, "int.zarr"), "--json"])).out).toBe('{"dtype": "<i8", "shape": [2], "values": [9223372036854775807, -1]}\n');
+    expect((await run(["get", join(dir, "int.zarr"), "--json"])).out).toBe(
+      '{"dtype": "<i8", "shape": [2], "values": [9223372036854775807, -1]}\n',
+    );
   });
 
   it("skips chunks equal to the fill value with --write-empty-chunks false", async () => {
@@ -136,7 +208,10 @@ describe("zarr import", () => {
     const file = join(dir, "z.json");
     await writeFile(file, '{"shape": [6], "values": [0, 0, 0, 0, 1, 0]}');
     const store = join(dir, "s.zarr");
-    expect((await run(["import", file, store, "--chunks", "2", "--compressor", "null", "--write-empty-chunks", "false"])).code).toBe(0);
+    expect(
+      (await run(["import", file, store, "--chunks", "2", "--compressor", "null", "--write-empty-chunks", "false"]))
+        .code,
+    ).toBe(0);
     expect((await readdir(store)).sort()).toEqual([".zarray", "2"]);
   });
 
@@ -172,9 +247,15 @@ describe("zarr attrs", () => {
     expect((await run(["attrs", "get", store, "title"])).out).toBe('"fixture"\n');
     expect((await run(["attrs", "set", store, "--path", "grp/a", "scale", "2.0"])).code).toBe(0);
     expect((await run(["attrs", "set", store, "--path", "grp/a", '{"offset": -1, "nan": NaN}'])).code).toBe(0);
-    expect(await text(join(store, "grp/a/.zattrs"))).toBe('{\n    "nan": NaN,\n    "offset": -1,\n    "scale": 2.0,\n    "units": "m"\n}');
+    expect(await text(join(store, "grp/a/.zattrs"))).toBe(
+      '{\n    "nan": NaN,\n    "offset": -1,\n    "scale": 2.0,\n    "units": "m"\n}',
+    );
     expect((await run(["attrs", "delete", store, "--path", "grp/a", "units"])).code).toBe(0);
-    expect(JSON.parse((await run(["attrs", "get", store, "--path", "grp/a"])).out.replace("NaN", "null"))).toEqual({ nan: null, offset: -1, scale: 2 });
+    expect(JSON.parse((await run(["attrs", "get", store, "--path", "grp/a"])).out.replace("NaN", "null"))).toEqual({
+      nan: null,
+      offset: -1,
+      scale: 2,
+    });
     expect((await run(["attrs", "set", store, "--path", "grp/sub", "new", "[1, 2]"])).code).toBe(0);
     expect(await text(join(store, "grp/sub/.zattrs"))).toBe('{\n    "new": [\n        1,\n        2\n    ]\n}');
   });
@@ -231,12 +312,16 @@ describe("zarr copy", () => {
     const dst = join(await tempDir(), "copy.zarr");
     expect((await run(["copy", STORE, dst, "--path", "grp/a"])).code).toBe(0);
     expect((await run(["tree", dst])).out).toBe("/\n └── grp\n     └── a (10, 12) int32\n");
-    expect((await run(["digest", dst, "--path", "grp/a"])).out).toBe((await run(["digest", STORE, "--path", "grp/a"])).out);
+    expect((await run(["digest", dst, "--path", "grp/a"])).out).toBe(
+      (await run(["digest", STORE, "--path", "grp/a"])).out,
+    );
     const again = await run(["copy", STORE, dst, "--path", "grp/a"]);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already has a node at "grp\/a" \(pass --overwrite/);
     expect((await run(["copy", STORE, dst, "--path", "nested", "--dest-path", "grp/a", "--overwrite"])).code).toBe(0);
-    expect((await run(["get", dst, "--path", "grp/a", "0"])).out).toBe("array([0.  , 0.25, 0.5 , 0.75], dtype=float32)\n");
+    expect((await run(["get", dst, "--path", "grp/a", "0"])).out).toBe(
+      "array([0.  , 0.25, 0.5 , 0.75], dtype=float32)\n",
+    );
     const blocked = await run(["copy", STORE, dst, "--path", "b", "--dest-path", "grp/a/x"]);
     expect(blocked.code).toBe(1);
     expect(blocked.err).toMatch(/"grp\/a" is an array/);

@@ -5,7 +5,13 @@
  * and the compressed stream all live in the encoders' memory, so nothing is copied per stream
  * but the compressed bytes into the frame.
  */
-import { encodeFrame, type BloscCname, type EncodeOptions, type EncodeWorkspace, type StreamRequest } from "./blosc-frame.js";
+import {
+  encodeFrame,
+  type BloscCname,
+  type EncodeOptions,
+  type EncodeWorkspace,
+  type StreamRequest,
+} from "./blosc-frame.js";
 import { streamCompressor } from "./blosc-streams.js";
 import { align16, deflateBound, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
 import { lz4Bound } from "./lz4-block.js";
@@ -31,7 +37,8 @@ function wasmCompressor(kernels: EncodeKernels, cname: BloscCname, clevel: numbe
   const { lz4_encode, deflate_raw, adler32 } = kernels.exports;
   if (cname === "lz4") {
     // c-blosc 1.21 calls LZ4_compress_fast with acceleration 10 - clevel.
-    return ({ data, offset, length }: StreamRequest, out: Uint8Array) => lz4_encode(data.byteOffset + offset, length, out.byteOffset, 10 - clevel);
+    return ({ data, offset, length }: StreamRequest, out: Uint8Array) =>
+      lz4_encode(data.byteOffset + offset, length, out.byteOffset, 10 - clevel);
   }
   if (cname === "zlib") {
     // c-blosc 1.21 calls zlib's compress2 at clevel: a zlib stream.
@@ -77,7 +84,8 @@ export function encodeFrameInWasm(
       tmp: (size) => memory.subarray(tmpAt, tmpAt + size),
       output: (size) => memory.subarray(frameAt, frameAt + size),
       shuffleBytes: (typesize, size, s, sAt, d, dAt) => shuffle(typesize, size, s.byteOffset + sAt, d.byteOffset + dAt),
-      shuffleBits: (typesize, size, s, sAt, d, dAt) => bitshuffle(typesize, size, s.byteOffset + sAt, d.byteOffset + dAt, bitsAt),
+      shuffleBits: (typesize, size, s, sAt, d, dAt) =>
+        bitshuffle(typesize, size, s.byteOffset + sAt, d.byteOffset + dAt, bitsAt),
     };
     const scratch = memory.subarray(outAt, outAt + scratchBytes(blocksize));
     const compress = wasmCompressor(kernels, options.cname, options.clevel, split)!;
@@ -96,16 +104,18 @@ export function encodeFrameInWasm(
  * shuffled in WebAssembly and copied out, all in one synchronous call.
  */
 export function copyingShuffles(kernels: EncodeKernels): EncodeWorkspace {
-  const run = (bits: boolean): Shuffle => (typesize, size, src, s, dst, d) => {
-    const inAt = kernels.heapBase;
-    const outAt = inAt + align16(size + 8);
-    const bitsAt = outAt + align16(size + 8);
-    const memory = reserveEncode(kernels, bitsAt - inAt + align16(size + 8));
-    if (memory === undefined) throw new RangeError(`cannot reserve ${size} bytes to shuffle`);
-    memory.set(src.subarray(s, s + size), inAt);
-    if (bits) kernels.exports.bitshuffle(typesize, size, inAt, outAt, bitsAt);
-    else kernels.exports.shuffle(typesize, size, inAt, outAt);
-    dst.set(memory.subarray(outAt, outAt + size), d);
-  };
+  const run =
+    (bits: boolean): Shuffle =>
+    (typesize, size, src, s, dst, d) => {
+      const inAt = kernels.heapBase;
+      const outAt = inAt + align16(size + 8);
+      const bitsAt = outAt + align16(size + 8);
+      const memory = reserveEncode(kernels, bitsAt - inAt + align16(size + 8));
+      if (memory === undefined) throw new RangeError(`cannot reserve ${size} bytes to shuffle`);
+      memory.set(src.subarray(s, s + size), inAt);
+      if (bits) kernels.exports.bitshuffle(typesize, size, inAt, outAt, bitsAt);
+      else kernels.exports.shuffle(typesize, size, inAt, outAt);
+      dst.set(memory.subarray(outAt, outAt + size), d);
+    };
   return { shuffleBytes: run(false), shuffleBits: run(true) };
 }

@@ -50,7 +50,14 @@ export const CNAMES: readonly BloscCname[] = ["blosclz", "lz4", "lz4hc", "snappy
 export type BloscCname = "blosclz" | "lz4" | "lz4hc" | "snappy" | "zlib" | "zstd";
 
 /** The format number (flags bits 5-7) each compressor writes. */
-export const CNAME_FORMAT: Readonly<Record<BloscCname, number>> = { blosclz: 0, lz4: 1, lz4hc: 1, snappy: 2, zlib: 3, zstd: 4 };
+export const CNAME_FORMAT: Readonly<Record<BloscCname, number>> = {
+  blosclz: 0,
+  lz4: 1,
+  lz4hc: 1,
+  snappy: 2,
+  zlib: 3,
+  zstd: 4,
+};
 export const FORMAT_NAMES = ["blosclz", "lz4", "snappy", "zlib", "zstd"] as const;
 
 /** Compressors meant for high ratios get larger blocks (c-blosc's HCR). */
@@ -68,7 +75,13 @@ export function splitBlock(cname: BloscCname, typesize: number, blocksize: numbe
 }
 
 /** c-blosc's `compute_blocksize`: the block size it picks for a buffer (`forced` 0 = automatic). */
-export function computeBlocksize(cname: BloscCname, clevel: number, typesize: number, nbytes: number, forced: number): number {
+export function computeBlocksize(
+  cname: BloscCname,
+  clevel: number,
+  typesize: number,
+  nbytes: number,
+  forced: number,
+): number {
   if (nbytes < typesize) return 1;
   let blocksize = nbytes;
   if (forced) {
@@ -139,7 +152,9 @@ function writeU32(data: Uint8Array, at: number, value: number): void {
 export function readHeader(data: Uint8Array): BloscHeader {
   if (data.length < HEADER_SIZE) {
     throw new MalformedInput(
-      data.length === 0 ? "no data" : `unexpected end of data (${data.length} bytes, a Blosc header has ${HEADER_SIZE})`,
+      data.length === 0
+        ? "no data"
+        : `unexpected end of data (${data.length} bytes, a Blosc header has ${HEADER_SIZE})`,
     );
   }
   return {
@@ -154,7 +169,14 @@ export function readHeader(data: Uint8Array): BloscHeader {
 }
 
 /** Decodes a stream of an inner codec into `dst[d, d + n)`; must produce exactly `n` bytes or throw `MalformedInput`. */
-export type StreamDecoder = (src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, n: number) => void;
+export type StreamDecoder = (
+  src: Uint8Array,
+  start: number,
+  end: number,
+  dst: Uint8Array,
+  d: number,
+  n: number,
+) => void;
 
 /** The inner decoders by compressor format number (flags bits 5-7). */
 export type StreamDecoders = Readonly<Record<(typeof FORMAT_NAMES)[number], StreamDecoder>>;
@@ -181,18 +203,23 @@ export function checkHeader(h: BloscHeader, limit: number, tooLarge: () => Error
   if (nbytes > limit) throw tooLarge();
   if (cbytes < HEADER_SIZE) throw new MalformedInput(`the header's frame size ${cbytes} is smaller than the header`);
   if (cbytes > available) {
-    throw new MalformedInput(`the header says the frame has ${cbytes} bytes but there are only ${available} (truncated)`);
+    throw new MalformedInput(
+      `the header says the frame has ${cbytes} bytes but there are only ${available} (truncated)`,
+    );
   }
   if (nbytes === 0) return false;
   if (nbytes > MAX_BUFFERSIZE) throw new MalformedInput(`the header's size ${nbytes} is larger than Blosc allows`);
-  if (flags & FLAG_RESERVED) throw new MalformedInput(`unknown flag 0x08 in the header (flags 0x${flags.toString(16)})`);
+  if (flags & FLAG_RESERVED)
+    throw new MalformedInput(`unknown flag 0x08 in the header (flags 0x${flags.toString(16)})`);
   if (typesize === 0) throw new MalformedInput("the header's type size is 0");
   if (blocksize === 0 || blocksize > nbytes || blocksize > MAX_BLOCKSIZE) {
     throw new MalformedInput(`the header's block size ${blocksize} does not fit its size ${nbytes}`);
   }
   if (flags & FLAG_MEMCPYED) {
     if (cbytes !== nbytes + HEADER_SIZE) {
-      throw new MalformedInput(`an uncompressed frame of ${nbytes} bytes must have ${nbytes + HEADER_SIZE}, the header says ${cbytes}`);
+      throw new MalformedInput(
+        `an uncompressed frame of ${nbytes} bytes must have ${nbytes + HEADER_SIZE}, the header says ${cbytes}`,
+      );
     }
     return true;
   }
@@ -271,7 +298,10 @@ export function decodeBlock(
   const isLeftover = block === blocks.nblocks - 1 && blocks.leftover > 0;
   const bsize = blockBytes(blocks, block);
   const dontSplit = (flags & FLAG_DONT_SPLIT) !== 0;
-  const splits = !dontSplit && typesize <= MAX_SPLITS && Math.floor(bsize / typesize) >= MIN_BUFFERSIZE && !isLeftover ? typesize : 1;
+  const splits =
+    !dontSplit && typesize <= MAX_SPLITS && Math.floor(bsize / typesize) >= MIN_BUFFERSIZE && !isLeftover
+      ? typesize
+      : 1;
   if (bsize % splits !== 0) {
     throw new MalformedInput(`block ${block} of ${bsize} bytes cannot be split into ${splits} streams`);
   }
@@ -286,7 +316,9 @@ export function decodeBlock(
       throw new MalformedInput(`stream ${split} of block ${block} starts at ${at}, outside the frame`);
     }
     if (at < base || at > end - 4) {
-      throw new MalformedInput(`stream ${split} of block ${block} starts at ${at}, outside its block's bytes (${base} to ${end})`);
+      throw new MalformedInput(
+        `stream ${split} of block ${block} starts at ${at}, outside its block's bytes (${base} to ${end})`,
+      );
     }
     const length = readU32(src, at - base) | 0;
     at += 4;
@@ -294,7 +326,9 @@ export function decodeBlock(
       throw new MalformedInput(`stream ${split} of block ${block} has length ${length}, past the end of the frame`);
     }
     if (length > end - at) {
-      throw new MalformedInput(`stream ${split} of block ${block} has length ${length}, past its block's bytes (${base} to ${end})`);
+      throw new MalformedInput(
+        `stream ${split} of block ${block} has length ${length}, past its block's bytes (${base} to ${end})`,
+      );
     }
     budget -= length + 4;
     if (budget < 0) throw new MalformedInput("the frame's streams overlap");
@@ -402,7 +436,8 @@ export function* encodeFrame(
 ): Generator<StreamRequest, Uint8Array, number> {
   const { cname, clevel } = options;
   const nbytes = src.length;
-  if (nbytes > MAX_BUFFERSIZE) throw new RangeError(`Blosc cannot compress more than ${MAX_BUFFERSIZE} bytes (got ${nbytes})`);
+  if (nbytes > MAX_BUFFERSIZE)
+    throw new RangeError(`Blosc cannot compress more than ${MAX_BUFFERSIZE} bytes (got ${nbytes})`);
   let shuffle = options.shuffle;
   if (shuffle === AUTOSHUFFLE) shuffle = options.typesize === 1 ? BITSHUFFLE : SHUFFLE;
   let typesize = Math.max(1, options.typesize | 0);

@@ -1,4 +1,12 @@
-import { CNAME_FORMAT, FLAG_BITSHUFFLE, FLAG_MEMCPYED, FLAG_SHUFFLE, HEADER_SIZE, type FrameWorkspace, type StreamDecoders } from "./blosc-frame.js";
+import {
+  CNAME_FORMAT,
+  FLAG_BITSHUFFLE,
+  FLAG_MEMCPYED,
+  FLAG_SHUFFLE,
+  HEADER_SIZE,
+  type FrameWorkspace,
+  type StreamDecoders,
+} from "./blosc-frame.js";
 import { streamDecoders } from "./blosc-streams.js";
 import { MalformedInput } from "./errors.js";
 import type { Kernels } from "./kernels.js";
@@ -12,7 +20,9 @@ import { NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdDecodeIn, zstdProblem } from "./z
 export function worthKernels(data: Uint8Array): boolean {
   if (data.length < HEADER_SIZE || (data[2]! & FLAG_MEMCPYED) !== 0) return false;
   const format = data[2]! >>> 5;
-  return format === CNAME_FORMAT.lz4 || format === CNAME_FORMAT.zstd || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0;
+  return (
+    format === CNAME_FORMAT.lz4 || format === CNAME_FORMAT.zstd || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0
+  );
 }
 
 /**
@@ -43,13 +53,18 @@ function makeDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: 
         const r = zstdDecodeIn(kernels, src, start, end, dst, d, n);
         // c-blosc's Zstd streams declare their size; any other goes to the TypeScript decoder.
         if (r === NO_CONTENT_SIZE) return streamDecoders.zstd(src, start, end, dst, d, n);
-        if (r < 0) throw new MalformedInput(`invalid Zstd stream (${r === OUTPUT_TOO_LONG ? `decodes to more than ${n} bytes` : zstdProblem(r)})`);
+        if (r < 0)
+          throw new MalformedInput(
+            `invalid Zstd stream (${r === OUTPUT_TOO_LONG ? `decodes to more than ${n} bytes` : zstdProblem(r)})`,
+          );
         if (r !== n) throw new MalformedInput(`Zstd stream decodes to ${r} bytes, expected ${n}`);
       },
     },
     workspace: {
-      unshuffleBytes: (typesize, size, src, s, dst, d) => unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
-      unshuffleBits: (typesize, size, src, s, dst, d) => bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+      unshuffleBytes: (typesize, size, src, s, dst, d) =>
+        unshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
+      unshuffleBits: (typesize, size, src, s, dst, d) =>
+        bitunshuffle(typesize, size, src.byteOffset + s, dst.byteOffset + d),
     },
   };
 }

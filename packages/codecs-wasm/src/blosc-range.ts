@@ -6,7 +6,13 @@
  * every compressor; blocks may lie in the frame in any order (c-blosc's threads write them as they
  * finish).
  */
-import { decodedTooLarge, maxDecodedSize, type ChunkContext, type DecodedRange, type StoredRangeReader } from "@z/codecs";
+import {
+  decodedTooLarge,
+  maxDecodedSize,
+  type ChunkContext,
+  type DecodedRange,
+  type StoredRangeReader,
+} from "@z/codecs";
 import {
   blockBytes,
   blockStart,
@@ -35,7 +41,12 @@ const LENGTH_BYTES = 4;
 const MAX_SPLITS = 16;
 
 /** `Codec.decodeRange` for blosc: bytes `start` to `end` of the decoded chunk. */
-export async function decodeBloscRange(read: StoredRangeReader, start: number, end: number, chunk: ChunkContext): Promise<DecodedRange | undefined> {
+export async function decodeBloscRange(
+  read: StoredRangeReader,
+  start: number,
+  end: number,
+  chunk: ChunkContext,
+): Promise<DecodedRange | undefined> {
   const limit = maxDecodedSize(chunk);
   const tooLarge = () => decodedTooLarge("blosc", chunk, limit);
   try {
@@ -46,7 +57,8 @@ export async function decodeBloscRange(read: StoredRangeReader, start: number, e
     const to = Math.min(end, h.nbytes);
     const from = Math.min(start, to);
     const part = new Part(read, head, h.cbytes);
-    if (h.flags & FLAG_MEMCPYED) return { bytes: await part.bytes(HEADER_SIZE + from, to - from), decodedSize: h.nbytes };
+    if (h.flags & FLAG_MEMCPYED)
+      return { bytes: await part.bytes(HEADER_SIZE + from, to - from), decodedSize: h.nbytes };
     if (from === to) return { bytes: new Uint8Array(0), decodedSize: h.nbytes };
     let kernels = readyKernels();
     if (kernels === undefined && !kernelsUnavailable() && worthKernels(head)) kernels = await loadKernels();
@@ -71,14 +83,22 @@ class Part {
     const bytes = await this.read(offset, length);
     if (bytes === undefined) throw new MalformedInput("the stored chunk disappeared while it was being read");
     if (bytes.length < length) {
-      throw new MalformedInput(`the header says the frame has ${this.cbytes} bytes but it ends at byte ${offset + bytes.length} (truncated)`);
+      throw new MalformedInput(
+        `the header says the frame has ${this.cbytes} bytes but it ends at byte ${offset + bytes.length} (truncated)`,
+      );
     }
     return bytes.length === length ? bytes : bytes.subarray(0, length);
   }
 }
 
 /** Decodes the blocks holding decoded bytes `[from, to)` and returns those bytes. */
-async function decodeBlocks(part: Part, h: BloscHeader, from: number, to: number, kernels: Kernels | undefined): Promise<Uint8Array> {
+async function decodeBlocks(
+  part: Part,
+  h: BloscHeader,
+  from: number,
+  to: number,
+  kernels: Kernels | undefined,
+): Promise<Uint8Array> {
   const { blocksize, cbytes } = h;
   const outline = frameBlocks(h, streamDecoders);
   const { nblocks, firstStream } = outline;
@@ -86,7 +106,8 @@ async function decodeBlocks(part: Part, h: BloscHeader, from: number, to: number
   const starts = new Float64Array(nblocks);
   for (let block = 0; block < nblocks; block++) {
     const at = blockStart(table, block);
-    if (at < firstStream || at > cbytes - LENGTH_BYTES) throw new MalformedInput(`stream 0 of block ${block} starts at ${at}, outside the frame`);
+    if (at < firstStream || at > cbytes - LENGTH_BYTES)
+      throw new MalformedInput(`stream 0 of block ${block} starts at ${at}, outside the frame`);
     starts[block] = at;
   }
   const sorted = starts.slice().sort();

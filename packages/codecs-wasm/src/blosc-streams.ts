@@ -97,7 +97,11 @@ export function streamCompressor(
 }
 
 /** Compresses a stream with Zstd at Blosc's `clevel`; the compressed length in `out`, or 0. */
-export async function compressZstdStream({ data, offset, length }: StreamRequest, out: Uint8Array, clevel: number): Promise<number> {
+export async function compressZstdStream(
+  { data, offset, length }: StreamRequest,
+  out: Uint8Array,
+  clevel: number,
+): Promise<number> {
   const z = await zstdCompress(data.subarray(offset, offset + length), bloscZstdLevel(clevel));
   if (z.length >= length) return 0;
   out.set(z);

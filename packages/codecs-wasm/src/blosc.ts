@@ -89,18 +89,24 @@ interface BloscSettings {
 
 function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
   if (bytes.length > MAX_BUFFERSIZE) {
-    throw new CodecError(`blosc cannot compress ${bytes.length} bytes${inChunk(chunk.key)}: the limit is ${MAX_BUFFERSIZE}`, {
-      codecId: "blosc",
-      key: chunk.key,
-    });
+    throw new CodecError(
+      `blosc cannot compress ${bytes.length} bytes${inChunk(chunk.key)}: the limit is ${MAX_BUFFERSIZE}`,
+      {
+        codecId: "blosc",
+        key: chunk.key,
+      },
+    );
   }
   const { cname, clevel } = config;
   if (config.typesize != null && config.typesize > C_INT_MAX) {
     // numcodecs hands it to c-blosc as a C int, and c-blosc refuses the overflowed value.
-    throw new CodecError(`blosc cannot compress${inChunk(chunk.key)} with typesize ${config.typesize}: c-blosc takes at most ${C_INT_MAX}`, {
-      codecId: "blosc",
-      key: chunk.key,
-    });
+    throw new CodecError(
+      `blosc cannot compress${inChunk(chunk.key)} with typesize ${config.typesize}: c-blosc takes at most ${C_INT_MAX}`,
+      {
+        codecId: "blosc",
+        key: chunk.key,
+      },
+    );
   }
   // numcodecs hands c-blosc the chunk's NumPy itemsize, or the config's `typesize` when it has one;
   // an object array reaches the compressor as the bytes its object codec wrote (itemsize 1).
@@ -137,7 +143,8 @@ function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkConte
 
 function decodeBlosc(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array | Promise<Uint8Array> {
   const kernels = readyKernels();
-  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data)) return decodeWith(kernels, data, chunk, into);
+  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data))
+    return decodeWith(kernels, data, chunk, into);
   return loadKernels().then((loaded) => decodeWith(loaded, data, chunk, into));
 }
 
@@ -146,10 +153,13 @@ function decodeBloscInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext)
   if (data.length >= HEADER_SIZE) {
     const { nbytes } = readHeader(data);
     if (nbytes > out.length && nbytes <= maxDecodedSize(chunk)) {
-      throw new CodecError(`blosc data${inChunk(chunk.key)} decodes to ${nbytes} bytes, more than the ${out.length} of the buffer given`, {
-        codecId: "blosc",
-        key: chunk.key,
-      });
+      throw new CodecError(
+        `blosc data${inChunk(chunk.key)} decodes to ${nbytes} bytes, more than the ${out.length} of the buffer given`,
+        {
+          codecId: "blosc",
+          key: chunk.key,
+        },
+      );
     }
   }
   const decoded = decodeBlosc(data, chunk, out);
@@ -168,13 +178,22 @@ export const setWholeFrameDecoding = (on: boolean): void => {
 };
 
 /** Decodes a whole frame: into `into` (from its start, returning that part of it) when given, else into new memory. */
-function decodeWith(kernels: Kernels | undefined, data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array {
+function decodeWith(
+  kernels: Kernels | undefined,
+  data: Uint8Array,
+  chunk: ChunkContext,
+  into?: Uint8Array,
+): Uint8Array {
   const limit = maxDecodedSize(chunk);
   const tooLarge = () => decodedTooLarge("blosc", chunk, limit);
   // Decoding in TypeScript writes straight into the caller's buffer.
-  const direct = (): FrameWorkspace => (into === undefined ? {} : { buffers: (nbytes, blocksize) => ({ out: into.subarray(0, nbytes), tmp: new Uint8Array(blocksize) }) });
+  const direct = (): FrameWorkspace =>
+    into === undefined
+      ? {}
+      : { buffers: (nbytes, blocksize) => ({ out: into.subarray(0, nbytes), tmp: new Uint8Array(blocksize) }) };
   try {
-    if (kernels === undefined || !worthKernels(data)) return decodeFrame(data, streamDecoders, limit, tooLarge, direct());
+    if (kernels === undefined || !worthKernels(data))
+      return decodeFrame(data, streamDecoders, limit, tooLarge, direct());
     const { nbytes, blocksize } = readHeader(data);
     if (nbytes > limit) throw tooLarge();
     if (blocksize > nbytes || nbytes === 0) return decodeFrame(data, streamDecoders, limit, tooLarge, direct());

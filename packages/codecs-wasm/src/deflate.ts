@@ -4,9 +4,24 @@
  * and `gzip`, several times faster at encoding and about twice as fast at decoding as their
  * TypeScript code (fflate), which they fall back to where WebAssembly is unavailable.
  */
-import { defineCodec, gzip as gzipTs, gzipConfig, requireBytes, zlib as zlibTs, zlibConfig, type ChunkContext } from "@z/codecs";
+import {
+  defineCodec,
+  gzip as gzipTs,
+  gzipConfig,
+  requireBytes,
+  zlib as zlibTs,
+  zlibConfig,
+  type ChunkContext,
+} from "@z/codecs";
 import { inflateDecode, inflateDecodeInto } from "./inflate.js";
-import { align16, deflateBound, releaseEncode, reserveEncode, withEncodeKernels, type EncodeKernels } from "./encode-kernels.js";
+import {
+  align16,
+  deflateBound,
+  releaseEncode,
+  reserveEncode,
+  withEncodeKernels,
+  type EncodeKernels,
+} from "./encode-kernels.js";
 
 /** zlib's level for numcodecs' (-1 is zlib's default, 6). */
 const effective = (level: number) => (level === -1 ? 6 : level);
@@ -97,7 +112,10 @@ export const zlib = defineCodec({
     return {
       encode: (data, chunk: ChunkContext) => {
         const bytes = requireBytes(data, "zlib", chunk);
-        return withEncoders((k) => zlibEncode(k, bytes, config.level), () => ts.encode(bytes, chunk) as Uint8Array);
+        return withEncoders(
+          (k) => zlibEncode(k, bytes, config.level),
+          () => ts.encode(bytes, chunk) as Uint8Array,
+        );
       },
       decode: (data, chunk) => inflateDecode("zlib", requireBytes(data, "zlib", chunk), chunk, ts),
       decodeInto: (data, out, chunk) => inflateDecodeInto("zlib", data, out, chunk, ts),
@@ -114,7 +132,10 @@ export const gzip = defineCodec({
     return {
       encode: (data, chunk: ChunkContext) => {
         const bytes = requireBytes(data, "gzip", chunk);
-        return withEncoders((k) => gzipEncode(k, bytes, config.level), () => ts.encode(bytes, chunk) as Uint8Array);
+        return withEncoders(
+          (k) => gzipEncode(k, bytes, config.level),
+          () => ts.encode(bytes, chunk) as Uint8Array,
+        );
       },
       decode: (data, chunk) => inflateDecode("gzip", requireBytes(data, "gzip", chunk), chunk, ts),
       decodeInto: (data, out, chunk) => inflateDecodeInto("gzip", data, out, chunk, ts),

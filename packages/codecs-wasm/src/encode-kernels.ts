@@ -36,13 +36,17 @@ export const encodeKernelsUnavailable = (): boolean => module.unavailable();
 export const loadEncodeKernels = (): Promise<EncodeKernels | undefined> => module.load();
 
 /** `run` with the encoders, loading them first if needed; `fallback` where they are unavailable. */
-export const withEncodeKernels = <T>(run: (kernels: EncodeKernels) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> => module.use(run, fallback);
+export const withEncodeKernels = <T>(
+  run: (kernels: EncodeKernels) => T | Promise<T>,
+  fallback: () => T | Promise<T>,
+): T | Promise<T> => module.use(run, fallback);
 
 /**
  * Makes the encoders' memory hold at least `bytes` past the heap base and returns a byte view of
  * all of it, or `undefined` if it cannot grow that far. Earlier views may be detached by it.
  */
-export const reserveEncode = (kernels: EncodeKernels, bytes: number): Uint8Array | undefined => module.reserve(kernels, bytes);
+export const reserveEncode = (kernels: EncodeKernels, bytes: number): Uint8Array | undefined =>
+  module.reserve(kernels, bytes);
 
 /** Called after an encode: drops an instance whose memory grew large, so it can be collected. */
 export const releaseEncode = (kernels: EncodeKernels): void => module.release(kernels);

@@ -1,7 +1,12 @@
 import { CodecError, inChunk, type ChunkContext } from "@z/codecs";
 
 /** The `CodecError` for input a decoder cannot read: `corrupt blosc data in chunk a/0.0: …`. */
-export function corruptData(codecId: string, chunk: Pick<ChunkContext, "key">, detail: string, cause?: unknown): CodecError {
+export function corruptData(
+  codecId: string,
+  chunk: Pick<ChunkContext, "key">,
+  detail: string,
+  cause?: unknown,
+): CodecError {
   return new CodecError(`corrupt ${codecId} data${inChunk(chunk.key)}: ${detail}`, { codecId, key: chunk.key, cause });
 }
 

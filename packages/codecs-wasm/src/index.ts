@@ -28,13 +28,14 @@ export const loadZlib: CodecLoader = () => import("./deflate.js").then((m): Code
 export const loadGzip: CodecLoader = () => import("./deflate.js").then((m): CodecFactory => m.gzip);
 
 /** The codec ids this package provides, with their lazy loaders. */
-export const wasmCodecLoaders: Readonly<Record<"blosc" | "zstd" | "lz4" | "zlib" | "gzip", CodecLoader>> = Object.freeze({
-  blosc: loadBlosc,
-  zstd: loadZstd,
-  lz4: loadLz4,
-  zlib: loadZlib,
-  gzip: loadGzip,
-});
+export const wasmCodecLoaders: Readonly<Record<"blosc" | "zstd" | "lz4" | "zlib" | "gzip", CodecLoader>> =
+  Object.freeze({
+    blosc: loadBlosc,
+    zstd: loadZstd,
+    lz4: loadLz4,
+    zlib: loadZlib,
+    gzip: loadGzip,
+  });
 
 /** Anything codecs can be registered with (a `CodecRegistry`). */
 export interface CodecRegistryLike {

@@ -23,10 +23,16 @@ interface InflateExports extends ModuleExports {
 export type InflateKernels = Instance<InflateExports>;
 
 // The module's base64 is a chunk of its own, loaded with the first zlib or gzip decode.
-const module = new LazyWasm<InflateExports>(async () => (await import("./inflate-wasm.js")).INFLATE_WASM_BASE64, 256 << 20);
+const module = new LazyWasm<InflateExports>(
+  async () => (await import("./inflate-wasm.js")).INFLATE_WASM_BASE64,
+  256 << 20,
+);
 
 /** `run` with the inflater, loading it first if needed; `fallback` where it is unavailable. */
-export const withInflate = <T>(run: (kernels: InflateKernels) => T | Promise<T>, fallback: () => T | Promise<T>): T | Promise<T> => module.use(run, fallback);
+export const withInflate = <T>(
+  run: (kernels: InflateKernels) => T | Promise<T>,
+  fallback: () => T | Promise<T>,
+): T | Promise<T> => module.use(run, fallback);
 
 /** Instantiates the inflater (once); resolves to `undefined` where WebAssembly SIMD is unavailable. */
 export const loadInflate = (): Promise<InflateKernels | undefined> => module.load();
@@ -35,7 +41,8 @@ export const loadInflate = (): Promise<InflateKernels | undefined> => module.loa
  * Makes the inflater's memory hold at least `bytes` past the heap base and returns a byte view of
  * all of it, or `undefined` if it cannot grow that far. Earlier views may be detached by it.
  */
-export const reserveInflate = (kernels: InflateKernels, bytes: number): Uint8Array | undefined => module.reserve(kernels, bytes);
+export const reserveInflate = (kernels: InflateKernels, bytes: number): Uint8Array | undefined =>
+  module.reserve(kernels, bytes);
 
 /** Called after a decode: drops an instance whose memory grew past 256 MiB, so it can be collected. */
 export const releaseInflate = (kernels: InflateKernels): void => module.release(kernels);

@@ -63,7 +63,13 @@ const MAX_MEMORY = 2 ** 31 - 1;
  * view of that memory, valid only during the call) to `take`. Returns the decoded length or a
  * negative failure code; `undefined` when the memory cannot grow so far.
  */
-function inflateIn(kernels: InflateKernels, format: DeflateFormat, data: Uint8Array, capacity: number, take: (decoded: Uint8Array) => void): number | undefined {
+function inflateIn(
+  kernels: InflateKernels,
+  format: DeflateFormat,
+  data: Uint8Array,
+  capacity: number,
+  take: (decoded: Uint8Array) => void,
+): number | undefined {
   const input = kernels.heapBase;
   const output = input + Math.ceil(data.length / 16) * 16;
   if (output + capacity > MAX_MEMORY) return undefined;
@@ -81,7 +87,12 @@ function inflateIn(kernels: InflateKernels, format: DeflateFormat, data: Uint8Ar
 }
 
 /** `decode` of a zlib or gzip codec: the bytes `data` decodes to (a new buffer). */
-export function inflateDecode(format: DeflateFormat, data: Uint8Array, chunk: ChunkContext, ts: Fallback): Uint8Array | Promise<Uint8Array> {
+export function inflateDecode(
+  format: DeflateFormat,
+  data: Uint8Array,
+  chunk: ChunkContext,
+  ts: Fallback,
+): Uint8Array | Promise<Uint8Array> {
   const fallback = () => ts.decode(data, chunk) as Uint8Array | Promise<Uint8Array>;
   return withInflate((kernels) => {
     const limit = maxDecodedSize(chunk);
@@ -98,7 +109,13 @@ export function inflateDecode(format: DeflateFormat, data: Uint8Array, chunk: Ch
 }
 
 /** `decodeInto` of a zlib or gzip codec: decodes `data` into `out` and returns how many bytes it wrote. */
-export function inflateDecodeInto(format: DeflateFormat, data: Uint8Array, out: Uint8Array, chunk: ChunkContext, ts: Fallback): number | Promise<number> {
+export function inflateDecodeInto(
+  format: DeflateFormat,
+  data: Uint8Array,
+  out: Uint8Array,
+  chunk: ChunkContext,
+  ts: Fallback,
+): number | Promise<number> {
   const fallback = () => ts.decodeInto!(data, out, chunk);
   return withInflate((kernels) => {
     const r = inflateIn(kernels, format, data, out.length, (bytes) => out.set(bytes));
@@ -124,9 +141,18 @@ function firstCapacity(format: DeflateFormat, data: Uint8Array, limit: number): 
  * For a stream the inflater refused (failure `code`): the TypeScript decoder's error, by running
  * it; if it decodes the stream instead, a CodecError with the inflater's finding.
  */
-function refused<T>(format: DeflateFormat, code: number, chunk: ChunkContext, fallback: () => T | Promise<T>): T | Promise<T> {
+function refused<T>(
+  format: DeflateFormat,
+  code: number,
+  chunk: ChunkContext,
+  fallback: () => T | Promise<T>,
+): T | Promise<T> {
   const refuse = (): never => {
-    throw corruptData(format, chunk, `${inflateProblem(code)} (found by the WebAssembly inflater, which follows zlib; the more lenient TypeScript decoder took the data)`);
+    throw corruptData(
+      format,
+      chunk,
+      `${inflateProblem(code)} (found by the WebAssembly inflater, which follows zlib; the more lenient TypeScript decoder took the data)`,
+    );
   };
   const result = fallback();
   return result instanceof Promise ? result.then(refuse) : refuse();

@@ -133,7 +133,11 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   const table = base64Table();
   let o = 0;
   for (let i = 0; i < n; i += 4) {
-    const v = (table[text.charCodeAt(i)]! << 18) | (table[text.charCodeAt(i + 1)]! << 12) | (table[text.charCodeAt(i + 2)]! << 6) | table[text.charCodeAt(i + 3)]!;
+    const v =
+      (table[text.charCodeAt(i)]! << 18) |
+      (table[text.charCodeAt(i + 1)]! << 12) |
+      (table[text.charCodeAt(i + 2)]! << 6) |
+      table[text.charCodeAt(i + 3)]!;
     out[o++] = v >>> 16;
     if (o < out.length) out[o++] = (v >>> 8) & 255;
     if (o < out.length) out[o++] = v & 255;

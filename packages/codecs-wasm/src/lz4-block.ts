@@ -223,7 +223,9 @@ export function lz4EncodeBlock(
     const accel = Math.max(1, Math.min(acceleration | 0, 65537));
     let ip = srcStart;
     const hashAt = (i: number, seq: number): number =>
-      small ? Math.imul(seq, 2654435761) >>> shift : (Math.imul(seq, 2654435761) ^ Math.imul(src[i + 4]!, 0x85ebca77)) >>> shift;
+      small
+        ? Math.imul(seq, 2654435761) >>> shift
+        : (Math.imul(seq, 2654435761) ^ Math.imul(src[i + 4]!, 0x85ebca77)) >>> shift;
     table[hashAt(ip, read32(src, ip))] = ip;
     ip++;
     search: for (;;) {
@@ -266,7 +268,7 @@ export function lz4EncodeBlock(
   return writeSequence(dst, op, src, anchor, srcEnd - anchor, 0, 0);
 }
 
-let chainHead = new Int32Array(1 << 15);
+const chainHead = new Int32Array(1 << 15);
 let chainPrev = new Int32Array(1 << 16);
 
 /**

@@ -1,8 +1,25 @@
-import { CodecError, decodedTooLarge, defineCodec, inChunk, integer, maxDecodedSize, requireBytes, type ChunkContext } from "@z/codecs";
+import {
+  CodecError,
+  decodedTooLarge,
+  defineCodec,
+  inChunk,
+  integer,
+  maxDecodedSize,
+  requireBytes,
+  type ChunkContext,
+} from "@z/codecs";
 import { corruptData } from "./errors.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve } from "./kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
-import { align16, encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
+import {
+  align16,
+  encodeKernelsUnavailable,
+  loadEncodeKernels,
+  readyEncodeKernels,
+  releaseEncode,
+  reserveEncode,
+  type EncodeKernels,
+} from "./encode-kernels.js";
 
 /**
  * numcodecs `LZ4(acceleration=1)`: `{"id": "lz4", "acceleration": 1}`. numcodecs accepts any
@@ -21,9 +38,12 @@ export const lz4 = defineCodec({
     encode: (data, chunk) => {
       const bytes = requireBytes(data, "lz4", chunk);
       const encoders = readyEncodeKernels();
-      if (encoders !== undefined) return encodeLz4InWasm(encoders, bytes, acceleration) ?? encodeLz4(bytes, acceleration);
+      if (encoders !== undefined)
+        return encodeLz4InWasm(encoders, bytes, acceleration) ?? encodeLz4(bytes, acceleration);
       if (encodeKernelsUnavailable() || bytes.length < 4096) return encodeLz4(bytes, acceleration);
-      return loadEncodeKernels().then((loaded) => (loaded && encodeLz4InWasm(loaded, bytes, acceleration)) ?? encodeLz4(bytes, acceleration));
+      return loadEncodeKernels().then(
+        (loaded) => (loaded && encodeLz4InWasm(loaded, bytes, acceleration)) ?? encodeLz4(bytes, acceleration),
+      );
     },
     decode: (data, chunk) => decodeLz4When(requireBytes(data, "lz4", chunk), chunk, undefined),
     decodeInto: (data, out, chunk) => {
@@ -34,7 +54,11 @@ export const lz4 = defineCodec({
 });
 
 /** Decodes now, or once the kernels have loaded when they are worth waiting for. */
-function decodeLz4When(bytes: Uint8Array, chunk: ChunkContext, into: Uint8Array | undefined): Uint8Array | Promise<Uint8Array> {
+function decodeLz4When(
+  bytes: Uint8Array,
+  chunk: ChunkContext,
+  into: Uint8Array | undefined,
+): Uint8Array | Promise<Uint8Array> {
   if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk, into);
   return loadKernels().then(() => decodeLz4(bytes, chunk, into));
 }
@@ -72,7 +96,10 @@ function decodeLz4(data: Uint8Array, chunk: ChunkContext, into: Uint8Array | und
   const limit = maxDecodedSize(chunk);
   if (size > limit) throw decodedTooLarge("lz4", chunk, limit);
   if (into !== undefined && size > into.length) {
-    throw new CodecError(`lz4 data${inChunk(chunk.key)} decodes to ${size} bytes, more than the ${into.length} of the buffer given`, { codecId: "lz4", key: chunk.key });
+    throw new CodecError(
+      `lz4 data${inChunk(chunk.key)} decodes to ${size} bytes, more than the ${into.length} of the buffer given`,
+      { codecId: "lz4", key: chunk.key },
+    );
   }
   const kernels = readyKernels();
   let out: Uint8Array;

@@ -12,7 +12,14 @@
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Byte-shuffles `src[s, s + size)` into `dst[d, d + size)`. */
-export function shuffleBytes(typesize: number, size: number, src: Uint8Array, s: number, dst: Uint8Array, d: number): void {
+export function shuffleBytes(
+  typesize: number,
+  size: number,
+  src: Uint8Array,
+  s: number,
+  dst: Uint8Array,
+  d: number,
+): void {
   const n = Math.floor(size / typesize);
   for (let j = 0; j < typesize; j++) {
     let o = d + j * n;
@@ -28,7 +35,14 @@ export function shuffleBytes(typesize: number, size: number, src: Uint8Array, s:
 }
 
 /** Undoes `shuffleBytes`: `src[s, s + size)` (shuffled) into `dst[d, d + size)`. */
-export function unshuffleBytes(typesize: number, size: number, src: Uint8Array, s: number, dst: Uint8Array, d: number): void {
+export function unshuffleBytes(
+  typesize: number,
+  size: number,
+  src: Uint8Array,
+  s: number,
+  dst: Uint8Array,
+  d: number,
+): void {
   const n = Math.floor(size / typesize);
   const aligned = LITTLE_ENDIAN && (dst.byteOffset + d) % 4 === 0;
   if (typesize === 4 && aligned) {
@@ -94,7 +108,14 @@ function transpose8(lo: number, hi: number, pair: Int32Array): void {
 const pair = new Int32Array(2);
 
 /** Bit-shuffles `src[s, s + size)` into `dst[d, d + size)` (see the top of this file). */
-export function shuffleBits(typesize: number, size: number, src: Uint8Array, s: number, dst: Uint8Array, d: number): void {
+export function shuffleBits(
+  typesize: number,
+  size: number,
+  src: Uint8Array,
+  s: number,
+  dst: Uint8Array,
+  d: number,
+): void {
   const n = Math.floor(size / typesize);
   if (n % 8 !== 0) {
     dst.set(src.subarray(s, s + size), d);
@@ -107,7 +128,8 @@ export function shuffleBits(typesize: number, size: number, src: Uint8Array, s: 
       const e = s + 8 * g * typesize + j;
       const lo = src[e]! | (src[e + typesize]! << 8) | (src[e + 2 * typesize]! << 16) | (src[e + 3 * typesize]! << 24);
       const e4 = e + 4 * typesize;
-      const hi = src[e4]! | (src[e4 + typesize]! << 8) | (src[e4 + 2 * typesize]! << 16) | (src[e4 + 3 * typesize]! << 24);
+      const hi =
+        src[e4]! | (src[e4 + typesize]! << 8) | (src[e4 + 2 * typesize]! << 16) | (src[e4 + 3 * typesize]! << 24);
       transpose8(lo, hi, pair);
       const a = pair[0]!;
       const b = pair[1]!;
@@ -127,7 +149,14 @@ export function shuffleBits(typesize: number, size: number, src: Uint8Array, s: 
 }
 
 /** Undoes `shuffleBits`. */
-export function unshuffleBits(typesize: number, size: number, src: Uint8Array, s: number, dst: Uint8Array, d: number): void {
+export function unshuffleBits(
+  typesize: number,
+  size: number,
+  src: Uint8Array,
+  s: number,
+  dst: Uint8Array,
+  d: number,
+): void {
   const n = Math.floor(size / typesize);
   if (n % 8 !== 0) {
     dst.set(src.subarray(s, s + size), d);
@@ -140,7 +169,8 @@ export function unshuffleBits(typesize: number, size: number, src: Uint8Array, s
       const r = rows + g;
       const lo = src[r]! | (src[r + rowBytes]! << 8) | (src[r + 2 * rowBytes]! << 16) | (src[r + 3 * rowBytes]! << 24);
       const r4 = r + 4 * rowBytes;
-      const hi = src[r4]! | (src[r4 + rowBytes]! << 8) | (src[r4 + 2 * rowBytes]! << 16) | (src[r4 + 3 * rowBytes]! << 24);
+      const hi =
+        src[r4]! | (src[r4 + rowBytes]! << 8) | (src[r4 + 2 * rowBytes]! << 16) | (src[r4 + 3 * rowBytes]! << 24);
       transpose8(lo, hi, pair);
       const a = pair[0]!;
       const b = pair[1]!;

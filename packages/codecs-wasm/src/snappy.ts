@@ -11,7 +11,14 @@
  * `maxLength` bytes of output. Returns the number of bytes decoded, or -1 for malformed input
  * (truncated, a bad offset, output not matching the stated length or above `maxLength`).
  */
-export function snappyDecode(src: Uint8Array, srcStart: number, srcEnd: number, dst: Uint8Array, dstStart: number, maxLength: number): number {
+export function snappyDecode(
+  src: Uint8Array,
+  srcStart: number,
+  srcEnd: number,
+  dst: Uint8Array,
+  dstStart: number,
+  maxLength: number,
+): number {
   let ip = srcStart;
   let length = 0;
   for (let shift = 0; ; shift += 7) {
@@ -84,7 +91,13 @@ function read32(a: Uint8Array, i: number): number {
 }
 
 /** Compresses `src[srcStart, srcEnd)` as a Snappy stream into `dst` from `dstStart`; returns the end. */
-export function snappyEncode(src: Uint8Array, srcStart: number, srcEnd: number, dst: Uint8Array, dstStart: number): number {
+export function snappyEncode(
+  src: Uint8Array,
+  srcStart: number,
+  srcEnd: number,
+  dst: Uint8Array,
+  dstStart: number,
+): number {
   let op = dstStart;
   const n = srcEnd - srcStart;
   let rest = n;

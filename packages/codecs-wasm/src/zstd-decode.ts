@@ -134,7 +134,14 @@ function buildFse(table: FseTable, counts: Int16Array, symbols: number, log: num
  * Reads an FSE table description (forward bit stream) from `data[at, end)` into `table`; returns
  * the position after it.
  */
-function readFse(data: Uint8Array, at: number, end: number, table: FseTable, maxSymbols: number, maxLog: number): number {
+function readFse(
+  data: Uint8Array,
+  at: number,
+  end: number,
+  table: FseTable,
+  maxSymbols: number,
+  maxLog: number,
+): number {
   if (at >= end) fail("truncated FSE table description");
   let bitPos = at * 8;
   const endBits = end * 8;
@@ -209,8 +216,8 @@ const LL_DEFAULT = predefinedFse(
 );
 const ML_DEFAULT = predefinedFse(
   [
-    1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
+    1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1,
   ],
   6,
 );
@@ -220,19 +227,19 @@ const OF_DEFAULT = predefinedFse(
 );
 
 const LL_BASE = Int32Array.from([
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048,
-  4096, 8192, 16384, 32768, 65536,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024,
+  2048, 4096, 8192, 16384, 32768, 65536,
 ]);
 const LL_BITS = Uint8Array.from([
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 ]);
 const ML_BASE = Int32Array.from([
-  3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
-  37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539,
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+  34, 35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539,
 ]);
 const ML_BITS = Uint8Array.from([
-  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4,
-  4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3,
+  3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +255,14 @@ interface HuffmanTable {
 const MAX_HUFFMAN_LOG = 11;
 
 /** Reads a Huffman tree description from `data[at, end)` into `table`; returns the position after it. */
-function readHuffman(data: Uint8Array, at: number, end: number, table: HuffmanTable, bits: BackwardBits, scratch: FseTable): number {
+function readHuffman(
+  data: Uint8Array,
+  at: number,
+  end: number,
+  table: HuffmanTable,
+  bits: BackwardBits,
+  scratch: FseTable,
+): number {
   if (at >= end) fail("truncated Huffman tree description");
   const header = data[at++]!;
   const weights = new Uint8Array(256);
@@ -335,7 +349,16 @@ function streamBits(data: Uint8Array, start: number, end: number): number {
  * Decodes Huffman symbols from the stream at byte `start` (with `pos` bits left) into
  * `out[o, oEnd)`; the stream must end exactly there.
  */
-function finishHuffmanStream(data: Uint8Array, start: number, pos: number, out: Uint8Array, o: number, oEnd: number, table: HuffmanTable, bits: BackwardBits): void {
+function finishHuffmanStream(
+  data: Uint8Array,
+  start: number,
+  pos: number,
+  out: Uint8Array,
+  o: number,
+  oEnd: number,
+  table: HuffmanTable,
+  bits: BackwardBits,
+): void {
   const log = table.log;
   const mask = (1 << log) - 1;
   const symbols = table.symbol;
@@ -361,7 +384,16 @@ function finishHuffmanStream(data: Uint8Array, start: number, pos: number, out: 
 }
 
 /** Decodes one Huffman stream `data[start, end)` into `out[o, oEnd)`; the stream must end exactly. */
-function decodeHuffmanStream(data: Uint8Array, start: number, end: number, out: Uint8Array, o: number, oEnd: number, table: HuffmanTable, bits: BackwardBits): void {
+function decodeHuffmanStream(
+  data: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  o: number,
+  oEnd: number,
+  table: HuffmanTable,
+  bits: BackwardBits,
+): void {
   finishHuffmanStream(data, start, streamBits(data, start, end), out, o, oEnd, table, bits);
 }
 
@@ -369,7 +401,18 @@ function decodeHuffmanStream(data: Uint8Array, start: number, end: number, out: 
  * Decodes the four Huffman streams `data[s0, s1)`, `[s1, s2)`, `[s2, s3)`, `[s3, end)` into four
  * segments of `out[0, total)`, in lockstep while they can (independent work the CPU overlaps).
  */
-function decodeHuffman4(data: Uint8Array, s0: number, s1: number, s2: number, s3: number, end: number, out: Uint8Array, total: number, table: HuffmanTable, bits: BackwardBits): void {
+function decodeHuffman4(
+  data: Uint8Array,
+  s0: number,
+  s1: number,
+  s2: number,
+  s3: number,
+  end: number,
+  out: Uint8Array,
+  total: number,
+  table: HuffmanTable,
+  bits: BackwardBits,
+): void {
   const segment = Math.floor((total + 3) / 4);
   let p0 = streamBits(data, s0, s1);
   let p1 = streamBits(data, s1, s2);
@@ -416,7 +459,11 @@ function decodeHuffman4(data: Uint8Array, s0: number, s1: number, s2: number, s3
 
 /** Per-frame decoding state kept across blocks. */
 class FrameState {
-  readonly huffman: HuffmanTable = { log: 0, symbol: new Uint8Array(1 << MAX_HUFFMAN_LOG), bits: new Uint8Array(1 << MAX_HUFFMAN_LOG) };
+  readonly huffman: HuffmanTable = {
+    log: 0,
+    symbol: new Uint8Array(1 << MAX_HUFFMAN_LOG),
+    bits: new Uint8Array(1 << MAX_HUFFMAN_LOG),
+  };
   readonly ll = newFseTable(9);
   readonly ml = newFseTable(9);
   readonly of = newFseTable(8);
@@ -526,7 +573,9 @@ export function zstdDecode(src: Uint8Array, limit: number, options: ZstdDecodeOp
         const stored = u32(src, at);
         const [, low] = xxh64(out, frameStart, op);
         if (stored !== low) {
-          fail(`content checksum mismatch (stored 0x${stored.toString(16).padStart(8, "0")}, computed 0x${low.toString(16).padStart(8, "0")})`);
+          fail(
+            `content checksum mismatch (stored 0x${stored.toString(16).padStart(8, "0")}, computed 0x${low.toString(16).padStart(8, "0")})`,
+          );
         }
       }
       at += 4;
@@ -760,7 +809,14 @@ function decodeBlock(
   if (at >= end) fail("truncated sequences header");
   const modes = src[at++]!;
   if (modes & 3) fail("reserved bits set in the sequences header");
-  const pick = (mode: number, table: FseTable, fallback: FseTable, current: FseTable | undefined, maxSymbols: number, maxLog: number): FseTable => {
+  const pick = (
+    mode: number,
+    table: FseTable,
+    fallback: FseTable,
+    current: FseTable | undefined,
+    maxSymbols: number,
+    maxLog: number,
+  ): FseTable => {
     switch (mode) {
       case 0:
         return fallback;

@@ -44,6 +44,14 @@ export const ZSTD_READ_SLACK = 32;
  * memory with `ZSTD_READ_SLACK` readable bytes after `end`; returns the bytes written or a
  * negative failure code (see `zstdProblem`). Content checksums are verified.
  */
-export function zstdDecodeIn(kernels: Kernels, src: Uint8Array, start: number, end: number, dst: Uint8Array, d: number, capacity: number): number {
+export function zstdDecodeIn(
+  kernels: Kernels,
+  src: Uint8Array,
+  start: number,
+  end: number,
+  dst: Uint8Array,
+  d: number,
+  capacity: number,
+): number {
   return kernels.exports.zstd_decode(src.byteOffset + start, end - start, dst.byteOffset + d, capacity, 1);
 }

@@ -1,4 +1,15 @@
-import { boolean, CodecError, decodedTooLarge, defineCodec, inChunk, integer, maxDecodedSize, optional, requireBytes, type ChunkContext } from "@z/codecs";
+import {
+  boolean,
+  CodecError,
+  decodedTooLarge,
+  defineCodec,
+  inChunk,
+  integer,
+  maxDecodedSize,
+  optional,
+  requireBytes,
+  type ChunkContext,
+} from "@z/codecs";
 import { corruptData, MalformedInput, OutputTooLarge } from "./errors.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
 import { xxh64 } from "./xxhash64.js";
@@ -56,7 +67,9 @@ function decodeZstd(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): U
     if (into !== undefined && declared > into.length) {
       throw bufferTooSmall(chunk, declared, into.length);
     }
-    const decoded = (kernels !== undefined && declared >= 0 && decodeInKernels(kernels, data, declared, into)) || zstdDecode(data, limit);
+    const decoded =
+      (kernels !== undefined && declared >= 0 && decodeInKernels(kernels, data, declared, into)) ||
+      zstdDecode(data, limit);
     if (into === undefined || decoded.buffer === into.buffer) return decoded;
     if (decoded.length > into.length) {
       throw bufferTooSmall(chunk, decoded.length, into.length);
@@ -71,7 +84,10 @@ function decodeZstd(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): U
 }
 
 const bufferTooSmall = (chunk: ChunkContext, size: number, room: number) =>
-  new CodecError(`zstd data${inChunk(chunk.key)} decodes to ${size} bytes, more than the ${room} of the buffer given`, { codecId: "zstd", key: chunk.key });
+  new CodecError(`zstd data${inChunk(chunk.key)} decodes to ${size} bytes, more than the ${room} of the buffer given`, {
+    codecId: "zstd",
+    key: chunk.key,
+  });
 
 function decodeZstdInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number | Promise<number> {
   const decoded = decodeZstd(data, chunk, out);
@@ -85,7 +101,12 @@ const align = (n: number) => Math.ceil(n / 16) * 16;
  * Returns `undefined` when the kernels cannot take them (memory that cannot grow so far, a frame
  * without its content size): the TypeScript decoder does.
  */
-function decodeInKernels(kernels: Kernels, data: Uint8Array, size: number, into: Uint8Array | undefined): Uint8Array | undefined {
+function decodeInKernels(
+  kernels: Kernels,
+  data: Uint8Array,
+  size: number,
+  into: Uint8Array | undefined,
+): Uint8Array | undefined {
   let memory: Uint8Array;
   try {
     memory = reserve(kernels, align(data.length) + align(size) + ZSTD_READ_SLACK);

@@ -130,7 +130,9 @@ describe("blosc decodeRange and decodeInto", () => {
       await expectRanges(frame, contextFor(data, 4), name);
     }
     const data = field(64_000);
-    const frame = (await blosc.create({ cname: "zstd", clevel: 5, shuffle: 1, blocksize: 4096 }).encode(data, contextFor(data, 4))) as Uint8Array;
+    const frame = (await blosc
+      .create({ cname: "zstd", clevel: 5, shuffle: 1, blocksize: 4096 })
+      .encode(data, contextFor(data, 4))) as Uint8Array;
     const reversed = reverseBlocks(frame);
     expect(Buffer.compare(reversed, frame)).not.toBe(0);
     expect(Buffer.compare((await codec.decode(reversed, contextFor(data, 4))) as Uint8Array, data)).toBe(0);
@@ -166,15 +168,27 @@ describe("blosc decodeRange and decodeInto", () => {
     const data = field(64_000);
     const context = { ...contextFor(data, 4), key: "a/0.0" };
     // zstd blocks are never split, so the forced block size stands: 16 blocks.
-    const frame = (await blosc.create({ cname: "zstd", clevel: 5, shuffle: 1, blocksize: 4096 }).encode(data, context)) as Uint8Array;
+    const frame = (await blosc
+      .create({ cname: "zstd", clevel: 5, shuffle: 1, blocksize: 4096 })
+      .encode(data, context)) as Uint8Array;
     expect(readHeader(frame).blocksize).toBe(4096);
     const set32 = (b: Uint8Array, at: number, value: number) => new DataView(b.buffer).setUint32(at, value, true);
     const cases: [string, (b: Uint8Array) => Uint8Array, RegExp, [number, number]?][] = [
       ["a block start outside the frame", (b) => (set32(b, HEADER_SIZE + 4 * 5, 3), b), /outside the frame/],
       ["a block start past the frame", (b) => (set32(b, HEADER_SIZE + 4 * 5, b.length + 100), b), /outside the frame/],
-      ["a stream length past the frame", (b) => (set32(b, new DataView(b.buffer).getUint32(HEADER_SIZE, true), 1 << 30), b), /past the end/, [0, 10]],
+      [
+        "a stream length past the frame",
+        (b) => (set32(b, new DataView(b.buffer).getUint32(HEADER_SIZE, true), 1 << 30), b),
+        /past the end/,
+        [0, 10],
+      ],
       ["a truncated frame", (b) => b.subarray(0, b.length - 100), /truncated/, [60_000, 64_000]],
-      ["a stream running into the next block", (b) => (set32(b, HEADER_SIZE + 4, new DataView(b.buffer).getUint32(HEADER_SIZE, true) + 8), b), /outside|past|overlap|decodes|LZ4/, [0, 8000]],
+      [
+        "a stream running into the next block",
+        (b) => (set32(b, HEADER_SIZE + 4, new DataView(b.buffer).getUint32(HEADER_SIZE, true) + 8), b),
+        /outside|past|overlap|decodes|LZ4/,
+        [0, 8000],
+      ],
       ["a frame claiming more than a chunk", (b) => (set32(b, 4, 1 << 30), b), /decodes to more than/],
       ["a reserved flag", (b) => ((b[2] = b[2]! | 8), b), /flag/],
       ["no header", (b) => b.subarray(0, 10), /Blosc header/],
@@ -197,7 +211,9 @@ describe("blosc decodeRange and decodeInto", () => {
     const frame = (await codec.encode(data, context)) as Uint8Array;
     await expect(decodeRange(reader(frame), 10, 5, context)).rejects.toThrow(CodecError);
     await expect(decodeRange(reader(frame), -1, 5, context)).rejects.toThrow(/start <= end/);
-    await expect(Promise.resolve().then(() => decodeInto(frame, new Uint8Array(3999), context))).rejects.toThrow(/more than the 3999 of the buffer/);
+    await expect(Promise.resolve().then(() => decodeInto(frame, new Uint8Array(3999), context))).rejects.toThrow(
+      /more than the 3999 of the buffer/,
+    );
     expect(await decodeInto(frame, new Uint8Array(4000), context)).toBe(4000);
   });
 });

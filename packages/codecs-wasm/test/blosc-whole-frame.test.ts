@@ -54,13 +54,22 @@ async function frames(): Promise<{ name: string; frame: Uint8Array; size: number
           for (const blocksize of [0, 256, 1000]) {
             const codec = blosc.create({ cname, clevel: 5, shuffle, blocksize });
             const frame = (await codec.encode(bytes, contextFor(bytes, typesize))) as Uint8Array;
-            out.push({ name: `${name} ${cname} shuffle ${shuffle} typesize ${typesize} blocksize ${blocksize}`, frame, size: bytes.length });
+            out.push({
+              name: `${name} ${cname} shuffle ${shuffle} typesize ${typesize} blocksize ${blocksize}`,
+              frame,
+              size: bytes.length,
+            });
           }
         }
       }
     }
   }
-  for (const fixture of numcodecsFixtures("blosc")) out.push({ name: `numcodecs ${fixture.name}`, frame: fixture.encoded, size: (fixture.decoded as Uint8Array).length });
+  for (const fixture of numcodecsFixtures("blosc"))
+    out.push({
+      name: `numcodecs ${fixture.name}`,
+      frame: fixture.encoded,
+      size: (fixture.decoded as Uint8Array).length,
+    });
   return out;
 }
 
@@ -94,7 +103,9 @@ describe("whole Blosc frames decoded in one WebAssembly call", () => {
   it("refuse exactly the corrupted frames the other paths refuse, with the same message as block by block", async () => {
     await loadKernels();
     const all = await frames();
-    const sources = all.filter((f) => f.size > 0 && !/blosclz/.test(f.name) && (f.frame[2]! & 2) === 0).filter((_, i) => i % 7 === 0);
+    const sources = all
+      .filter((f) => f.size > 0 && !/blosclz/.test(f.name) && (f.frame[2]! & 2) === 0)
+      .filter((_, i) => i % 7 === 0);
     expect(sources.length).toBeGreaterThan(20);
     let seed = 99;
     const rand = (n: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
@@ -104,15 +115,23 @@ describe("whole Blosc frames decoded in one WebAssembly call", () => {
       for (let t = 0; t < 40; t++) {
         const bad = frame.slice();
         const kind = rand(7);
-        const nblocks = Math.ceil(new DataView(bad.buffer).getUint32(4, true) / Math.max(1, new DataView(bad.buffer).getUint32(8, true)));
+        const nblocks = Math.ceil(
+          new DataView(bad.buffer).getUint32(4, true) / Math.max(1, new DataView(bad.buffer).getUint32(8, true)),
+        );
         let cut = bad;
         const flip = (at: number): void => void (bad[at] = bad[at]! ^ (1 << rand(8)));
-        if (kind === 0) flip(rand(16)); // a header bit
-        else if (kind === 1) flip(16 + rand(Math.min(64, bad.length - 16))); // the block table, first streams
-        else if (kind === 2) flip(rand(bad.length)); // anywhere
-        else if (kind === 3) cut = bad.subarray(0, rand(bad.length)); // truncated
-        else if (kind === 4) new DataView(bad.buffer).setInt32(16 + 4 * rand(nblocks), rand(bad.length + 64) - 32, true); // a start anywhere
-        else if (kind === 5) for (let b = 1; b < nblocks; b++) bad.copyWithin(16 + 4 * b, 16, 20); // every block the first one (streams overlap)
+        if (kind === 0)
+          flip(rand(16)); // a header bit
+        else if (kind === 1)
+          flip(16 + rand(Math.min(64, bad.length - 16))); // the block table, first streams
+        else if (kind === 2)
+          flip(rand(bad.length)); // anywhere
+        else if (kind === 3)
+          cut = bad.subarray(0, rand(bad.length)); // truncated
+        else if (kind === 4)
+          new DataView(bad.buffer).setInt32(16 + 4 * rand(nblocks), rand(bad.length + 64) - 32, true); // a start anywhere
+        else if (kind === 5)
+          for (let b = 1; b < nblocks; b++) bad.copyWithin(16 + 4 * b, 16, 20); // every block the first one (streams overlap)
         else bad[3] = 1 + rand(255); // another type size
         const what = `${name}, corruption ${kind} #${t}`;
         const whole = await decode(cut, size, "whole");

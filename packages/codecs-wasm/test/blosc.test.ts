@@ -45,7 +45,9 @@ for (const itemsize of [1, 2, 4, 8]) {
 
 describe("blosc", () => {
   it("writes numcodecs' config, keys in its order", () => {
-    expect(JSON.stringify(blosc.create().toJSON())).toBe('{"id":"blosc","cname":"lz4","clevel":5,"shuffle":1,"blocksize":0}');
+    expect(JSON.stringify(blosc.create().toJSON())).toBe(
+      '{"id":"blosc","cname":"lz4","clevel":5,"shuffle":1,"blocksize":0}',
+    );
     expect(blosc.create({ shuffle: -1, cname: "zstd" }).toJSON()).toEqual({
       id: "blosc",
       cname: "zstd",
@@ -82,7 +84,9 @@ describe("blosc", () => {
       try {
         expect(kernelsUnavailable()).toBe(!enabled);
         for (const fixture of fixtures) {
-          const decoded = await blosc.create(fixture.config).decode(fixture.encoded, { ...contextFor(fixture.decoded, 1), ...fixture.context });
+          const decoded = await blosc
+            .create(fixture.config)
+            .decode(fixture.encoded, { ...contextFor(fixture.decoded, 1), ...fixture.context });
           expect(Buffer.compare(decoded as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
         }
       } finally {
@@ -122,7 +126,9 @@ describe("blosc", () => {
   });
 
   const frame = async (bytes: Uint8Array, itemsize = 4) =>
-    (await blosc.create({ cname: "lz4", clevel: 5, shuffle: 1, blocksize: 256 }).encode(bytes, contextFor(bytes, itemsize))) as Uint8Array;
+    (await blosc
+      .create({ cname: "lz4", clevel: 5, shuffle: 1, blocksize: 256 })
+      .encode(bytes, contextFor(bytes, itemsize))) as Uint8Array;
   const data = new Uint8Array(new Float32Array(Array.from({ length: 1000 }, (_, i) => Math.sin(i / 50))).buffer);
   const decode = async (bytes: Uint8Array, elements = 1000) =>
     blosc.create().decode(bytes, { ...contextFor(data, 4), elements, key: "a/0.0" });
@@ -140,8 +146,16 @@ describe("blosc", () => {
       ["reserved flag", (b) => (b[2] = b[2]! | 8), /flag/],
       ["unknown compressor", (b) => (b[2] = (b[2]! & 31) | (6 << 5)), /compressor format 6/],
       ["block start outside", (b) => new DataView(b.buffer).setUint32(16, 5, true), /outside the frame/],
-      ["stream length past the end", (b) => new DataView(b.buffer).setInt32(new DataView(b.buffer).getUint32(16, true), 1 << 30, true), /past the end/],
-      ["overlapping streams", (b) => new DataView(b.buffer).setUint32(20, new DataView(b.buffer).getUint32(16, true), true), /overlap|decodes/],
+      [
+        "stream length past the end",
+        (b) => new DataView(b.buffer).setInt32(new DataView(b.buffer).getUint32(16, true), 1 << 30, true),
+        /past the end/,
+      ],
+      [
+        "overlapping streams",
+        (b) => new DataView(b.buffer).setUint32(20, new DataView(b.buffer).getUint32(16, true), true),
+        /overlap|decodes/,
+      ],
     ];
     for (const [what, change, message] of cases) {
       const bad = good.slice();
@@ -183,10 +197,14 @@ describe("blosc", () => {
       const whole = bytes.subarray(0, bytes.length - (bytes.length % itemsize));
       const encoded = (await blosc.create().encode(whole, contextFor(whole, itemsize))) as Uint8Array;
       expect(encoded[3]).toBe(itemsize);
-      expect(Buffer.compare((await blosc.create().decode(encoded, contextFor(whole, itemsize))) as Uint8Array, whole)).toBe(0);
+      expect(
+        Buffer.compare((await blosc.create().decode(encoded, contextFor(whole, itemsize))) as Uint8Array, whole),
+      ).toBe(0);
     }
     // Object arrays reach the compressor as their object codec's bytes.
-    const objects = (await blosc.create({ shuffle: -1 }).encode(bytes, { ...contextFor(bytes, 8), dtype: { kind: "O", byteOrder: "|", itemsize: 8 } })) as Uint8Array;
+    const objects = (await blosc
+      .create({ shuffle: -1 })
+      .encode(bytes, { ...contextFor(bytes, 8), dtype: { kind: "O", byteOrder: "|", itemsize: 8 } })) as Uint8Array;
     expect(objects[3]).toBe(1);
     expect(objects[2]! & 7).toBe(4);
     // Type sizes above 255 are shuffled as bytes, as c-blosc does.
@@ -204,7 +222,9 @@ describe("blosc typesize (numcodecs >= 0.16)", () => {
     expect(blosc.create(config).toJSON()).toEqual(config);
     expect(blosc.create({ ...config, typesize: null }).toJSON()).toEqual({ ...config, typesize: null });
     expect(blosc.create({ cname: "zstd" }).toJSON()).not.toHaveProperty("typesize");
-    expect(() => blosc.create({ ...config, typesize: 0 })).toThrow(/field "typesize" must be an integer >= 1 or null, got 0/);
+    expect(() => blosc.create({ ...config, typesize: 0 })).toThrow(
+      /field "typesize" must be an integer >= 1 or null, got 0/,
+    );
     expect(() => blosc.create({ ...config, typesize: "4" as unknown as number })).toThrow(CodecConfigError);
   });
 
@@ -222,7 +242,7 @@ describe("blosc typesize (numcodecs >= 0.16)", () => {
   });
 
   it("writes numcodecs 0.16's very bytes for these, but for zlib streams (fflate's DEFLATE, not zlib's)", async () => {
-    for (const fixture of newer.filter((f) => f.config["cname"] !== "zlib")) {
+    for (const fixture of newer.filter((f) => f.config.cname !== "zlib")) {
       const context = contextFor(fixture.decoded as Uint8Array, fixture.context!.itemsize!);
       const ours = (await blosc.create(fixture.config).encode(fixture.decoded, context)) as Uint8Array;
       expect(Buffer.from(ours).toString("base64"), fixture.name).toBe(Buffer.from(fixture.encoded).toString("base64"));
@@ -233,9 +253,15 @@ describe("blosc typesize (numcodecs >= 0.16)", () => {
     for (const fixture of newer) {
       const codec = blosc.create(fixture.config);
       const context = contextFor(fixture.decoded as Uint8Array, fixture.context!.itemsize!);
-      expect(Buffer.compare((await codec.decode(fixture.encoded, context)) as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+      expect(
+        Buffer.compare((await codec.decode(fixture.encoded, context)) as Uint8Array, fixture.decoded as Uint8Array),
+        fixture.name,
+      ).toBe(0);
       const ours = (await codec.encode(fixture.decoded, context)) as Uint8Array;
-      expect(Buffer.compare((await codec.decode(ours, context)) as Uint8Array, fixture.decoded as Uint8Array), fixture.name).toBe(0);
+      expect(
+        Buffer.compare((await codec.decode(ours, context)) as Uint8Array, fixture.decoded as Uint8Array),
+        fixture.name,
+      ).toBe(0);
     }
   });
 
@@ -244,6 +270,8 @@ describe("blosc typesize (numcodecs >= 0.16)", () => {
     const codec = blosc.create({ typesize: 2 ** 31 });
     expect(codec.toJSON()).toMatchObject({ typesize: 2 ** 31 });
     await expect(Promise.resolve().then(() => codec.encode(bytes, contextFor(bytes, 4)))).rejects.toThrow(CodecError);
-    await expect(Promise.resolve().then(() => codec.encode(bytes, contextFor(bytes, 4)))).rejects.toThrow(/typesize 2147483648/);
+    await expect(Promise.resolve().then(() => codec.encode(bytes, contextFor(bytes, 4)))).rejects.toThrow(
+      /typesize 2147483648/,
+    );
   });
 });

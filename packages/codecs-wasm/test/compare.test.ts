@@ -11,7 +11,7 @@ import { blosc } from "../src/blosc.js";
 import { lz4 } from "../src/lz4.js";
 import { zstd } from "../src/zstd.js";
 
-const directory = process.env["Z_COMPARE"];
+const directory = process.env.Z_COMPARE;
 
 /** CPU milliseconds of this process (steadier than wall time on a shared machine). */
 const cpu = () => {

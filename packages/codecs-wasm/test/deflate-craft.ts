@@ -11,9 +11,14 @@ export type Sym =
   | { lenCode: number; lenExtra?: number; distCode?: number; distExtra?: number }
   | { bits: number; n: number };
 
-const LEN_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LEN_BASE = [
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+];
 const LEN_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-const DIST_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
+const DIST_BASE = [
+  1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+  8193, 12289, 16385, 24577,
+];
 const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
 const CL_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
@@ -74,7 +79,12 @@ function distanceCode(distance: number): [number, number] {
 }
 
 /** Writes `syms` and the end-of-block code with the given code lengths. */
-function writeSymbols(w: BitWriter, syms: readonly Sym[], litLengths: readonly number[], distLengths: readonly number[]): void {
+function writeSymbols(
+  w: BitWriter,
+  syms: readonly Sym[],
+  litLengths: readonly number[],
+  distLengths: readonly number[],
+): void {
   const lit = canonicalCodes(litLengths);
   const dist = canonicalCodes(distLengths);
   const put = (codes: number[], lengths: readonly number[], sym: number) => {
@@ -116,7 +126,12 @@ export function fixedBlock(w: BitWriter, syms: readonly Sym[], final = true): vo
 }
 
 /** A stored block; `len` and `nlen` override its LEN (and NLEN with it) and NLEN. */
-export function storedBlock(w: BitWriter, data: readonly number[], final = true, options: { len?: number; nlen?: number; padding?: number } = {}): void {
+export function storedBlock(
+  w: BitWriter,
+  data: readonly number[],
+  final = true,
+  options: { len?: number; nlen?: number; padding?: number } = {},
+): void {
   const len = options.len ?? data.length;
   w.bits(final ? 1 : 0, 1).bits(0, 2);
   w.align(options.padding ?? 0);
@@ -138,7 +153,14 @@ export interface DynamicOptions {
   clSymbols?: readonly (readonly [number, number?])[];
 }
 
-export function dynamicBlock(w: BitWriter, litLengths: readonly number[], distLengths: readonly number[], syms: readonly Sym[], final = true, options: DynamicOptions = {}): void {
+export function dynamicBlock(
+  w: BitWriter,
+  litLengths: readonly number[],
+  distLengths: readonly number[],
+  syms: readonly Sym[],
+  final = true,
+  options: DynamicOptions = {},
+): void {
   const clLengths = options.clLengths ?? CL_LENGTHS;
   const ncl = options.ncl ?? 19;
   w.bits(final ? 1 : 0, 1).bits(2, 2);

@@ -5,7 +5,11 @@ import { pseudoRandomBytes } from "@z/codecs/testing";
 export function floatBytes(n: number, seed: number): Uint8Array {
   const noise = pseudoRandomBytes(n, seed);
   const side = Math.max(1, Math.round(Math.sqrt(n)));
-  const values = Float32Array.from({ length: n }, (_, i) => 100 * Math.sin((6 * (i % side)) / side) * Math.cos((4 * Math.floor(i / side)) / side) + (noise[i]! - 128) / 256);
+  const values = Float32Array.from(
+    { length: n },
+    (_, i) =>
+      100 * Math.sin((6 * (i % side)) / side) * Math.cos((4 * Math.floor(i / side)) / side) + (noise[i]! - 128) / 256,
+  );
   return new Uint8Array(values.buffer);
 }
 
@@ -35,7 +39,10 @@ export function inputs(): { name: string; data: Uint8Array }[] {
     { name: "repeats at distance 32767", data: far },
     { name: "random 100000", data: pseudoRandomBytes(100_000, 3) },
     { name: "float32 smooth field", data: floatBytes(60_000, 9) },
-    { name: "int16 wave", data: new Uint8Array(Int16Array.from({ length: 5001 }, (_, i) => Math.round(1000 * Math.sin(i / 40))).buffer) },
+    {
+      name: "int16 wave",
+      data: new Uint8Array(Int16Array.from({ length: 5001 }, (_, i) => Math.round(1000 * Math.sin(i / 40))).buffer),
+    },
   ];
 }
 
@@ -58,4 +65,3 @@ export function fuzzInputs(count: number): Uint8Array[] {
   }
   return out;
 }
-

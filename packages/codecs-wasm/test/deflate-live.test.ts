@@ -21,7 +21,13 @@ describe.skipIf(!available)("zlib and gzip encodings, decoded by Python (live)",
       for (const level of k < inputs().length ? LEVELS : [LEVELS[k % LEVELS.length]!]) {
         for (const codec of [zlib.create({ level }), gzip.create({ level })]) {
           const encoded = (await codec.encode(data, contextFor(data))) as Uint8Array;
-          cases.push({ id: codec.toJSON().id, level, encoded: Buffer.from(encoded).toString("base64"), sha256: sha256(data), size: data.length });
+          cases.push({
+            id: codec.toJSON().id,
+            level,
+            encoded: Buffer.from(encoded).toString("base64"),
+            sha256: sha256(data),
+            size: data.length,
+          });
         }
       }
     }
@@ -36,7 +42,11 @@ for c in json.load(sys.stdin):
     out.append([hashlib.sha256(py).hexdigest(), hashlib.sha256(bytes(nc)).hexdigest()])
 print(json.dumps(out))
 `;
-    const run = spawnSync(PYTHON, ["-c", script], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 1 << 28 });
+    const run = spawnSync(PYTHON, ["-c", script], {
+      input: JSON.stringify(cases),
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
     expect(run.stderr).toBe("");
     const results = JSON.parse(run.stdout) as [string, string][];
     expect(results.length).toBe(cases.length);
@@ -59,7 +69,10 @@ print(json.dumps([len(zlib.compress(d, l)) for l in ${JSON.stringify(LEVELS)}]))
     return (async () => {
       for (const [i, level] of LEVELS.entries()) {
         const ours = (await zlib.create({ level }).encode(data, contextFor(data, 4))) as Uint8Array;
-        expect(Math.abs(ours.length / sizes[i]! - 1), `level ${level}: ours ${ours.length}, zlib ${sizes[i]}`).toBeLessThan(0.02);
+        expect(
+          Math.abs(ours.length / sizes[i]! - 1),
+          `level ${level}: ours ${ours.length}, zlib ${sizes[i]}`,
+        ).toBeLessThan(0.02);
       }
     })();
   }, 60_000);

@@ -23,7 +23,8 @@ describe("zlib and gzip with the WebAssembly encoder", () => {
 
   it("write zlib's header bytes and CPython's gzip header", async () => {
     const data = new Uint8Array(5000).fill(3);
-    const header = async (level: number) => Array.from(((await zlib.create({ level }).encode(data, contextFor(data))) as Uint8Array).subarray(0, 2));
+    const header = async (level: number) =>
+      Array.from(((await zlib.create({ level }).encode(data, contextFor(data))) as Uint8Array).subarray(0, 2));
     expect(await header(1)).toEqual([0x78, 0x01]);
     expect(await header(6)).toEqual([0x78, 0x9c]);
     expect(await header(-1)).toEqual([0x78, 0x9c]);
@@ -64,4 +65,3 @@ describe("zlib and gzip with the WebAssembly encoder", () => {
     expect(gz).toEqual(await gzipTs.create({ level: 3 }).encode(data, contextFor(data)));
   });
 });
-

@@ -6,7 +6,12 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contextFor, pseudoRandomBytes } from "@z/codecs/testing";
 import { blosc } from "../src/blosc.js";
 import { lz4 } from "../src/lz4.js";
-import { loadEncodeKernels, reserveEncode, setEncodeKernelsEnabled, type EncodeKernels } from "../src/encode-kernels.js";
+import {
+  loadEncodeKernels,
+  reserveEncode,
+  setEncodeKernelsEnabled,
+  type EncodeKernels,
+} from "../src/encode-kernels.js";
 import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock } from "../src/lz4-block.js";
 import { shuffleBits, shuffleBytes } from "../src/shuffle.js";
 
@@ -21,7 +26,11 @@ beforeAll(async () => {
 afterEach(() => setEncodeKernelsEnabled(true));
 
 /** Runs a kernel on `input` copied into the encoders' memory; returns `outLength` bytes of its output. */
-function inWasm(input: Uint8Array, outLength: number, run: (src: number, dst: number, tmp: number) => number | void): Uint8Array {
+function inWasm(
+  input: Uint8Array,
+  outLength: number,
+  run: (src: number, dst: number, tmp: number) => number | void,
+): Uint8Array {
   const src = kernels.heapBase;
   const dst = src + input.length + 64;
   const tmp = dst + outLength + 64;
@@ -42,7 +51,11 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number {
 function floatBytes(n: number, seed: number): Uint8Array {
   const noise = pseudoRandomBytes(n, seed);
   const side = Math.max(1, Math.round(Math.sqrt(n)));
-  const values = Float32Array.from({ length: n }, (_, i) => 100 * Math.sin((6 * (i % side)) / side) * Math.cos((4 * Math.floor(i / side)) / side) + (noise[i]! - 128) / 256);
+  const values = Float32Array.from(
+    { length: n },
+    (_, i) =>
+      100 * Math.sin((6 * (i % side)) / side) * Math.cos((4 * Math.floor(i / side)) / side) + (noise[i]! - 128) / 256,
+  );
   return new Uint8Array(values.buffer);
 }
 
@@ -69,10 +82,22 @@ describe("shuffles in WebAssembly", () => {
         const input = pseudoRandomBytes(size, size + typesize);
         const bytes = new Uint8Array(size);
         shuffleBytes(typesize, size, input, 0, bytes, 0);
-        expect(firstDifference(inWasm(input, size, (s, d) => kernels.exports.shuffle(typesize, size, s, d)), bytes), `bytes, size ${size}`).toBe(-1);
+        expect(
+          firstDifference(
+            inWasm(input, size, (s, d) => kernels.exports.shuffle(typesize, size, s, d)),
+            bytes,
+          ),
+          `bytes, size ${size}`,
+        ).toBe(-1);
         const bits = new Uint8Array(size);
         shuffleBits(typesize, size, input, 0, bits, 0);
-        expect(firstDifference(inWasm(input, size, (s, d, t) => kernels.exports.bitshuffle(typesize, size, s, d, t)), bits), `bits, size ${size}`).toBe(-1);
+        expect(
+          firstDifference(
+            inWasm(input, size, (s, d, t) => kernels.exports.bitshuffle(typesize, size, s, d, t)),
+            bits,
+          ),
+          `bits, size ${size}`,
+        ).toBe(-1);
       }
     });
   }
@@ -88,14 +113,16 @@ describe("LZ4 in WebAssembly", () => {
     ["float32 65547", floatBytes(65548 / 2, 2).subarray(0, 65547)],
     ["float32 128 KiB", floatBytes(32768, 3)],
     ["zeros 200000", new Uint8Array(200000)],
-    ["repeats", Uint8Array.from({ length: 150000 }, (_, i) => (i * 7) % 251 ^ (i >> 12))],
+    ["repeats", Uint8Array.from({ length: 150000 }, (_, i) => ((i * 7) % 251) ^ (i >> 12))],
   ];
   for (const [name, input] of inputs) {
     it(`writes the TypeScript encoder's bytes, which decode to the input (${name})`, () => {
       for (const acceleration of [1, 5, 9, 100]) {
         const expected = new Uint8Array(lz4Bound(input.length));
         const end = lz4EncodeBlock(input, 0, input.length, expected, 0, acceleration);
-        const ours = inWasm(input, lz4Bound(input.length), (s, d) => kernels.exports.lz4_encode(s, input.length, d, acceleration));
+        const ours = inWasm(input, lz4Bound(input.length), (s, d) =>
+          kernels.exports.lz4_encode(s, input.length, d, acceleration),
+        );
         expect(firstDifference(ours, expected.subarray(0, end)), `acceleration ${acceleration}`).toBe(-1);
         const back = new Uint8Array(input.length);
         expect(lz4DecodeBlock(ours, 0, ours.length, back, 0, input.length)).toBe(input.length);
@@ -126,7 +153,12 @@ describe("blosc frames encoded in WebAssembly", () => {
     { name: "float32 256 KiB", itemsize: 4, data: floatBytes(1 << 16, 4) },
     { name: "float64 300 KiB", itemsize: 8, data: floatBytes(76800, 5) },
   ];
-  const encode = async (config: Parameters<typeof blosc.create>[0], input: Uint8Array, itemsize: number, wasm: boolean) => {
+  const encode = async (
+    config: Parameters<typeof blosc.create>[0],
+    input: Uint8Array,
+    itemsize: number,
+    wasm: boolean,
+  ) => {
     setEncodeKernelsEnabled(wasm);
     return (await blosc.create(config).encode(input, contextFor(input, itemsize))) as Uint8Array;
   };
@@ -139,7 +171,8 @@ describe("blosc frames encoded in WebAssembly", () => {
             const ours = await encode(config, input, itemsize, true);
             // zlib streams are this package's DEFLATE in WebAssembly and fflate's in TypeScript.
             const what = `${cname} shuffle ${shuffle} clevel ${clevel}`;
-            if (cname !== "zlib") expect(firstDifference(ours, await encode(config, input, itemsize, false)), what).toBe(-1);
+            if (cname !== "zlib")
+              expect(firstDifference(ours, await encode(config, input, itemsize, false)), what).toBe(-1);
             const back = (await blosc.create(config).decode(ours, contextFor(input, itemsize))) as Uint8Array;
             expect(firstDifference(back, input), what).toBe(-1);
           }

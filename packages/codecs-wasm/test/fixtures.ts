@@ -9,7 +9,8 @@ interface FixtureFile {
   cases: { name: string; config: CodecConfig; input: string; itemsize: number; encoded: string }[];
 }
 
-const read = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as FixtureFile;
+const read = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as FixtureFile;
 const fileOld = read("numcodecs-0.11.json");
 /** Blosc frames numcodecs 0.16 wrote with `typesize` in the config (python/numcodecs_016_fixtures.py). */
 const file016 = read("numcodecs-0.16.json");
@@ -20,7 +21,11 @@ export const bytes = (base64: string): Uint8Array => new Uint8Array(Buffer.from(
  * Bytes numcodecs 0.11 wrote (see python/generate_fixtures.py) for the codec `id`, with the item
  * size numcodecs saw (blosc shuffles by it) in the chunk context.
  */
-export function numcodecsFixtures(id: string, filter: (name: string) => boolean = () => true, version: "0.11" | "0.16" = "0.11"): EncodedFixture[] {
+export function numcodecsFixtures(
+  id: string,
+  filter: (name: string) => boolean = () => true,
+  version: "0.11" | "0.16" = "0.11",
+): EncodedFixture[] {
   const file = version === "0.11" ? fileOld : file016;
   return file.cases
     .filter((c) => c.config.id === id && filter(c.name))
@@ -34,9 +39,10 @@ export function numcodecsFixtures(id: string, filter: (name: string) => boolean 
         context: {
           itemsize: c.itemsize,
           elements: decoded.length / c.itemsize,
-          dtype: c.itemsize <= 8 && [1, 2, 4, 8].includes(c.itemsize)
-            ? { kind: "u", byteOrder: c.itemsize === 1 ? "|" : "<", itemsize: c.itemsize }
-            : { kind: "V", byteOrder: "|", itemsize: c.itemsize },
+          dtype:
+            c.itemsize <= 8 && [1, 2, 4, 8].includes(c.itemsize)
+              ? { kind: "u", byteOrder: c.itemsize === 1 ? "|" : "<", itemsize: c.itemsize }
+              : { kind: "V", byteOrder: "|", itemsize: c.itemsize },
         },
       };
     });

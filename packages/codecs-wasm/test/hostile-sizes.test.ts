@@ -21,7 +21,10 @@ const configs: Record<string, object> = {
 };
 
 const ids = [...new Set([...defaultRegistry.ids(), ...Object.keys(wasmCodecLoaders)])].sort();
-const factory = async (id: string) => (id in wasmCodecLoaders ? await wasmCodecLoaders[id as keyof typeof wasmCodecLoaders]() : await defaultRegistry.factory(id));
+const factory = async (id: string) =>
+  id in wasmCodecLoaders
+    ? await wasmCodecLoaders[id as keyof typeof wasmCodecLoaders]()
+    : await defaultRegistry.factory(id);
 
 async function encoded(codec: Codec, chunk: ChunkContext): Promise<Uint8Array> {
   const data = new Uint8Array(64).map((_, i) => i);
@@ -32,7 +35,9 @@ describe("a chunk larger than any buffer (chunks: [2**40, 16] of <f4)", () => {
   const dtype = { kind: "f", byteOrder: "<", itemsize: 4 } as const;
   const huge: ChunkContext = { dtype, itemsize: 4, elements: 2 ** 40 * 16, shape: [2 ** 40, 16], key: "a/0.0" };
 
-  for (const id of ids.filter((id) => !["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2", "categorize"].includes(id))) {
+  for (const id of ids.filter(
+    (id) => !["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2", "categorize"].includes(id),
+  )) {
     it(`${id}: decode is a CodecError naming the chunk, not a RangeError`, async () => {
       const codec = (await factory(id)).create({ id, ...configs[id] }) as Codec;
       const bytes = await encoded(codec, huge);
@@ -67,7 +72,13 @@ describe("a chunk larger than any buffer (chunks: [2**40, 16] of <f4)", () => {
 });
 
 describe("object codecs: counts read from the data are checked against the data before allocating", () => {
-  const objects: ChunkContext = { dtype: { kind: "O", byteOrder: "|", itemsize: 8 }, itemsize: 8, elements: 2 ** 40, shape: [2 ** 40], key: "o/0" };
+  const objects: ChunkContext = {
+    dtype: { kind: "O", byteOrder: "|", itemsize: 8 },
+    itemsize: 8,
+    elements: 2 ** 40,
+    shape: [2 ** 40],
+    key: "o/0",
+  };
   const u32 = (...words: number[]) => new Uint8Array(new Uint32Array(words).buffer);
   const cases: [string, object, Uint8Array][] = [
     ["vlen-utf8", {}, u32(0xffffffff, 0)],
@@ -99,8 +110,18 @@ describe("object codecs: counts read from the data are checked against the data 
 
 describe("filters whose output size comes from their config", () => {
   it("categorize with a huge <U dtype refuses more than a chunk before allocating it", async () => {
-    const codec = (await defaultRegistry.factory("categorize")).create({ id: "categorize", labels: ["a"], dtype: "<U100000000", astype: "|u1" }) as Codec;
-    const chunk: ChunkContext = { dtype: { kind: "U", byteOrder: "<", itemsize: 4 }, itemsize: 4, elements: 50, key: "c/0" };
+    const codec = (await defaultRegistry.factory("categorize")).create({
+      id: "categorize",
+      labels: ["a"],
+      dtype: "<U100000000",
+      astype: "|u1",
+    }) as Codec;
+    const chunk: ChunkContext = {
+      dtype: { kind: "U", byteOrder: "<", itemsize: 4 },
+      itemsize: 4,
+      elements: 50,
+      key: "c/0",
+    };
     const error = await Promise.resolve()
       .then(() => codec.decode(new Uint8Array(50), chunk))
       .then(

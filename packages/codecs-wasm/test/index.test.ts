@@ -7,7 +7,10 @@ describe("@z/codecs-wasm", () => {
   it("registers blosc, zstd, lz4, zlib and gzip lazily", async () => {
     const registry = registerWasmCodecs(new CodecRegistry());
     expect(registry.ids()).toEqual(["blosc", "gzip", "lz4", "zlib", "zstd"]);
-    const codec = await registry.create({ id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 }, { key: "a/.zarray" });
+    const codec = await registry.create(
+      { id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 },
+      { key: "a/.zarray" },
+    );
     expect(codec.toJSON()).toEqual({ id: "blosc", cname: "zstd", clevel: 3, shuffle: 2, blocksize: 0 });
     const data = new Uint8Array(4000).map((_, i) => i % 13);
     const context = contextFor(data, 2);

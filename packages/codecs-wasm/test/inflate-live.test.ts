@@ -41,7 +41,10 @@ describe.skipIf(!available)("the WebAssembly inflater on CPython's zlib and gzip
     for (const s of streams) {
       const codec = (s.format === "zlib" ? zlib : gzip).create();
       const encoded = Buffer.from(s.encoded, "base64");
-      const decoded = (await codec.decode(encoded, contextFor(new Uint8Array(0), 1, { elements: s.size }))) as Uint8Array;
+      const decoded = (await codec.decode(
+        encoded,
+        contextFor(new Uint8Array(0), 1, { elements: s.size }),
+      )) as Uint8Array;
       expect(decoded.length, s.name).toBe(s.size);
       expect(sha256(decoded), s.name).toBe(s.sha256);
     }
@@ -51,9 +54,15 @@ describe.skipIf(!available)("the WebAssembly inflater on CPython's zlib and gzip
     for (const s of streams.filter((_, i) => i % 7 === 0)) {
       const codec = (s.format === "zlib" ? zlib : gzip).create();
       const encoded = Buffer.from(s.encoded, "base64");
-      const larger = (await codec.decode(encoded, contextFor(new Uint8Array(0), 1, { elements: 3 * s.size + 5 }))) as Uint8Array;
+      const larger = (await codec.decode(
+        encoded,
+        contextFor(new Uint8Array(0), 1, { elements: 3 * s.size + 5 }),
+      )) as Uint8Array;
       expect(sha256(larger), s.name).toBe(s.sha256);
-      const unbounded = (await codec.decode(encoded, contextFor(new Uint8Array(0), 1, { maxDecodedSize: Infinity }))) as Uint8Array;
+      const unbounded = (await codec.decode(
+        encoded,
+        contextFor(new Uint8Array(0), 1, { maxDecodedSize: Infinity }),
+      )) as Uint8Array;
       expect(sha256(unbounded), s.name).toBe(s.sha256);
     }
   }, 60_000);
@@ -67,7 +76,10 @@ describe.skipIf(!available)("the WebAssembly inflater on CPython's zlib and gzip
         const n = await codec.decodeInto!(encoded, out, contextFor(out));
         expect(n, s.name).toBe(s.size);
         expect(sha256(out.subarray(0, n)), s.name).toBe(s.sha256);
-        expect(out.subarray(n).every((b) => b === 0xee), `${s.name}: nothing written past the data`).toBe(true);
+        expect(
+          out.subarray(n).every((b) => b === 0xee),
+          `${s.name}: nothing written past the data`,
+        ).toBe(true);
       }
     }
   }, 60_000);

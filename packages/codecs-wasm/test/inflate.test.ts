@@ -5,7 +5,7 @@
  * and inflate-corrupt-live.test.ts compare with CPython's zlib.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CodecError, gzip as gzipTs, zlib as zlibTs, type Codec } from "@z/codecs";
+import { type CodecError, gzip as gzipTs, zlib as zlibTs, type Codec } from "@z/codecs";
 import { checkCodec, contextFor, pseudoRandomBytes } from "@z/codecs/testing";
 import { gzip, zlib } from "../src/deflate.js";
 import { loadInflate, reserveInflate, setInflateEnabled } from "../src/inflate-kernels.js";
@@ -23,7 +23,11 @@ async function result(run: () => unknown): Promise<unknown> {
   try {
     return await run();
   } catch (error) {
-    return { threw: (error as object).constructor.name, code: (error as CodecError).code, message: (error as Error).message };
+    return {
+      threw: (error as object).constructor.name,
+      code: (error as CodecError).code,
+      message: (error as Error).message,
+    };
   }
 }
 
@@ -42,7 +46,10 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
       for (const level of [1, 9]) {
         for (const [id, ours, ts] of pairs) {
           const what = `${id} level ${level}, ${name}`;
-          for (const encoder of [(zlib.id === id ? zlib : gzip).create({ level }), (id === "zlib" ? zlibTs : gzipTs).create({ level })]) {
+          for (const encoder of [
+            (zlib.id === id ? zlib : gzip).create({ level }),
+            (id === "zlib" ? zlibTs : gzipTs).create({ level }),
+          ]) {
             const encoded = (await encoder.encode(data, contextFor(data))) as Uint8Array;
             expect(firstDifference((await ours.decode(encoded, contextFor(data))) as Uint8Array, data), what).toBe(-1);
             const out = new Uint8Array(data.length);
@@ -75,7 +82,9 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
         const expected = await result(() => ts.decode(bytes, context));
         expect(await result(() => ours.decode(bytes, context)), `${id}, ${what}`).toEqual(expected);
         const out = new Uint8Array(data.length);
-        expect(await result(() => ours.decodeInto!(bytes, out, context)), `${id}, ${what}, decodeInto`).toEqual(await result(() => ts.decodeInto!(bytes, out, context)));
+        expect(await result(() => ours.decodeInto!(bytes, out, context)), `${id}, ${what}, decodeInto`).toEqual(
+          await result(() => ts.decodeInto!(bytes, out, context)),
+        );
       }
     }
   });
@@ -93,7 +102,8 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
     expect(refused).toEqual({
       threw: "CodecError",
       code: "ZARR_CODEC",
-      message: "corrupt zlib data in chunk a/0.0: invalid literal/lengths set (found by the WebAssembly inflater, which follows zlib; the more lenient TypeScript decoder took the data)",
+      message:
+        "corrupt zlib data in chunk a/0.0: invalid literal/lengths set (found by the WebAssembly inflater, which follows zlib; the more lenient TypeScript decoder took the data)",
     });
     expect(await result(() => zlib.create().decodeInto!(stream, new Uint8Array(10), context))).toEqual(refused);
   });
@@ -104,7 +114,10 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
       const encoded = (await ours.encode(zeros, contextFor(zeros))) as Uint8Array;
       const small = contextFor(new Uint8Array(1000), 1, { key: "a/0.0" });
       const refused = await result(() => ours.decode(encoded, small));
-      expect(refused, id).toMatchObject({ threw: "CodecError", message: expect.stringContaining("decodes to more than 1000 bytes") as unknown });
+      expect(refused, id).toMatchObject({
+        threw: "CodecError",
+        message: expect.stringContaining("decodes to more than 1000 bytes") as unknown,
+      });
       expect(refused, id).toEqual(await result(() => ts.decode(encoded, small)));
       const out = new Uint8Array(zeros.length - 1);
       const tooSmall = await result(() => ours.decodeInto!(encoded, out, contextFor(out)));
@@ -118,7 +131,10 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
     for (const [id, ours] of pairs) {
       const encoded = (await ours.encode(big, contextFor(big))) as Uint8Array;
       for (const maxDecodedSize of [Infinity, 1 << 30]) {
-        const decoded = (await ours.decode(encoded, contextFor(new Uint8Array(0), 1, { maxDecodedSize }))) as Uint8Array;
+        const decoded = (await ours.decode(
+          encoded,
+          contextFor(new Uint8Array(0), 1, { maxDecodedSize }),
+        )) as Uint8Array;
         expect(decoded.length, `${id}, limit ${maxDecodedSize}`).toBe(big.length);
         expect(firstDifference(decoded, big), id).toBe(-1);
       }
@@ -132,7 +148,9 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
       const encoded = (await ts.encode(data, contextFor(data))) as Uint8Array;
       expect(firstDifference((await ours.decode(encoded, contextFor(data))) as Uint8Array, data), id).toBe(-1);
       const truncated = encoded.subarray(0, 20);
-      expect(await result(() => ours.decode(truncated, contextFor(data))), id).toEqual(await result(() => ts.decode(truncated, contextFor(data))));
+      expect(await result(() => ours.decode(truncated, contextFor(data))), id).toEqual(
+        await result(() => ts.decode(truncated, contextFor(data))),
+      );
     }
   });
 
@@ -143,10 +161,20 @@ describe("zlib and gzip decoding with the WebAssembly inflater", () => {
     const memory = reserveInflate(kernels, data.length + 16)!;
     const at = kernels.heapBase;
     memory.set(data, at);
-    for (const [offset, length] of [...Array.from({ length: 80 }, (_, n) => [n % 5, n]), [3, 5552], [1, 5553], [0, 100_000], [7, 200_000 - 7]] as const) {
+    for (const [offset, length] of [
+      ...Array.from({ length: 80 }, (_, n) => [n % 5, n]),
+      [3, 5552],
+      [1, 5553],
+      [0, 100_000],
+      [7, 200_000 - 7],
+    ] as const) {
       const part = data.subarray(offset, offset + length);
-      expect(kernels.exports.adler32(1, at + offset, length) >>> 0, `Adler-32, ${length} bytes at ${offset}`).toBe(adler32(part));
-      expect(kernels.exports.crc32(0, at + offset, length) >>> 0, `CRC-32, ${length} bytes at ${offset}`).toBe(crc32(part));
+      expect(kernels.exports.adler32(1, at + offset, length) >>> 0, `Adler-32, ${length} bytes at ${offset}`).toBe(
+        adler32(part),
+      );
+      expect(kernels.exports.crc32(0, at + offset, length) >>> 0, `CRC-32, ${length} bytes at ${offset}`).toBe(
+        crc32(part),
+      );
     }
   });
 });

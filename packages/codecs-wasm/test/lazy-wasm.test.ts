@@ -23,7 +23,11 @@ describe("the modules' memory", () => {
     const instance = (await module.load())!;
     setLargeBufferAdvice((view) => {
       const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-      advised.push({ bytes: view.byteLength, zero: bytes.subarray(instance.heapBase).every((b) => b === 0), memory: view.buffer === instance.exports.memory.buffer });
+      advised.push({
+        bytes: view.byteLength,
+        zero: bytes.subarray(instance.heapBase).every((b) => b === 0),
+        memory: view.buffer === instance.exports.memory.buffer,
+      });
     });
     try {
       module.reserve(instance, 1 << 10); // no growth: nothing to advise

@@ -9,7 +9,11 @@ import { numcodecsFixtures } from "./fixtures.js";
 checkCodec(
   lz4,
   {
-    configs: [{ id: "lz4", acceleration: 1 }, { id: "lz4", acceleration: 10 }, { id: "lz4", acceleration: 0 }],
+    configs: [
+      { id: "lz4", acceleration: 1 },
+      { id: "lz4", acceleration: 10 },
+      { id: "lz4", acceleration: 0 },
+    ],
     encoded: numcodecsFixtures("lz4"),
     corruption: "truncation",
     boundedDecode: true,
@@ -40,18 +44,22 @@ describe("lz4", () => {
 
   it("decodes numcodecs' fixtures and large corrupt data with and without the WebAssembly kernels", async () => {
     expect(await loadKernels()).toBeDefined();
-    const big = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7) % 251 ^ (i >>> 10));
+    const big = Uint8Array.from({ length: 300_000 }, (_, i) => ((i * 7) % 251) ^ (i >>> 10));
     const context = contextFor(big);
     const encoded = lz4.create().encode(big, context) as Uint8Array;
     for (const enabled of [true, false]) {
       setKernelsEnabled(enabled);
       try {
         for (const fixture of numcodecsFixtures("lz4")) {
-          const decoded = (await lz4.create().decode(fixture.encoded, contextFor(fixture.decoded as Uint8Array))) as Uint8Array;
+          const decoded = (await lz4
+            .create()
+            .decode(fixture.encoded, contextFor(fixture.decoded as Uint8Array))) as Uint8Array;
           expect(Buffer.compare(decoded, fixture.decoded as Uint8Array), fixture.name).toBe(0);
         }
         expect(Buffer.compare((await lz4.create().decode(encoded, context)) as Uint8Array, big)).toBe(0);
-        await expect(async () => lz4.create().decode(encoded.subarray(0, encoded.length - 3), context)).rejects.toThrow(CodecError);
+        await expect(async () => lz4.create().decode(encoded.subarray(0, encoded.length - 3), context)).rejects.toThrow(
+          CodecError,
+        );
         const bad = encoded.slice();
         new DataView(bad.buffer).setUint32(0, big.length - 1, true);
         await expect(async () => lz4.create().decode(bad, context)).rejects.toThrow(/more bytes than expected.*|lz4/);

@@ -32,25 +32,49 @@ async function encodeAll(): Promise<Case[]> {
   const add = async (name: string, config: CodecConfig, itemsize: number, data: Uint8Array) => {
     const factory = config.id === "blosc" ? blosc : config.id === "zstd" ? zstd : lz4;
     const encoded = (await factory.create(config).encode(data, contextFor(data, itemsize))) as Uint8Array;
-    cases.push({ name, config, itemsize, encoded: Buffer.from(encoded).toString("base64"), sha256: sha256(data), size: data.length });
+    cases.push({
+      name,
+      config,
+      itemsize,
+      encoded: Buffer.from(encoded).toString("base64"),
+      sha256: sha256(data),
+      size: data.length,
+    });
   };
   for (const { name, itemsize, data } of sampleInputs()) {
     for (const cname of ["blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"]) {
       for (const shuffle of [0, 1, 2, -1]) {
-        for (const [clevel, blocksize] of [[5, 0], [1, 0], [9, 0], [0, 0], [5, 1000], [3, 256]] as const) {
+        for (const [clevel, blocksize] of [
+          [5, 0],
+          [1, 0],
+          [9, 0],
+          [0, 0],
+          [5, 1000],
+          [3, 256],
+        ] as const) {
           const config = { id: "blosc", cname, clevel, shuffle, blocksize };
-          await add(`${name} blosc ${cname} clevel ${clevel} shuffle ${shuffle} blocksize ${blocksize}`, config, itemsize, data);
+          await add(
+            `${name} blosc ${cname} clevel ${clevel} shuffle ${shuffle} blocksize ${blocksize}`,
+            config,
+            itemsize,
+            data,
+          );
         }
       }
     }
     for (const level of [1, 3, -2, 19]) await add(`${name} zstd level ${level}`, { id: "zstd", level }, itemsize, data);
     await add(`${name} zstd checksum`, { id: "zstd", level: 1, checksum: true }, itemsize, data);
-    for (const acceleration of [1, 20]) await add(`${name} lz4 acceleration ${acceleration}`, { id: "lz4", acceleration }, itemsize, data);
+    for (const acceleration of [1, 20])
+      await add(`${name} lz4 acceleration ${acceleration}`, { id: "lz4", acceleration }, itemsize, data);
   }
   return cases;
 }
 
-function numcodecsDecode(cases: readonly Case[]): { numcodecs: string; blosc: string; results: { sha256?: string; error?: string }[] } {
+function numcodecsDecode(cases: readonly Case[]): {
+  numcodecs: string;
+  blosc: string;
+  results: { sha256?: string; error?: string }[];
+} {
   // numcodecs 0.11's Zstd has no checksum parameter; it reads such frames all the same.
   const configs = cases.map((c) => {
     const { checksum: _, ...rest } = c.config as CodecConfig & { checksum?: boolean };
@@ -77,7 +101,7 @@ describe.skipIf(!available)("numcodecs 0.11 decodes our encodings", () => {
     expect(wrong).toEqual([]);
     expect(cases.length).toBeGreaterThan(1000);
 
-    if (process.env["Z_RECORD_OURS"]) {
+    if (process.env.Z_RECORD_OURS) {
       const keep = cases.filter((c) =>
         [
           "float32 blosc lz4 clevel 5 shuffle 1 blocksize 0",
@@ -95,7 +119,10 @@ describe.skipIf(!available)("numcodecs 0.11 decodes our encodings", () => {
       const again = numcodecsDecode(keep);
       const recorded = keep.map((c, i) => ({ ...c, numcodecs_sha256: again.results[i]!.sha256 }));
       const doc = { numcodecs: again.numcodecs, blosc: again.blosc, cases: recorded };
-      writeFileSync(new URL("./fixtures/ours-decoded-by-numcodecs.json", import.meta.url), JSON.stringify(doc, null, 1) + "\n");
+      writeFileSync(
+        new URL("./fixtures/ours-decoded-by-numcodecs.json", import.meta.url),
+        `${JSON.stringify(doc, null, 1)}\n`,
+      );
     }
   });
 });

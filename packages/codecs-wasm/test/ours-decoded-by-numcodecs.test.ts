@@ -15,7 +15,15 @@ import { sampleInputs, sha256 } from "./samples.js";
 interface Recorded {
   numcodecs: string;
   blosc: string;
-  cases: { name: string; config: CodecConfig; itemsize: number; encoded: string; sha256: string; size: number; numcodecs_sha256: string }[];
+  cases: {
+    name: string;
+    config: CodecConfig;
+    itemsize: number;
+    encoded: string;
+    sha256: string;
+    size: number;
+    numcodecs_sha256: string;
+  }[];
 }
 
 const recorded = JSON.parse(
@@ -32,7 +40,9 @@ describe(`our encodings, as numcodecs ${recorded.numcodecs} (c-blosc ${recorded.
       // …and so do we.
       const factory = c.config.id === "blosc" ? blosc : c.config.id === "zstd" ? zstd : lz4;
       const encoded = new Uint8Array(Buffer.from(c.encoded, "base64"));
-      const decoded = (await factory.create(c.config).decode(encoded, contextFor(new Uint8Array(c.size), c.itemsize))) as Uint8Array;
+      const decoded = (await factory
+        .create(c.config)
+        .decode(encoded, contextFor(new Uint8Array(c.size), c.itemsize))) as Uint8Array;
       expect(sha256(decoded)).toBe(c.numcodecs_sha256);
     });
   }

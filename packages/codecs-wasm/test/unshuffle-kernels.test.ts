@@ -27,10 +27,22 @@ describe("byte and bit unshuffles in the WebAssembly kernels", async () => {
         const input = pseudoRandomBytes(size, size + typesize);
         const bytes = new Uint8Array(size);
         unshuffleBytes(typesize, size, input, 0, bytes, 0);
-        expect(Buffer.compare(inKernels(input, (s, d) => kernels.exports.unshuffle(typesize, size, s, d)), bytes), `bytes, size ${size}`).toBe(0);
+        expect(
+          Buffer.compare(
+            inKernels(input, (s, d) => kernels.exports.unshuffle(typesize, size, s, d)),
+            bytes,
+          ),
+          `bytes, size ${size}`,
+        ).toBe(0);
         const bits = new Uint8Array(size);
         unshuffleBits(typesize, size, input, 0, bits, 0);
-        expect(Buffer.compare(inKernels(input, (s, d) => kernels.exports.bitunshuffle(typesize, size, s, d)), bits), `bits, size ${size}`).toBe(0);
+        expect(
+          Buffer.compare(
+            inKernels(input, (s, d) => kernels.exports.bitunshuffle(typesize, size, s, d)),
+            bits,
+          ),
+          `bits, size ${size}`,
+        ).toBe(0);
       }
     });
   }

@@ -31,7 +31,10 @@ function decodeInTypeScript(data: Uint8Array, limit: number): Uint8Array | "fail
 function inputs(): { name: string; bytes: Uint8Array }[] {
   const floats = new Float32Array(300_000);
   for (let i = 0; i < floats.length; i++) floats[i] = Math.sin(i / 300) + Math.cos(i / 7000) + ((i * 7919) % 13) / 1e4;
-  const text = new TextEncoder().encode("The quick brown fox jumps over the lazy dog. ".repeat(4000) + "Sphinx of black quartz, judge my vow! ".repeat(3000));
+  const text = new TextEncoder().encode(
+    "The quick brown fox jumps over the lazy dog. ".repeat(4000) +
+      "Sphinx of black quartz, judge my vow! ".repeat(3000),
+  );
   const runs = new Uint8Array(200_000);
   for (let i = 0; i < runs.length; i++) runs[i] = (i >>> 10) % 3 === 0 ? 7 : i % 251;
   const ints = new Int16Array(100_000).map((_, i) => (i * i) % 1000);
@@ -77,12 +80,16 @@ describe("the WebAssembly Zstandard decoder", async () => {
     flagged[4]! |= 4;
     expect(decodeInWasm(kernels, flagged, cases[3]!.bytes.length)).toBe("content checksum mismatch");
     new DataView(flagged.buffer, flagged.byteOffset).setUint32(a.length, xxh64(cases[3]!.bytes)[1], true);
-    expect(Buffer.compare(decodeInWasm(kernels, flagged, cases[3]!.bytes.length) as Uint8Array, cases[3]!.bytes)).toBe(0);
+    expect(Buffer.compare(decodeInWasm(kernels, flagged, cases[3]!.bytes.length) as Uint8Array, cases[3]!.bytes)).toBe(
+      0,
+    );
   });
 
   it("refuses output beyond the capacity it is given", async () => {
     const frame = await zstdCompress(cases[2]!.bytes, 3);
-    expect(decodeInWasm(kernels, frame, cases[2]!.bytes.length - 1)).toBe("the frames decode to more bytes than they declare");
+    expect(decodeInWasm(kernels, frame, cases[2]!.bytes.length - 1)).toBe(
+      "the frames decode to more bytes than they declare",
+    );
   });
 
   it("agrees with the TypeScript decoder on hundreds of corrupted frames: the same bytes, or both refuse", async () => {
@@ -101,7 +108,8 @@ describe("the WebAssembly Zstandard decoder", async () => {
           const bad = frame.slice();
           // Flip 1 to 3 bytes past the frame header (header damage is caught before decoding).
           const flips = 1 + Math.floor(random() * 3);
-          for (let f = 0; f < flips; f++) bad[6 + Math.floor(random() * (bad.length - 6))]! ^= 1 + Math.floor(random() * 255);
+          for (let f = 0; f < flips; f++)
+            bad[6 + Math.floor(random() * (bad.length - 6))]! ^= 1 + Math.floor(random() * 255);
           let declared: number;
           try {
             declared = declaredContentSize(bad, size);

@@ -17,7 +17,12 @@ for (const wasm of [true, false]) {
 
     checkCodec(
       zstd,
-      { configs: [{ id: "zstd", level: 1 }], encoded: numcodecsFixtures("zstd"), corruption: "truncation", boundedDecode: true },
+      {
+        configs: [{ id: "zstd", level: 1 }],
+        encoded: numcodecsFixtures("zstd"),
+        corruption: "truncation",
+        boundedDecode: true,
+      },
       { describe, it },
     );
 
@@ -25,12 +30,29 @@ for (const wasm of [true, false]) {
     const small = defaultSamples().filter((sample) => !sample.name.startsWith("large"));
     checkCodec(
       zstd,
-      { configs: [{ id: "zstd", level: 5 }, { id: "zstd", level: -3 }], samples: small, corruption: "truncation", boundedDecode: true },
+      {
+        configs: [
+          { id: "zstd", level: 5 },
+          { id: "zstd", level: -3 },
+        ],
+        samples: small,
+        corruption: "truncation",
+        boundedDecode: true,
+      },
       { describe, it },
     );
 
     describe("with checksums", () => {
-      checkCodec(zstd, { configs: [{ id: "zstd", level: 3, checksum: true }], samples: small, corruption: "checksum", boundedDecode: true }, { describe, it });
+      checkCodec(
+        zstd,
+        {
+          configs: [{ id: "zstd", level: 3, checksum: true }],
+          samples: small,
+          corruption: "checksum",
+          boundedDecode: true,
+        },
+        { describe, it },
+      );
     });
 
     describe("zstd", () => {
@@ -39,13 +61,19 @@ for (const wasm of [true, false]) {
       it("writes numcodecs' config; checksum only when given", () => {
         expect(zstd.create().toJSON()).toEqual({ id: "zstd", level: 1 });
         expect(zstd.create({ level: -5 }).toJSON()).toEqual({ id: "zstd", level: -5 });
-        expect(zstd.create({ id: "zstd", level: 3, checksum: false } as never).toJSON()).toEqual({ id: "zstd", level: 3, checksum: false });
+        expect(zstd.create({ id: "zstd", level: 3, checksum: false } as never).toJSON()).toEqual({
+          id: "zstd",
+          level: 3,
+          checksum: false,
+        });
         expect(() => zstd.create({ checksum: 1 } as never)).toThrow(/checksum/);
       });
 
       it("writes a content checksum when asked, and verifies it", async () => {
         const data = new TextEncoder().encode("checksummed ".repeat(100));
-        const encoded = (await zstd.create({ level: 3, checksum: true }).encode(data, context(data.length))) as Uint8Array;
+        const encoded = (await zstd
+          .create({ level: 3, checksum: true })
+          .encode(data, context(data.length))) as Uint8Array;
         expect(encoded[4]! & 4).toBe(4);
         expect(zstd.create().decode(encoded, context(data.length))).toEqual(data);
         const bad = encoded.slice();
@@ -79,9 +107,13 @@ for (const wasm of [true, false]) {
         const ctx = context(100);
         expect(() => c.decode(new Uint8Array([1, 2, 3, 4, 5, 6]), ctx)).toThrow(/not Zstandard data/);
         expect(() => c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x08, 0x58]), ctx)).toThrow(/reserved bit/);
-        expect(() => c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x01, 0x58, 0x07, 1, 0, 0]), ctx)).toThrow(/dictionary 7/);
+        expect(() => c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x01, 0x58, 0x07, 1, 0, 0]), ctx)).toThrow(
+          /dictionary 7/,
+        );
         // An empty raw last block, then junk.
-        expect(() => c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 1, 0, 0, 9, 9]), ctx)).toThrow(/truncated|not Zstandard/);
+        expect(() => c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 1, 0, 0, 9, 9]), ctx)).toThrow(
+          /truncated|not Zstandard/,
+        );
         expect(c.decode(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 1, 0, 0]), ctx)).toEqual(new Uint8Array(0));
       });
     });
@@ -90,7 +122,10 @@ for (const wasm of [true, false]) {
 
 describe("xxh64", () => {
   it("computes XXH64 like the reference (known values)", () => {
-    const hex = (d: Uint8Array) => xxh64(d).map((v) => v.toString(16).padStart(8, "0")).join("");
+    const hex = (d: Uint8Array) =>
+      xxh64(d)
+        .map((v) => v.toString(16).padStart(8, "0"))
+        .join("");
     expect(hex(new Uint8Array(0))).toBe("ef46db3751d8e999");
     expect(hex(new TextEncoder().encode("a"))).toBe("d24ec4f1a98c6e5b");
     expect(hex(new TextEncoder().encode("abc"))).toBe("44bc2cf5ad770999");

@@ -28,9 +28,12 @@ function round(input: Uint8Array, keepbits: number, chunk: ChunkContext): Uint8A
   const { dtype } = chunk;
   const bits = dtype.kind === "f" ? MANTISSA_BITS[dtype.itemsize] : undefined;
   if (dtype.kind !== "f" || bits === undefined) {
-    throw new Error(`only float arrays (16 to 64 bits) can be bit-rounded, not ${JSON.stringify(dataTypeToJSON(dtype))}`);
+    throw new Error(
+      `only float arrays (16 to 64 bits) can be bit-rounded, not ${JSON.stringify(dataTypeToJSON(dtype))}`,
+    );
   }
-  if (keepbits > bits) throw new Error(`keepbits ${keepbits} is too large for ${JSON.stringify(dataTypeToJSON(dtype))} (at most ${bits})`);
+  if (keepbits > bits)
+    throw new Error(`keepbits ${keepbits} is too large for ${JSON.stringify(dataTypeToJSON(dtype))} (at most ${bits})`);
   const out = input.slice();
   if (keepbits === bits) return out;
   const size = dtype.itemsize;

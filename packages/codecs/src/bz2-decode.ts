@@ -162,7 +162,8 @@ function decodeStream(data: Uint8Array, start: number, out: OutputBuffer, scratc
   }
   if (available < 4) truncated();
   const level = data[start + 3]! - 0x30;
-  if (level < 1 || level > 9) corrupt(`invalid block size byte 0x${data[start + 3]!.toString(16)} in the stream header`);
+  if (level < 1 || level > 9)
+    corrupt(`invalid block size byte 0x${data[start + 3]!.toString(16)} in the stream header`);
   const blockMax = level * 100000;
   scratch.fit(blockMax);
 

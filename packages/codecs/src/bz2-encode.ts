@@ -25,7 +25,8 @@ export interface Bzip2EncodeOptions {
 
 /** Compresses `data` into one bzip2 stream with blocks of `level` × 100 000 bytes (1 to 9). */
 export function encodeBzip2(data: Uint8Array, level: number, options: Bzip2EncodeOptions = {}): Uint8Array {
-  if (!Number.isInteger(level) || level < 1 || level > 9) throw new RangeError(`bzip2 level must be 1 to 9, got ${level}`);
+  if (!Number.isInteger(level) || level < 1 || level > 9)
+    throw new RangeError(`bzip2 level must be 1 to 9, got ${level}`);
   const blockMax = level * 100000 - 19;
   const writer = new BitWriter(Math.max(64, Math.ceil(data.length * 1.01) + 64));
   writer.write(8, 0x42);
@@ -208,7 +209,13 @@ function writeBlock(writer: BitWriter, block: Uint8Array, crc: number, randomise
   symbols[count++] = endOfBlock;
   frequencies[endOfBlock]!++;
 
-  const { tables, selectors, groups, selectorCount } = chooseTables(symbols, count, frequencies, alphaSize, state.selectors);
+  const { tables, selectors, groups, selectorCount } = chooseTables(
+    symbols,
+    count,
+    frequencies,
+    alphaSize,
+    state.selectors,
+  );
 
   writer.write(24, 0x314159);
   writer.write(24, 0x265359);

@@ -125,18 +125,19 @@ function writeUnicode(strings: readonly string[], layout: UnicodeLayout): Uint8A
   return bytes;
 }
 
-function encodeCategories(values: readonly unknown[], labels: readonly string[], type: NumericType, padded: boolean): Uint8Array {
+function encodeCategories(
+  values: readonly unknown[],
+  labels: readonly string[],
+  type: NumericType,
+  padded: boolean,
+): Uint8Array {
   const index = new Map<string, number>();
   labels.forEach((label, i) => index.set(padded ? stripNuls(label) : label, i + 1));
   const codes = labels.map((_, i) => castValue(i + 1, { kind: "i", size: 8, littleEndian: true }, type));
   const zero = castValue(0, { kind: "i", size: 8, littleEndian: true }, type);
   const n = values.length;
   const big = typeof zero === "bigint";
-  const data = big
-    ? type.kind === "i"
-      ? new BigInt64Array(n)
-      : new BigUint64Array(n)
-    : new Float64Array(n);
+  const data = big ? (type.kind === "i" ? new BigInt64Array(n) : new BigUint64Array(n)) : new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const value = values[i];
     const code = typeof value === "string" ? index.get(value) : undefined;

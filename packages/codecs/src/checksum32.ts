@@ -98,7 +98,7 @@ export function fletcher32(data: Uint8Array): number {
   let words = data.length >>> 1;
   let i = 0;
   while (words > 0) {
-    let run = words > 360 ? 360 : words;
+    let run = Math.min(words, 360);
     words -= run;
     do {
       sum1 += (data[i]! << 8) | data[i + 1]!;
@@ -135,12 +135,24 @@ export function lookup3Hash(data: Uint8Array, initval = 0): number {
     b = (b + word(k + 4)) | 0;
     c = (c + word(k + 8)) | 0;
     // mix(a, b, c)
-    a = (a - c) | 0; a ^= rot(c, 4); c = (c + b) | 0;
-    b = (b - a) | 0; b ^= rot(a, 6); a = (a + c) | 0;
-    c = (c - b) | 0; c ^= rot(b, 8); b = (b + a) | 0;
-    a = (a - c) | 0; a ^= rot(c, 16); c = (c + b) | 0;
-    b = (b - a) | 0; b ^= rot(a, 19); a = (a + c) | 0;
-    c = (c - b) | 0; c ^= rot(b, 4); b = (b + a) | 0;
+    a = (a - c) | 0;
+    a ^= rot(c, 4);
+    c = (c + b) | 0;
+    b = (b - a) | 0;
+    b ^= rot(a, 6);
+    a = (a + c) | 0;
+    c = (c - b) | 0;
+    c ^= rot(b, 8);
+    b = (b + a) | 0;
+    a = (a - c) | 0;
+    a ^= rot(c, 16);
+    c = (c + b) | 0;
+    b = (b - a) | 0;
+    b ^= rot(a, 19);
+    a = (a + c) | 0;
+    c = (c - b) | 0;
+    c ^= rot(b, 4);
+    b = (b + a) | 0;
     length -= 12;
     k += 12;
   }
@@ -151,13 +163,20 @@ export function lookup3Hash(data: Uint8Array, initval = 0): number {
   b = (b + tail[1]!) | 0;
   c = (c + tail[2]!) | 0;
   // final(a, b, c)
-  c ^= b; c = (c - rot(b, 14)) | 0;
-  a ^= c; a = (a - rot(c, 11)) | 0;
-  b ^= a; b = (b - rot(a, 25)) | 0;
-  c ^= b; c = (c - rot(b, 16)) | 0;
-  a ^= c; a = (a - rot(c, 4)) | 0;
-  b ^= a; b = (b - rot(a, 14)) | 0;
-  c ^= b; c = (c - rot(b, 24)) | 0;
+  c ^= b;
+  c = (c - rot(b, 14)) | 0;
+  a ^= c;
+  a = (a - rot(c, 11)) | 0;
+  b ^= a;
+  b = (b - rot(a, 25)) | 0;
+  c ^= b;
+  c = (c - rot(b, 16)) | 0;
+  a ^= c;
+  a = (a - rot(c, 4)) | 0;
+  b ^= a;
+  b = (b - rot(a, 14)) | 0;
+  c ^= b;
+  c = (c - rot(b, 24)) | 0;
   return c >>> 0;
 }
 

@@ -26,7 +26,9 @@ export function requireBytes(data: CodecData, codecId: string, chunk: Pick<Chunk
  * object arrays, whose encoded values have no fixed size, or a context without a usable size
  * (decoders then grow their output as they go, never allocating it up front).
  */
-export function maxDecodedSize(chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize" | "maxDecodedSize">): number {
+export function maxDecodedSize(
+  chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize" | "maxDecodedSize">,
+): number {
   if (chunk.maxDecodedSize !== undefined) return capped(chunk.maxDecodedSize);
   if (chunk.dtype?.kind === "O") return Infinity;
   const size = chunk.elements * chunk.itemsize;
@@ -36,17 +38,24 @@ export function maxDecodedSize(chunk: Pick<ChunkContext, "dtype" | "elements" | 
 const capped = (size: number): number => (Number.isFinite(size) ? Math.min(size, MAX_CHUNK_BYTES) : size);
 
 /** The `CodecError` for a decoder whose output would exceed `maxDecodedSize(chunk)`. */
-export function decodedTooLarge(codecId: string, chunk: ChunkContext, limit: number = maxDecodedSize(chunk)): CodecError {
+export function decodedTooLarge(
+  codecId: string,
+  chunk: ChunkContext,
+  limit: number = maxDecodedSize(chunk),
+): CodecError {
   const what =
     limit === chunk.elements * chunk.itemsize
       ? `the size of a chunk (${chunk.elements} elements of ${chunk.itemsize} bytes)`
       : limit === MAX_CHUNK_BYTES
         ? "the most a decoder may allocate"
         : "the most this step of the pipeline may decode to";
-  return new CodecError(`${codecId} data${inChunk(chunk.key)} decodes to more than ${limit} bytes, ${what}: corrupt data or a decompression bomb`, {
-    codecId,
-    key: chunk.key,
-  });
+  return new CodecError(
+    `${codecId} data${inChunk(chunk.key)} decodes to more than ${limit} bytes, ${what}: corrupt data or a decompression bomb`,
+    {
+      codecId,
+      key: chunk.key,
+    },
+  );
 }
 
 /**
@@ -54,7 +63,10 @@ export function decodedTooLarge(codecId: string, chunk: ChunkContext, limit: num
  * metadata such as `chunks: [2**40, 16]`): decoding it would need a buffer that large. Object
  * arrays' chunks (no fixed size) pass.
  */
-export function checkChunkContext(codecId: string, chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize" | "key">): void {
+export function checkChunkContext(
+  codecId: string,
+  chunk: Pick<ChunkContext, "dtype" | "elements" | "itemsize" | "key">,
+): void {
   if (chunk.dtype?.kind === "O") return;
   const bytes = chunk.elements * chunk.itemsize;
   if (!(bytes > MAX_CHUNK_BYTES)) return;

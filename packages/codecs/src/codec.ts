@@ -74,7 +74,12 @@ export interface Codec {
    * (typed errors) for corrupt input in the parts it reads; it must also refuse, like `decode`, a
    * chunk claiming to decode to more than `maxDecodedSize(chunk)` bytes.
    */
-  decodeRange?(read: StoredRangeReader, start: number, end: number, chunk: ChunkContext): Promise<DecodedRange | undefined>;
+  decodeRange?(
+    read: StoredRangeReader,
+    start: number,
+    end: number,
+    chunk: ChunkContext,
+  ): Promise<DecodedRange | undefined>;
   /**
    * Decodes `data` as `decode` does, into `out` from its start instead of a new buffer, and returns
    * how many bytes it wrote. Throws a `CodecError` when the decoded chunk does not fit in `out`

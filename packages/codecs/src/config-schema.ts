@@ -335,7 +335,7 @@ export function dtype(options: { readonly default?: string } = {}): Field<string
     field<string>({
       kind: "dtype",
       expected,
-      default: options.default === undefined ? undefined : normalizeDtype(options.default) ?? options.default,
+      default: options.default === undefined ? undefined : (normalizeDtype(options.default) ?? options.default),
       parse(value) {
         const normal = typeof value === "string" ? normalizeDtype(value) : undefined;
         if (normal === undefined) throw new FieldMismatch(expected, value);
@@ -381,7 +381,10 @@ export function optional<T>(inner: Field<T, boolean>): Field<T | undefined, true
  */
 export function nullable<T>(inner: Field<T, boolean>, options: { readonly default: T | null }): Field<T | null, true>;
 export function nullable<T, O extends boolean>(inner: Field<T, O>): Field<T | null, O>;
-export function nullable<T>(inner: Field<T, boolean>, options: { readonly default?: T | null } = {}): Field<T | null, boolean> {
+export function nullable<T>(
+  inner: Field<T, boolean>,
+  options: { readonly default?: T | null } = {},
+): Field<T | null, boolean> {
   const expected = `${inner.expected} or null`;
   const own = options.default !== undefined;
   return checkDefault(
@@ -438,7 +441,10 @@ export function list<T>(item: Field<T, boolean>, options: ListOptions<T> = {}): 
       parse(value) {
         if (!Array.isArray(value)) throw new FieldMismatch(expected, value);
         const items = value as readonly JsonValue[];
-        if ((minLength !== undefined && items.length < minLength) || (maxLength !== undefined && items.length > maxLength)) {
+        if (
+          (minLength !== undefined && items.length < minLength) ||
+          (maxLength !== undefined && items.length > maxLength)
+        ) {
           throw new FieldMismatch(expected, value);
         }
         return Object.freeze(
@@ -566,7 +572,7 @@ export function parseConfig<S extends ConfigSchema>(
   };
   if (config === undefined) config = {};
   if (!isPlainObject(config)) return fail(`expected a JSON object, got ${describeValue(config as JsonValue)}`);
-  const id = config["id"];
+  const id = config.id;
   if (id !== undefined && id !== codecId) {
     fail(`"id" is ${describeValue(id)}, expected ${JSON.stringify(codecId)}`, { field: "id" });
   }
@@ -576,9 +582,13 @@ export function parseConfig<S extends ConfigSchema>(
     if (!(error instanceof FieldMismatch)) throw error;
     const name = formatPath(error.path);
     const missing = error.actual === undefined;
-    if (missing) return fail(`missing required field "${name}" (${error.expected})`, { field: name, expected: error.expected });
+    if (missing)
+      return fail(`missing required field "${name}" (${error.expected})`, { field: name, expected: error.expected });
     if (error instanceof UnknownField) {
-      return fail(`unknown field "${name}" (the codec takes ${error.expected})`, { field: name, expected: error.expected });
+      return fail(`unknown field "${name}" (the codec takes ${error.expected})`, {
+        field: name,
+        expected: error.expected,
+      });
     }
     return fail(`field "${name}" must be ${error.expected}, got ${describeValue(error.actual)}`, {
       field: name,
@@ -591,7 +601,11 @@ export function parseConfig<S extends ConfigSchema>(
  * The config that goes into `.zarray`: `id` first, then the fields in declaration order (numcodecs'
  * `get_config()` order), optional fields left out when unset.
  */
-export function serializeConfig<S extends ConfigSchema>(codecId: string, schema: S, values: ConfigValues<S>): CodecConfig {
+export function serializeConfig<S extends ConfigSchema>(
+  codecId: string,
+  schema: S,
+  values: ConfigValues<S>,
+): CodecConfig {
   return { id: codecId, ...serializeFields(schema, values) };
 }
 

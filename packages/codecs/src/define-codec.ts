@@ -1,6 +1,12 @@
 import { ZarrError, type CodecConfig } from "@z/meta";
 import type { ChunkContext, Codec, CodecData, DecodedRange, StoredRangeReader } from "./codec.js";
-import { parseConfig, serializeConfig, type ConfigInput, type ConfigSchema, type ConfigValues } from "./config-schema.js";
+import {
+  parseConfig,
+  serializeConfig,
+  type ConfigInput,
+  type ConfigSchema,
+  type ConfigValues,
+} from "./config-schema.js";
 import { checkChunkContext } from "./chunk-bytes.js";
 import { CodecError, inChunk } from "./errors.js";
 
@@ -26,7 +32,12 @@ export interface CodecFactory {
 export interface CodecImplementation {
   encode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
   decode(data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData>;
-  decodeRange?(read: StoredRangeReader, start: number, end: number, chunk: ChunkContext): Promise<DecodedRange | undefined>;
+  decodeRange?(
+    read: StoredRangeReader,
+    start: number,
+    end: number,
+    chunk: ChunkContext,
+  ): Promise<DecodedRange | undefined>;
   decodeInto?(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): number | Promise<number>;
 }
 
@@ -126,10 +137,13 @@ function failure(id: string, name: string, error: unknown, chunk: ChunkContext):
 function guardRange(id: string, step: RangeStep): RangeStep {
   return async (read, start, end, chunk) => {
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
-      throw new CodecError(`codec ${id} cannot decode the range ${start} to ${end}${inChunk(chunk.key)}: expected 0 <= start <= end`, {
-        codecId: id,
-        key: chunk.key,
-      });
+      throw new CodecError(
+        `codec ${id} cannot decode the range ${start} to ${end}${inChunk(chunk.key)}: expected 0 <= start <= end`,
+        {
+          codecId: id,
+          key: chunk.key,
+        },
+      );
     }
     let result: DecodedRange | undefined;
     try {
@@ -142,10 +156,13 @@ function guardRange(id: string, step: RangeStep): RangeStep {
     const { bytes, decodedSize } = result;
     const expected = Math.max(0, Math.min(end, decodedSize) - start);
     if (!(bytes instanceof Uint8Array) || !Number.isSafeInteger(decodedSize) || bytes.length !== expected) {
-      throw new CodecError(`codec ${id} decoded the range ${start} to ${end}${inChunk(chunk.key)} to something other than its ${expected} bytes`, {
-        codecId: id,
-        key: chunk.key,
-      });
+      throw new CodecError(
+        `codec ${id} decoded the range ${start} to ${end}${inChunk(chunk.key)} to something other than its ${expected} bytes`,
+        {
+          codecId: id,
+          key: chunk.key,
+        },
+      );
     }
     return result;
   };
@@ -155,10 +172,13 @@ function guardRange(id: string, step: RangeStep): RangeStep {
 function guardInto(id: string, step: IntoStep): IntoStep {
   const check = (n: number, out: Uint8Array, chunk: ChunkContext): number => {
     if (Number.isSafeInteger(n) && n >= 0 && n <= out.length) return n;
-    throw new CodecError(`codec ${id} decoded${inChunk(chunk.key)} into a buffer of ${out.length} bytes and reported ${n} bytes`, {
-      codecId: id,
-      key: chunk.key,
-    });
+    throw new CodecError(
+      `codec ${id} decoded${inChunk(chunk.key)} into a buffer of ${out.length} bytes and reported ${n} bytes`,
+      {
+        codecId: id,
+        key: chunk.key,
+      },
+    );
   };
   return (data, out, chunk) => {
     let result: number | Promise<number>;
@@ -184,7 +204,8 @@ function guard(id: string, name: "encode" | "decode", step: Step): Step {
   const fail = (error: unknown, chunk: ChunkContext): never => failure(id, name, error, chunk);
   const check = (result: CodecData, chunk: ChunkContext): CodecData => {
     if (result instanceof Uint8Array || Array.isArray(result)) return result;
-    const what = result === null ? "null" : typeof result === "object" ? (result as object).constructor?.name : typeof result;
+    const what =
+      result === null ? "null" : typeof result === "object" ? (result as object).constructor?.name : typeof result;
     throw new CodecError(`codec ${id} ${name}d${inChunk(chunk.key)} to ${what}, not bytes or an array`, {
       codecId: id,
       key: chunk.key,

@@ -27,7 +27,8 @@ export const delta = withDerivedDefaults(
       const decoded = typeOf(dtype);
       const encoded = typeOf(astype ?? dtype);
       return {
-        encode: (data: CodecData, chunk: ChunkContext) => encodeDelta(requireBytes(data, "delta", chunk), decoded, encoded),
+        encode: (data: CodecData, chunk: ChunkContext) =>
+          encodeDelta(requireBytes(data, "delta", chunk), decoded, encoded),
         decode: (data: CodecData, chunk: ChunkContext) =>
           writeArray(cumsum(readArray(requireBytes(data, "delta", chunk), encoded), decoded)),
       };

@@ -44,7 +44,11 @@ const FCOMMENT = 16;
 
 function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const corrupt = (detail: string, cause?: unknown): never => {
-    throw new CodecError(`corrupt gzip data${inChunk(chunk.key)}: ${detail}`, { codecId: "gzip", key: chunk.key, cause });
+    throw new CodecError(`corrupt gzip data${inChunk(chunk.key)}: ${detail}`, {
+      codecId: "gzip",
+      key: chunk.key,
+      cause,
+    });
   };
   const limit = maxDecodedSize(chunk);
   const fail = (error: unknown, at = ""): never => {
@@ -70,7 +74,11 @@ function decodeGzip(data: Uint8Array, chunk: ChunkContext): Uint8Array {
       return fail(error);
     }
     if (fast.overflow && storedSize === limit) throw decodedTooLarge("gzip", chunk, limit);
-    if (!fast.overflow && fast.output.length === storedSize && crc32(fast.output) === readUint32LE(data, data.length - 8)) {
+    if (
+      !fast.overflow &&
+      fast.output.length === storedSize &&
+      crc32(fast.output) === readUint32LE(data, data.length - 8)
+    ) {
       return fast.output;
     }
   }
@@ -86,15 +94,26 @@ function decodeGzipInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext):
   const body = data.length >= 18 && data[0] === 0x1f && data[1] === 0x8b ? headerEnd(data) : undefined;
   if (body !== undefined && body + 8 <= data.length && !hasMagic(data, body)) {
     const storedSize = readUint32LE(data, data.length - 4);
-    const written = storedSize <= out.length ? inflateInto(data.subarray(body, data.length - 8), out.subarray(0, storedSize)) : undefined;
-    if (written !== undefined && written.length === storedSize && crc32(written) === readUint32LE(data, data.length - 8)) return storedSize;
+    const written =
+      storedSize <= out.length
+        ? inflateInto(data.subarray(body, data.length - 8), out.subarray(0, storedSize))
+        : undefined;
+    if (
+      written !== undefined &&
+      written.length === storedSize &&
+      crc32(written) === readUint32LE(data, data.length - 8)
+    )
+      return storedSize;
   }
   const decoded = decodeGzip(data, chunk);
   if (decoded.length > out.length) {
-    throw new CodecError(`gzip data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`, {
-      codecId: "gzip",
-      key: chunk.key,
-    });
+    throw new CodecError(
+      `gzip data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`,
+      {
+        codecId: "gzip",
+        key: chunk.key,
+      },
+    );
   }
   out.set(decoded);
   return decoded.length;

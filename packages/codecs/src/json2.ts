@@ -8,12 +8,29 @@ import { chunkFromItems, chunkItems } from "./python-values.js";
 
 /** Python codec names (normalised as Python normalises them) this codec can read and write. */
 const ENCODINGS: Readonly<Record<string, "utf-8" | "ascii" | "latin-1" | "utf-16" | "utf-16-le" | "utf-16-be">> = {
-  utf_8: "utf-8", utf8: "utf-8", u8: "utf-8", utf: "utf-8", cp65001: "utf-8",
-  ascii: "ascii", us_ascii: "ascii", "646": "ascii",
-  latin_1: "latin-1", latin1: "latin-1", latin: "latin-1", l1: "latin-1", iso_8859_1: "latin-1", iso8859_1: "latin-1", "8859": "latin-1", cp819: "latin-1",
-  utf_16: "utf-16", utf16: "utf-16", u16: "utf-16",
-  utf_16_le: "utf-16-le", utf_16le: "utf-16-le",
-  utf_16_be: "utf-16-be", utf_16be: "utf-16-be",
+  utf_8: "utf-8",
+  utf8: "utf-8",
+  u8: "utf-8",
+  utf: "utf-8",
+  cp65001: "utf-8",
+  ascii: "ascii",
+  us_ascii: "ascii",
+  "646": "ascii",
+  latin_1: "latin-1",
+  latin1: "latin-1",
+  latin: "latin-1",
+  l1: "latin-1",
+  iso_8859_1: "latin-1",
+  iso8859_1: "latin-1",
+  "8859": "latin-1",
+  cp819: "latin-1",
+  utf_16: "utf-16",
+  utf16: "utf-16",
+  u16: "utf-16",
+  utf_16_le: "utf-16-le",
+  utf_16le: "utf-16-le",
+  utf_16_be: "utf-16-be",
+  utf_16be: "utf-16-be",
 };
 
 function encodingOf(name: string): (typeof ENCODINGS)[string] | undefined {
@@ -47,7 +64,8 @@ export const json2Config = {
     expected: ENCODING_EXPECTED,
     default: "utf-8",
     parse(value) {
-      if (typeof value !== "string" || encodingOf(value) === undefined) throw new FieldMismatch(ENCODING_EXPECTED, value);
+      if (typeof value !== "string" || encodingOf(value) === undefined)
+        throw new FieldMismatch(ENCODING_EXPECTED, value);
       return value;
     },
   }),
@@ -86,9 +104,13 @@ export const json2 = withDerivedDefaults(
         keySeparator: keySeparator!,
       };
       return {
-        encode: (data: CodecData, chunk: ChunkContext) => encodeText(pythonJsonDumps(chunkItems(data, chunk), options), encoding),
+        encode: (data: CodecData, chunk: ChunkContext) =>
+          encodeText(pythonJsonDumps(chunkItems(data, chunk), options), encoding),
         decode: (data: CodecData, chunk: ChunkContext) =>
-          chunkFromItems(pythonJsonLoads(decodeText(requireBytes(data, "json2", chunk), encoding), config.strict), chunk),
+          chunkFromItems(
+            pythonJsonLoads(decodeText(requireBytes(data, "json2", chunk), encoding), config.strict),
+            chunk,
+          ),
       };
     },
   }),
@@ -110,7 +132,8 @@ function encodeText(text: string, encoding: NonNullable<ReturnType<typeof encodi
       const out = new Uint8Array(text.length);
       for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        if (c >= limit) throw new Error(`'${encoding}' codec can't encode character U+${c.toString(16).padStart(4, "0")}`);
+        if (c >= limit)
+          throw new Error(`'${encoding}' codec can't encode character U+${c.toString(16).padStart(4, "0")}`);
         out[i] = c;
       }
       return out;

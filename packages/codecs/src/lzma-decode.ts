@@ -6,7 +6,7 @@
  * past its input reads zeros and the decoder reports the overrun (a truncated LZMA stream, or an
  * LZMA2 chunk whose compressed size is too small).
  */
-import { DecodeFailure, OutputBuffer, corrupt, truncated } from "./bounded-output.js";
+import { DecodeFailure, type OutputBuffer, corrupt, truncated } from "./bounded-output.js";
 import { LEN_CHOICE, LEN_CHOICE2, LEN_HIGH, LEN_LOW, LEN_MID, Model, type LzmaProperties } from "./lzma-model.js";
 
 const TOP = 0x1000000;
@@ -239,7 +239,10 @@ export class LzmaDecoder {
     const model = this.model!;
     const posState = (pos - this.dictStart) & ((1 << model.pb) - 1);
     const probs = model.probs;
-    if (rc.bit(probs, model.isMatch + (this.state << 4) + posState) === 0 || rc.bit(probs, model.isRep + this.state) === 1) {
+    if (
+      rc.bit(probs, model.isMatch + (this.state << 4) + posState) === 0 ||
+      rc.bit(probs, model.isRep + this.state) === 1
+    ) {
       corrupt("data continues past the uncompressed size");
     }
     const length = decodeLength(rc, probs, model.lenCoder, posState);

@@ -40,11 +40,29 @@ export function lzmaPresetOptions(preset: number): LzmaEncoderOptions {
   const dictSize = 2 ** PRESET_DICT_BITS[level]!;
   if (extreme) {
     const nice = level === 3 || level === 5;
-    return { lc: 3, lp: 0, pb: 2, dictSize, mode: "normal", mf: 0x14, niceLength: nice ? 192 : 273, depth: nice ? 0 : 512 };
+    return {
+      lc: 3,
+      lp: 0,
+      pb: 2,
+      dictSize,
+      mode: "normal",
+      mf: 0x14,
+      niceLength: nice ? 192 : 273,
+      depth: nice ? 0 : 512,
+    };
   }
   if (level <= 3) {
     const niceLength = level <= 1 ? 128 : 273;
-    return { lc: 3, lp: 0, pb: 2, dictSize, mode: "fast", mf: level === 0 ? 3 : 4, niceLength, depth: [4, 8, 24, 48][level]! };
+    return {
+      lc: 3,
+      lp: 0,
+      pb: 2,
+      dictSize,
+      mode: "fast",
+      mf: level === 0 ? 3 : 4,
+      niceLength,
+      depth: [4, 8, 24, 48][level]!,
+    };
   }
   const niceLength = level === 4 ? 16 : level === 5 ? 32 : 64;
   return { lc: 3, lp: 0, pb: 2, dictSize, mode: "normal", mf: 0x14, niceLength, depth: 0 };
@@ -683,7 +701,7 @@ class LzmaEncoder {
         continue;
       }
       let length = finder.find(pos);
-      let distance = length === 0 ? 0 : finder.distances[finder.count - 1]!;
+      const distance = length === 0 ? 0 : finder.distances[finder.count - 1]!;
       if (length >= niceLength) {
         pos = this.match(pos, distance, length);
         continue;
@@ -770,7 +788,7 @@ class LzmaEncoder {
         else this.literal(pos);
         pos++;
       } else {
-        let index = kind === REP ? reps.indexOf(distance) : -1;
+        const index = kind === REP ? reps.indexOf(distance) : -1;
         pos = index >= 0 ? this.repMatch(pos, index, length) : this.match(pos, distance, length);
       }
       this.sincePriceUpdate++;
@@ -906,7 +924,7 @@ class LzmaEncoder {
       const room = Math.min(MATCH_MAX, end - at);
 
       // Literal, or short rep, to the next position.
-      let next = cur + 1;
+      const next = cur + 1;
       if (next > lengthEnd) {
         lengthEnd = next;
         cost[next] = INFINITE_PRICE;
@@ -920,7 +938,8 @@ class LzmaEncoder {
       const matchBit = base + price(probs[isMatch + (state << 4) + posState]!, 1);
       const repBit = matchBit + price(probs[isRep + state]!, 1);
       if (at - rep0 - 1 >= 0 && data[at - rep0 - 1] === data[at]) {
-        const shortRep = repBit + price(probs[isRepG0 + state]!, 0) + price(probs[isRep0Long + (state << 4) + posState]!, 0);
+        const shortRep =
+          repBit + price(probs[isRepG0 + state]!, 0) + price(probs[isRep0Long + (state << 4) + posState]!, 0);
         if (shortRep < cost[next]!) {
           cost[next] = shortRep;
           from[next] = cur;

@@ -6,13 +6,7 @@ import { field, FieldMismatch, integer, list, nullable, UnknownField, type Confi
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 import { decodeLzma1, decodeLzma2, decodeProperties } from "./lzma-decode.js";
-import {
-  encodeLzma1,
-  encodeLzma2,
-  lzmaPresetOptions,
-  propertiesByte,
-  type LzmaEncoderOptions,
-} from "./lzma-encode.js";
+import { encodeLzma1, encodeLzma2, lzmaPresetOptions, propertiesByte, type LzmaEncoderOptions } from "./lzma-encode.js";
 import {
   CHECK_CRC32,
   CHECK_CRC64,
@@ -100,7 +94,9 @@ const filterSpec = field<LzmaFilterSpec>({
     if (!kind) {
       const bcj = BCJ_NAMES[Number(id)];
       throw new FieldMismatch(
-        bcj ? `a supported filter (the ${bcj} BCJ filter is not supported)` : "the id of a filter: 33 (LZMA2), 4611686018427387905 (LZMA1) or 3 (delta)",
+        bcj
+          ? `a supported filter (the ${bcj} BCJ filter is not supported)`
+          : "the id of a filter: 33 (LZMA2), 4611686018427387905 (LZMA1) or 3 (delta)",
         id,
         ["id"],
       );
@@ -115,7 +111,9 @@ const filterSpec = field<LzmaFilterSpec>({
       const range = allowed[key];
       if (!range) throw new UnknownField(["id", ...Object.keys(allowed)], option, [key]);
       const n = typeof option === "number" || typeof option === "bigint" ? Number(option) : NaN;
-      const ok = Number.isInteger(n) && ((n >= range.min && n <= range.max) || ((range as { also?: number[] }).also ?? []).includes(n));
+      const ok =
+        Number.isInteger(n) &&
+        ((n >= range.min && n <= range.max) || ((range as { also?: number[] }).also ?? []).includes(n));
       if (!ok) throw new FieldMismatch(`an integer from ${range.min} to ${range.max}`, option, [key]);
       out[key] = n;
     }
@@ -328,7 +326,13 @@ function decodeLzmaChunk(data: Uint8Array, config: LzmaConfig, chunk: ChunkConte
   return out.result();
 }
 
-function decodeStream(data: Uint8Array, pos: number, out: OutputBuffer, format: number, raw: Chain | undefined): number {
+function decodeStream(
+  data: Uint8Array,
+  pos: number,
+  out: OutputBuffer,
+  format: number,
+  raw: Chain | undefined,
+): number {
   if (format === LZMA_FORMAT_XZ) return decodeXzStream(data, pos, out);
   if (format === LZMA_FORMAT_ALONE) return decodeAlone(data, pos, out, false);
   if (format === LZMA_FORMAT_AUTO) {

@@ -114,7 +114,12 @@ export function msgpackPack(value: unknown, options: PackOptions): Uint8Array {
     else if (v < 2n ** 32n) w.u32(0xce, n);
     else w.big(0xcf, v, false);
   };
-  const header = (length: number, fix: number | undefined, fixMax: number, tags: readonly (number | undefined)[]): void => {
+  const header = (
+    length: number,
+    fix: number | undefined,
+    fixMax: number,
+    tags: readonly (number | undefined)[],
+  ): void => {
     if (fix !== undefined && length <= fixMax) return w.byte(fix | length);
     const [t8, t16, t32] = tags;
     if (t8 !== undefined && length < 256) return w.u8(t8, length);

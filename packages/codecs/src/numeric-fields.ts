@@ -10,7 +10,11 @@ import { numericType, type NumericType, type PyScalar } from "./numeric.js";
 const NUMERIC_EXPECTED = "a NumPy boolean, integer or float dtype such as '<i4', '|u1' or '<f8'";
 const FLOAT_EXPECTED = "a NumPy float dtype: '<f2', '<f4' or '<f8' (or '>' big-endian)";
 
-function restricted(expected: string, accept: (type: NumericType) => boolean, defaultValue?: string): Field<string, boolean> {
+function restricted(
+  expected: string,
+  accept: (type: NumericType) => boolean,
+  defaultValue?: string,
+): Field<string, boolean> {
   const base = dtype();
   return field<string>({
     kind: "dtype",

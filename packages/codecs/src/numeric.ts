@@ -25,7 +25,9 @@ export interface NumericArray {
 }
 
 /** A Python `int` or `float` (a codec parameter), which NumPy treats by value. */
-export type PyScalar = { readonly float: false; readonly value: bigint } | { readonly float: true; readonly value: number };
+export type PyScalar =
+  | { readonly float: false; readonly value: bigint }
+  | { readonly float: true; readonly value: number };
 
 /** A failure NumPy would raise too (e.g. subtracting booleans); codecs turn it into a CodecError. */
 export class NumericError extends Error {
@@ -73,7 +75,9 @@ function allocate(type: NumericType, length: number): NumericData {
 /** Reads `bytes` as elements of `type`; throws if they are not a whole number of elements. */
 export function readArray(bytes: Uint8Array, type: NumericType): NumericArray {
   if (bytes.length % type.size !== 0) {
-    throw new NumericError(`${bytes.length} bytes are not a whole number of ${type.size}-byte ${typeString(type)} elements`);
+    throw new NumericError(
+      `${bytes.length} bytes are not a whole number of ${type.size}-byte ${typeString(type)} elements`,
+    );
   }
   const n = bytes.length / type.size;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -417,7 +421,8 @@ function combine(
   n: number,
   swap: boolean,
 ): Float64Array {
-  if (type.kind === "b" && (op === "subtract" || op === "divide")) throw new NumericError(`NumPy does not ${op} booleans`);
+  if (type.kind === "b" && (op === "subtract" || op === "divide"))
+    throw new NumericError(`NumPy does not ${op} booleans`);
   if (type.kind !== "f" && op === "divide") throw new NumericError("integer true division is done in float64");
   const out = new Float64Array(n);
   const imul = op === "multiply" && type.size === 4 && type.kind !== "f";

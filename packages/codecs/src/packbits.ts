@@ -32,7 +32,10 @@ function pack(bits: Uint8Array): Uint8Array {
 
 function unpack(packed: Uint8Array, chunk: ChunkContext): Uint8Array {
   const fail = (detail: string): never => {
-    throw new CodecError(`corrupt packbits data${inChunk(chunk.key)}: ${detail}`, { codecId: "packbits", key: chunk.key });
+    throw new CodecError(`corrupt packbits data${inChunk(chunk.key)}: ${detail}`, {
+      codecId: "packbits",
+      key: chunk.key,
+    });
   };
   if (packed.length === 0) fail("no data (the padding byte is missing)");
   const padding = packed[0]!;

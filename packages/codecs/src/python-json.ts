@@ -31,13 +31,13 @@ function hex4(code: number): string {
 }
 
 const SHORT_ESCAPES: Readonly<Record<number, string>> = {
-  0x22: '\\"',
-  0x5c: "\\\\",
-  0x08: "\\b",
-  0x0c: "\\f",
-  0x0a: "\\n",
-  0x0d: "\\r",
-  0x09: "\\t",
+  34: '\\"',
+  92: "\\\\",
+  8: "\\b",
+  12: "\\f",
+  10: "\\n",
+  13: "\\r",
+  9: "\\t",
 };
 
 /** Python's `json.encoder.py_encode_basestring(_ascii)`. */
@@ -50,7 +50,7 @@ function quote(text: string, ensureAscii: boolean): string {
     out += text.slice(start, i) + (SHORT_ESCAPES[c] ?? `\\u${hex4(c)}`);
     start = i + 1;
   }
-  return out + text.slice(start) + '"';
+  return `${out + text.slice(start)}"`;
 }
 
 /** Python's code point order of `str`s (JS compares UTF-16 units, which differs above U+FFFF). */
@@ -73,7 +73,11 @@ function isPlainObject(value: object): boolean {
 /** `json.dumps(value, ...)` as Python writes it. */
 export function pythonJsonDumps(value: unknown, options: DumpOptions): string {
   const indentUnit =
-    options.indent === null ? null : typeof options.indent === "number" ? " ".repeat(Math.max(options.indent, 0)) : options.indent;
+    options.indent === null
+      ? null
+      : typeof options.indent === "number"
+        ? " ".repeat(Math.max(options.indent, 0))
+        : options.indent;
   const open = new Set<object>();
   const out: string[] = [];
   const floatText = (x: number): string => {
@@ -209,8 +213,10 @@ export function pythonJsonLoads(text: string, strict: boolean): unknown {
           out += String.fromCharCode(parseInt(digits, 16));
           pos += 6;
         } else {
-          const simple = ({ '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" } as Record<string, string>)[e!];
-          if (simple === undefined) fail(`Invalid \\escape: ${JSON.stringify("\\" + e)}`, pos);
+          const simple = (
+            { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" } as Record<string, string>
+          )[e!];
+          if (simple === undefined) fail(`Invalid \\escape: ${JSON.stringify(`\\${e}`)}`, pos);
           out += simple;
           pos += 2;
         }
@@ -277,12 +283,12 @@ export function pythonJsonLoads(text: string, strict: boolean): unknown {
         }
       }
     }
-    if (text.startsWith("null", pos)) return (pos += 4), null;
-    if (text.startsWith("true", pos)) return (pos += 4), true;
-    if (text.startsWith("false", pos)) return (pos += 5), false;
-    if (text.startsWith("NaN", pos)) return (pos += 3), NaN;
-    if (text.startsWith("Infinity", pos)) return (pos += 8), Infinity;
-    if (text.startsWith("-Infinity", pos)) return (pos += 9), -Infinity;
+    if (text.startsWith("null", pos)) return ((pos += 4), null);
+    if (text.startsWith("true", pos)) return ((pos += 4), true);
+    if (text.startsWith("false", pos)) return ((pos += 5), false);
+    if (text.startsWith("NaN", pos)) return ((pos += 3), NaN);
+    if (text.startsWith("Infinity", pos)) return ((pos += 8), Infinity);
+    if (text.startsWith("-Infinity", pos)) return ((pos += 9), -Infinity);
     NUMBER.lastIndex = pos;
     const match = NUMBER.exec(text);
     if (!match) return fail("Expecting value");

@@ -50,7 +50,8 @@ export function chunkItems(data: CodecData, chunk: ChunkContext): unknown[] {
   } else {
     const bytes = data as Uint8Array;
     const type = chunk.dtype ? numericOf(chunk.dtype) : undefined;
-    if (!type) throw new Error("only object chunks (arrays of values) and boolean, integer or float chunks can be encoded");
+    if (!type)
+      throw new Error("only object chunks (arrays of values) and boolean, integer or float chunks can be encoded");
     const array = readArray(bytes, type);
     values = Array.from(array.data as ArrayLike<number | bigint>, (v) =>
       type.kind === "b" ? v !== 0 : type.kind === "f" ? pyFloat(v as number) : typeof v === "bigint" ? pyInt(v) : v,
@@ -94,7 +95,8 @@ export function chunkFromItems(items: unknown, chunk: ChunkContext): CodecData {
     if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) throw new Error("the shape is not a list of sizes");
     return v;
   });
-  const dtypeText = typeof rawDtype === "string" ? rawDtype : rawDtype instanceof Uint8Array ? latin1.decode(rawDtype) : undefined;
+  const dtypeText =
+    typeof rawDtype === "string" ? rawDtype : rawDtype instanceof Uint8Array ? latin1.decode(rawDtype) : undefined;
   const dtype = dtypeText === undefined ? undefined : normalizeDtype(dtypeText);
   if (dtype === undefined) throw new Error("the next to last item is not a NumPy dtype");
   if (shape.length === 0) throw new Error("a 0-dimensional shape cannot be filled from a list");
@@ -109,7 +111,11 @@ export function chunkFromItems(items: unknown, chunk: ChunkContext): CodecData {
   const type = numericType(dtype);
   if (!type) throw new Error(`dtype ${dtype} is not supported (only |O, booleans, integers and floats)`);
   const big = type.size === 8 && (type.kind === "i" || type.kind === "u");
-  const data = big ? (type.kind === "i" ? new BigInt64Array(flat.length) : new BigUint64Array(flat.length)) : new Float64Array(flat.length);
+  const data = big
+    ? type.kind === "i"
+      ? new BigInt64Array(flat.length)
+      : new BigUint64Array(flat.length)
+    : new Float64Array(flat.length);
   flat.forEach((value, i) => {
     let cast: number | bigint;
     if (typeof value === "boolean") cast = castValue(value ? 1 : 0, I8, type);
@@ -125,7 +131,9 @@ export function chunkFromItems(items: unknown, chunk: ChunkContext): CodecData {
 
 function flatten(list: readonly unknown[], shape: readonly number[], dim: number, out: unknown[]): void {
   if (list.length !== shape[dim]) {
-    throw new Error(`dimension ${dim} has ${list.length} items, but the shape [${shape.join(", ")}] says ${shape[dim]}`);
+    throw new Error(
+      `dimension ${dim} has ${list.length} items, but the shape [${shape.join(", ")}] says ${shape[dim]}`,
+    );
   }
   if (dim === shape.length - 1) {
     for (const value of list) out.push(value);

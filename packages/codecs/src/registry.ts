@@ -107,10 +107,11 @@ export class CodecRegistry {
     }
     const id: unknown = config.id;
     if (typeof id !== "string") {
-      throw new CodecConfigError(
-        `a codec config${where} must have a string "id", got ${describeValue(config)}`,
-        { key: context.key, field: "id", expected: "a string" },
-      );
+      throw new CodecConfigError(`a codec config${where} must have a string "id", got ${describeValue(config)}`, {
+        key: context.key,
+        field: "id",
+        expected: "a string",
+      });
     }
     const factory = await this.factory(id, context);
     let codec: Codec;
@@ -131,13 +132,19 @@ export class CodecRegistry {
       typeof codec.decode !== "function" ||
       typeof codec.toJSON !== "function"
     ) {
-      throw new CodecError(`codec ${JSON.stringify(id)}: its factory did not return a codec`, { codecId: id, key: context.key });
-    }
-    if (codec.id !== id) {
-      throw new CodecError(`codec ${JSON.stringify(id)}: its factory returned a codec with id ${JSON.stringify(codec.id)}`, {
+      throw new CodecError(`codec ${JSON.stringify(id)}: its factory did not return a codec`, {
         codecId: id,
         key: context.key,
       });
+    }
+    if (codec.id !== id) {
+      throw new CodecError(
+        `codec ${JSON.stringify(id)}: its factory returned a codec with id ${JSON.stringify(codec.id)}`,
+        {
+          codecId: id,
+          key: context.key,
+        },
+      );
     }
     return codec;
   }

@@ -187,21 +187,29 @@ function difference(actual: unknown, expected: unknown, path = ""): string | und
     return undefined;
   }
   if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return `${path || "value"}: expected ${describeData(expected)}, got ${describeData(actual)}`;
-    if (actual.length !== expected.length) return `${path || "value"}: expected length ${expected.length}, got ${actual.length}`;
+    if (!Array.isArray(actual))
+      return `${path || "value"}: expected ${describeData(expected)}, got ${describeData(actual)}`;
+    if (actual.length !== expected.length)
+      return `${path || "value"}: expected length ${expected.length}, got ${actual.length}`;
     for (let i = 0; i < expected.length; i++) {
       const d = difference(actual[i], expected[i], `${path}[${i}]`);
       if (d) return d;
     }
     return undefined;
   }
-  if (expected instanceof JsonFloat && actual instanceof JsonFloat) return difference(actual.value, expected.value, path);
+  if (expected instanceof JsonFloat && actual instanceof JsonFloat)
+    return difference(actual.value, expected.value, path);
   if (typeof expected === "object" && expected !== null && typeof actual === "object" && actual !== null) {
     const ek = Object.keys(expected).filter((k) => (expected as Record<string, unknown>)[k] !== undefined);
     const ak = Object.keys(actual).filter((k) => (actual as Record<string, unknown>)[k] !== undefined);
-    if (ek.join("\0") !== ak.join("\0")) return `${path || "value"}: expected keys [${ek.join(", ")}], got [${ak.join(", ")}]`;
+    if (ek.join("\0") !== ak.join("\0"))
+      return `${path || "value"}: expected keys [${ek.join(", ")}], got [${ak.join(", ")}]`;
     for (const k of ek) {
-      const d = difference((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], `${path}.${k}`);
+      const d = difference(
+        (actual as Record<string, unknown>)[k],
+        (expected as Record<string, unknown>)[k],
+        `${path}.${k}`,
+      );
       if (d) return d;
     }
     return undefined;
@@ -214,7 +222,9 @@ function copyOf(data: CodecData): CodecData {
 }
 
 function structuredCloneValues(values: readonly unknown[]): unknown[] {
-  return values.map((v) => (Array.isArray(v) ? structuredCloneValues(v) : ArrayBuffer.isView(v) ? (v as Uint8Array).slice() : v));
+  return values.map((v) =>
+    Array.isArray(v) ? structuredCloneValues(v) : ArrayBuffer.isView(v) ? (v as Uint8Array).slice() : v,
+  );
 }
 
 /** `bytes` copied into the middle of a larger buffer filled with guard bytes, to catch codecs that
@@ -226,7 +236,8 @@ function offsetView(bytes: Uint8Array): { view: Uint8Array; guardsIntact: () => 
   backing.set(bytes, before);
   const view = backing.subarray(before, before + bytes.length);
   const guardsIntact = () =>
-    backing.subarray(0, before).every((b) => b === 0xa5) && backing.subarray(before + bytes.length).every((b) => b === 0xa5);
+    backing.subarray(0, before).every((b) => b === 0xa5) &&
+    backing.subarray(before + bytes.length).every((b) => b === 0xa5);
   return { view, guardsIntact };
 }
 
@@ -237,7 +248,10 @@ async function timed<T>(what: string, timeout: number, run: () => T | Promise<T>
     const result = await Promise.race([
       Promise.resolve().then(run),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CodecContractError(`${what} did not finish within ${timeout} ms`)), timeout);
+        timer = setTimeout(
+          () => reject(new CodecContractError(`${what} did not finish within ${timeout} ms`)),
+          timeout,
+        );
       }),
     ]);
     const elapsed = Date.now() - started;
@@ -273,9 +287,12 @@ function checkThrown(error: unknown, codec: Codec, context: ChunkContext, what: 
     );
   }
   if (context.key !== undefined && (error.key !== context.key || !error.message.includes(context.key))) {
-    throw new CodecContractError(`${what}: the CodecError does not name the chunk key ${context.key}: ${error.message}`, {
-      cause: error,
-    });
+    throw new CodecContractError(
+      `${what}: the CodecError does not name the chunk key ${context.key}: ${error.message}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (!error.message.includes(codec.id)) {
     throw new CodecContractError(`${what}: the CodecError does not name the codec ${codec.id}: ${error.message}`, {
@@ -307,10 +324,13 @@ export async function checkRoundTrip(
     if (sample.data instanceof Uint8Array) ({ view: input, guardsIntact: inputGuards } = offsetView(sample.data));
 
     const encoded = await timed(`${what}: encode`, timeout, () => codec.encode(input, context));
-    if (!(encoded instanceof Uint8Array)) throw new CodecContractError(`${what}: encode returned ${describeData(encoded)}, not bytes`);
+    if (!(encoded instanceof Uint8Array))
+      throw new CodecContractError(`${what}: encode returned ${describeData(encoded)}, not bytes`);
     const changed = difference(input, original);
     if (changed || !inputGuards()) {
-      throw new CodecContractError(`${what}: encode changed its input${changed ? ` (${changed})` : " (wrote outside it)"}`);
+      throw new CodecContractError(
+        `${what}: encode changed its input${changed ? ` (${changed})` : " (wrote outside it)"}`,
+      );
     }
 
     const stored = encoded.slice();
@@ -343,31 +363,52 @@ export async function checkPartialDecode(
     const what = `${configText(codec)}: ${sample.name}`;
     const context = contextFor(sample.data, options.itemsize, sample.context);
     const encoded = await timed(`${what}: encode`, timeout, () => codec.encode(sample.data, context));
-    if (!(encoded instanceof Uint8Array)) throw new CodecContractError(`${what}: encode returned ${describeData(encoded)}, not bytes`);
+    if (!(encoded instanceof Uint8Array))
+      throw new CodecContractError(`${what}: encode returned ${describeData(encoded)}, not bytes`);
     const whole = await timed(`${what}: decode`, timeout, () => codec.decode(encoded.slice(), context));
-    if (!(whole instanceof Uint8Array)) throw new CodecContractError(`${what}: decode returned ${describeData(whole)}, not bytes`);
+    if (!(whole instanceof Uint8Array))
+      throw new CodecContractError(`${what}: decode returned ${describeData(whole)}, not bytes`);
     const n = whole.length;
     if (decodeRange !== undefined) {
       const read = async (offset: number, length: number) => encoded.slice(offset, offset + length);
       const third = Math.floor(n / 3);
-      for (const [start, end] of [[0, n], [0, 0], [third, Math.floor(n / 2)], [Math.max(0, n - 1), n], [Math.max(0, n - 5), n + 10], [n, n + 3]] as const) {
-        const result = await timed(`${what}: decodeRange(${start}, ${end})`, timeout, () => decodeRange.call(codec, read, start, end, context));
+      for (const [start, end] of [
+        [0, n],
+        [0, 0],
+        [third, Math.floor(n / 2)],
+        [Math.max(0, n - 1), n],
+        [Math.max(0, n - 5), n + 10],
+        [n, n + 3],
+      ] as const) {
+        const result = await timed(`${what}: decodeRange(${start}, ${end})`, timeout, () =>
+          decodeRange.call(codec, read, start, end, context),
+        );
         const expected = whole.subarray(start, end);
         if (result === undefined) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) found no chunk`);
-        if (result.decodedSize !== n) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) reported a chunk of ${result.decodedSize} bytes, decode gives ${n}`);
+        if (result.decodedSize !== n)
+          throw new CodecContractError(
+            `${what}: decodeRange(${start}, ${end}) reported a chunk of ${result.decodedSize} bytes, decode gives ${n}`,
+          );
         const wrong = difference(result.bytes, expected);
-        if (wrong) throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) differs from decode's bytes: ${wrong}`);
+        if (wrong)
+          throw new CodecContractError(`${what}: decodeRange(${start}, ${end}) differs from decode's bytes: ${wrong}`);
       }
       const missing = await decodeRange.call(codec, async () => undefined, 0, n, context);
-      if (missing !== undefined) throw new CodecContractError(`${what}: decodeRange of a chunk that is not stored gave ${describeData(missing)}, not undefined`);
+      if (missing !== undefined)
+        throw new CodecContractError(
+          `${what}: decodeRange of a chunk that is not stored gave ${describeData(missing)}, not undefined`,
+        );
     }
     if (decodeInto !== undefined) {
       const out = new Uint8Array(n + 8).fill(0xa5);
-      const count = await timed(`${what}: decodeInto`, timeout, () => decodeInto.call(codec, encoded.slice(), out, context));
+      const count = await timed(`${what}: decodeInto`, timeout, () =>
+        decodeInto.call(codec, encoded.slice(), out, context),
+      );
       if (count !== n) throw new CodecContractError(`${what}: decodeInto reported ${count} bytes, decode gives ${n}`);
       const wrong = difference(out.subarray(0, n), whole);
       if (wrong) throw new CodecContractError(`${what}: decodeInto differs from decode: ${wrong}`);
-      if (out.subarray(n).some((b) => b !== 0xa5)) throw new CodecContractError(`${what}: decodeInto wrote past the decoded bytes`);
+      if (out.subarray(n).some((b) => b !== 0xa5))
+        throw new CodecContractError(`${what}: decodeInto wrote past the decoded bytes`);
     }
   }
 }
@@ -419,13 +460,18 @@ export async function checkConfigRoundTrip(
     } catch (error) {
       const e = error as { code?: unknown; message?: unknown };
       if (e.code !== "ZARR_CODEC_CONFIG") {
-        throw new CodecContractError(`${what}: threw ${String(error)}, expected a CodecConfigError (code "ZARR_CODEC_CONFIG")`, {
-          cause: error,
-        });
+        throw new CodecContractError(
+          `${what}: threw ${String(error)}, expected a CodecConfigError (code "ZARR_CODEC_CONFIG")`,
+          {
+            cause: error,
+          },
+        );
       }
       const message = String(e.message);
       if (!message.includes(factory.id) || !message.includes("unknown-key")) {
-        throw new CodecContractError(`${what}: the error should name the codec and the key: ${message}`, { cause: error });
+        throw new CodecContractError(`${what}: the error should name the codec and the key: ${message}`, {
+          cause: error,
+        });
       }
       return;
     }
@@ -434,7 +480,8 @@ export async function checkConfigRoundTrip(
 }
 
 function nonJson(value: unknown, path: string): string | undefined {
-  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "bigint") return undefined;
+  if (value === null || typeof value === "string" || typeof value === "boolean" || typeof value === "bigint")
+    return undefined;
   if (typeof value === "number" || value instanceof JsonFloat) return undefined;
   if (Array.isArray(value)) {
     for (const [i, v] of value.entries()) {
@@ -507,7 +554,11 @@ export async function checkCorruptInput(
     if (mustThrow) {
       throw new CodecContractError(`${what}: decoded to ${describeData(decoded)} instead of throwing a CodecError`);
     }
-    if (options.boundedDecode && decoded instanceof Uint8Array && decoded.length > context.elements * context.itemsize) {
+    if (
+      options.boundedDecode &&
+      decoded instanceof Uint8Array &&
+      decoded.length > context.elements * context.itemsize
+    ) {
       throw new CodecContractError(`${what}: decoded to ${decoded.length} bytes, more than the chunk holds`);
     }
   };
@@ -516,7 +567,8 @@ export async function checkCorruptInput(
     const sample = asSample(raw, index);
     const context = contextFor(sample.data, options.itemsize, sample.context);
     const encoded = await timed(`${sample.name}: encode`, timeout, () => codec.encode(sample.data, context));
-    if (!(encoded instanceof Uint8Array)) throw new CodecContractError(`${sample.name}: encode returned ${describeData(encoded)}`);
+    if (!(encoded instanceof Uint8Array))
+      throw new CodecContractError(`${sample.name}: encode returned ${describeData(encoded)}`);
     const what = `${configText(codec)}: ${sample.name} encoded to ${encoded.length} bytes`;
     const n = encoded.length;
     const cuts = new Set([n - 1, Math.floor(n / 2), 1].filter((c) => c > 0 && c < n));
@@ -569,7 +621,11 @@ export async function checkBoundedDecode(
     }
   }
   const bomb = 16 << 20;
-  cases.push({ what: "16 MiB of zeros (a decompression bomb)", data: new Uint8Array(bomb - (bomb % itemsize)), elements: Math.floor(4096 / itemsize) });
+  cases.push({
+    what: "16 MiB of zeros (a decompression bomb)",
+    data: new Uint8Array(bomb - (bomb % itemsize)),
+    elements: Math.floor(4096 / itemsize),
+  });
   for (const { what: name, data, elements } of cases) {
     const full = contextFor(data, itemsize);
     const encoded = await timed(`${name}: encode`, timeout, () => codec.encode(data, full));
@@ -630,7 +686,11 @@ function checks(subject: CodecFactory | Codec, options: CodecCheckOptions): Name
   const list: NamedCheck[] = [];
   for (const config of p.configs) {
     const group = JSON.stringify(config, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v));
-    list.push({ group, name: "round-trips samples", run: async () => checkRoundTrip(await p.build(config), samples, options) });
+    list.push({
+      group,
+      name: "round-trips samples",
+      run: async () => checkRoundTrip(await p.build(config), samples, options),
+    });
     list.push({
       group,
       name: `handles corrupt input (${options.corruption ?? "checksum"})`,
@@ -651,14 +711,19 @@ function checks(subject: CodecFactory | Codec, options: CodecCheckOptions): Name
   }
   if (p.factory) {
     const factory = p.factory;
-    list.push({ group: undefined, name: "config round trip", run: () => checkConfigRoundTrip(factory, p.configs, options) });
+    list.push({
+      group: undefined,
+      name: "config round trip",
+      run: () => checkConfigRoundTrip(factory, p.configs, options),
+    });
   } else if (isCodec(subject)) {
     list.push({
       group: undefined,
       name: "toJSON is JSON with the codec's id",
       run: async () => {
         const json = subject.toJSON();
-        if (json.id !== subject.id) throw new CodecContractError(`${subject.id}: toJSON().id is ${JSON.stringify(json.id)}`);
+        if (json.id !== subject.id)
+          throw new CodecContractError(`${subject.id}: toJSON().id is ${JSON.stringify(json.id)}`);
         const bad = nonJson(json, "toJSON()");
         if (bad) throw new CodecContractError(`${subject.id}: ${bad}`);
       },

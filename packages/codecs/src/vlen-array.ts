@@ -57,7 +57,9 @@ export const vlenArray = defineCodec({
         return packItems((data as readonly unknown[]).map((value, i) => itemBytes(value, i, type, numeric)));
       },
       decode: (data: CodecData, chunk: ChunkContext) =>
-        unpackItems(requireBytes(data, "vlen-array", chunk), "vlen-array", chunk).map((item, i) => itemArray(item, i, type)),
+        unpackItems(requireBytes(data, "vlen-array", chunk), "vlen-array", chunk).map((item, i) =>
+          itemArray(item, i, type),
+        ),
     };
   },
 });
@@ -69,7 +71,9 @@ function itemBytes(value: unknown, index: number, type: DataType, numeric: Numer
     const typed = value as TypedArray;
     const perElement = valuesPerElement(type);
     if (typed.length % perElement !== 0) {
-      throw new Error(`item ${index}: ${typed.length} values are not a whole number of elements of ${perElement} values`);
+      throw new Error(
+        `item ${index}: ${typed.length} values are not a whole number of elements of ${perElement} values`,
+      );
     }
     const bytes = new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength).slice();
     byteSwapInPlace(bytes, type);
@@ -86,7 +90,11 @@ function itemBytes(value: unknown, index: number, type: DataType, numeric: Numer
         : { length: -1 };
   if (values.length < 0) throw new Error(`item ${index}: expected an array, found ${describeItem(value)}`);
   const big = numeric.size === 8 && numeric.kind !== "f" && numeric.kind !== "b";
-  const converted = big ? (numeric.kind === "i" ? new BigInt64Array(values.length) : new BigUint64Array(values.length)) : new Float64Array(values.length);
+  const converted = big
+    ? numeric.kind === "i"
+      ? new BigInt64Array(values.length)
+      : new BigUint64Array(values.length)
+    : new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     let cast: number | bigint;

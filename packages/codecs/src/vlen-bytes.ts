@@ -21,7 +21,8 @@ function encodeBytes(data: CodecData, _chunk: ChunkContext): Uint8Array {
   if (!Array.isArray(data)) throw new Error(`expected an array of byte strings, got ${data.length} bytes`);
   const items = (data as readonly unknown[]).map((value, i) => {
     if (isMissing(value)) return new Uint8Array(0);
-    if (!(value instanceof Uint8Array)) throw new Error(`item ${i}: expected a Uint8Array, found ${describeItem(value)}`);
+    if (!(value instanceof Uint8Array))
+      throw new Error(`item ${i}: expected a Uint8Array, found ${describeItem(value)}`);
     return value;
   });
   return packItems(items);

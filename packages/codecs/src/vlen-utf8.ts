@@ -27,7 +27,8 @@ function encodeStrings(data: CodecData, _chunk: ChunkContext): Uint8Array {
   const items = (data as readonly unknown[]).map((value, i) => {
     if (isMissing(value)) return new Uint8Array(0);
     if (typeof value !== "string") throw new Error(`item ${i}: expected a string, found ${describeItem(value)}`);
-    if (LONE_SURROGATE.test(value)) throw new Error(`item ${i}: ${describeItem(value)} has a lone surrogate, which UTF-8 cannot encode`);
+    if (LONE_SURROGATE.test(value))
+      throw new Error(`item ${i}: ${describeItem(value)} has a lone surrogate, which UTF-8 cannot encode`);
     return encoder.encode(value);
   });
   return packItems(items);

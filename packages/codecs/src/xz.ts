@@ -3,7 +3,7 @@
  * data, padding, check), index and stream footer, everything CRC-32-checked. Blocks may use the
  * filter chains [LZMA2] and [delta, …, LZMA2]; BCJ filters are refused.
  */
-import { OutputBuffer, corrupt, truncated } from "./bounded-output.js";
+import { type OutputBuffer, corrupt, truncated } from "./bounded-output.js";
 import { crc32 } from "./deflate-stream.js";
 import { decodeLzma2, lzma2DictionarySize } from "./lzma-decode.js";
 import { crc64, sha256 } from "./xz-checks.js";
@@ -258,7 +258,12 @@ export function lzma2DictionaryByte(size: number): number {
  * A whole .xz stream: one block holding `payload` (the filtered, LZMA2-coded data) of `uncompressed`,
  * or no block for empty data, as liblzma writes it.
  */
-export function writeXz(check: number, filters: FilterFlags, payload: Uint8Array | undefined, uncompressed: Uint8Array): Uint8Array {
+export function writeXz(
+  check: number,
+  filters: FilterFlags,
+  payload: Uint8Array | undefined,
+  uncompressed: Uint8Array,
+): Uint8Array {
   const head: number[] = [...XZ_MAGIC, 0, check];
   pushCrc32(head, 6);
   const block: number[] = [];

@@ -44,7 +44,11 @@ function encodeZlib(bytes: Uint8Array, level: number): Uint8Array {
 
 function decodeZlib(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const corrupt = (detail: string, cause?: unknown): never => {
-    throw new CodecError(`corrupt zlib data${inChunk(chunk.key)}: ${detail}`, { codecId: "zlib", key: chunk.key, cause });
+    throw new CodecError(`corrupt zlib data${inChunk(chunk.key)}: ${detail}`, {
+      codecId: "zlib",
+      key: chunk.key,
+      cause,
+    });
   };
   if (data.length < 2) corrupt(data.length === 0 ? "no data" : "unexpected end of data (truncated header)");
   const cmf = data[0]!;
@@ -99,17 +103,21 @@ function decodeZlibInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext):
   }
   const decoded = decodeZlib(data, chunk);
   if (decoded.length > out.length) {
-    throw new CodecError(`zlib data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`, {
-      codecId: "zlib",
-      key: chunk.key,
-    });
+    throw new CodecError(
+      `zlib data${inChunk(chunk.key)} decodes to ${decoded.length} bytes, more than the ${out.length} of the buffer given`,
+      {
+        codecId: "zlib",
+        key: chunk.key,
+      },
+    );
   }
   out.set(decoded);
   return decoded.length;
 }
 
 /** A zlib header without a preset dictionary, as `decodeZlib` accepts. */
-const isZlibHeader = (cmf: number, flg: number): boolean => (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0 && (flg & 0x20) === 0;
+const isZlibHeader = (cmf: number, flg: number): boolean =>
+  (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0 && (flg & 0x20) === 0;
 
 function hex(byte: number): string {
   return byte.toString(16).padStart(2, "0");

@@ -58,7 +58,11 @@ describe("bz2: decoding", () => {
 
   it("reads several blocks and streams, and ignores invalid data after a stream", () => {
     const data = pseudoRandomBytes(250000, 9).map((b) => b & 3);
-    const joined = new Uint8Array([...encodeBzip2(data, 1), ...encoded, ...new TextEncoder().encode("not bzip2 at all")]);
+    const joined = new Uint8Array([
+      ...encodeBzip2(data, 1),
+      ...encoded,
+      ...new TextEncoder().encode("not bzip2 at all"),
+    ]);
     const decoded = bz2.create().decode(joined, byteChunk(data.length + text.length)) as Uint8Array;
     expect(sameBytes(decoded.subarray(0, data.length), data)).toBe(true);
     expect(sameBytes(decoded.subarray(data.length), text)).toBe(true);
@@ -97,7 +101,9 @@ describe("bz2: decoding", () => {
     const bomb = encodeBzip2(new Uint8Array(50 << 20), 9);
     expect(bomb.length).toBeLessThan(200);
     const started = Date.now();
-    expect(() => bz2.create().decode(bomb, byteChunk(1 << 20, "x/0"))).toThrow(/bz2 data in chunk x\/0 decodes to more than 1048576 bytes/);
+    expect(() => bz2.create().decode(bomb, byteChunk(1 << 20, "x/0"))).toThrow(
+      /bz2 data in chunk x\/0 decodes to more than 1048576 bytes/,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -7,7 +7,11 @@ import { checksumCases, hex, type ChecksumFixtureVersion } from "./python-fixtur
 export function checkChecksumFixtures(
   factory: { create(config: CodecConfig): Codec },
   id: string,
-  api: { describe: (name: string, body: () => void) => void; it: (name: string, body: () => Promise<void>) => void; expect: typeof import("vitest").expect },
+  api: {
+    describe: (name: string, body: () => void) => void;
+    it: (name: string, body: () => Promise<void>) => void;
+    expect: typeof import("vitest").expect;
+  },
   version: ChecksumFixtureVersion = "0.11",
 ): void {
   const { describe, it, expect } = api;

@@ -82,7 +82,9 @@ describe("parseConfig", () => {
       "window",
     ]);
     expect(config.scale).toEqual(new JsonFloat(10)); // written 10.0, like Python
-    expect(Object.keys(serializeConfig("demo", schema, parseConfig("demo", schema, { scale: 1 })))).not.toContain("preset");
+    expect(Object.keys(serializeConfig("demo", schema, parseConfig("demo", schema, { scale: 1 })))).not.toContain(
+      "preset",
+    );
   });
 
   it("accepts a float parsed with keepFloats where a number is expected", () => {
@@ -117,7 +119,9 @@ describe("parseConfig", () => {
     });
 
     it("out of range, or not one of the allowed values", () => {
-      expect(error({ scale: 1, clevel: -1 }).message).toBe(`${prefix}field "clevel" must be an integer from 0 to 9, got -1`);
+      expect(error({ scale: 1, clevel: -1 }).message).toBe(
+        `${prefix}field "clevel" must be an integer from 0 to 9, got -1`,
+      );
       expect(error({ scale: 1, cname: "snappy" }).message).toBe(
         `${prefix}field "cname" must be one of "lz4", "zstd", "zlib", got "snappy"`,
       );
@@ -135,7 +139,9 @@ describe("parseConfig", () => {
       expect(error({ scale: 1, window: { size: 0 } }).message).toBe(
         `${prefix}field "window.size" must be an integer >= 1, got 0`,
       );
-      expect(error({ scale: 1, window: {} }).message).toBe(`${prefix}missing required field "window.size" (an integer >= 1)`);
+      expect(error({ scale: 1, window: {} }).message).toBe(
+        `${prefix}missing required field "window.size" (an integer >= 1)`,
+      );
     });
 
     it("unknown keys", () => {
@@ -190,10 +196,18 @@ describe("normalizeDtype", () => {
 
 describe("nullable and optional", () => {
   it("nullable takes its own default, or the inner field's", () => {
-    const s = { a: nullable(integer(), { default: null }), b: nullable(integer({ default: 3 })), c: nullable(integer()) };
+    const s = {
+      a: nullable(integer(), { default: null }),
+      b: nullable(integer({ default: 3 })),
+      c: nullable(integer()),
+    };
     expect(parseConfig("x", s, { c: null })).toEqual({ a: null, b: 3, c: null });
     expect(() => parseConfig("x", s, {})).toThrow('missing required field "c" (an integer or null)');
-    expectTypeOf<ConfigInput<typeof s>>().toEqualTypeOf<{ readonly c: number | null; readonly a?: number | null; readonly b?: number | null }>();
+    expectTypeOf<ConfigInput<typeof s>>().toEqualTypeOf<{
+      readonly c: number | null;
+      readonly a?: number | null;
+      readonly b?: number | null;
+    }>();
   });
 
   it("optional keys are left out when unset and written when set", () => {

@@ -9,7 +9,12 @@ checkCodec(
   crc32c,
   {
     configs: [{ id: "crc32c" }, { id: "crc32c", location: "start" }, { id: "crc32c", location: "end" }],
-    encoded: checksumCases("crc32c", "0.16").map((c) => ({ name: c.name, config: c.config, decoded: c.input, encoded: c.encoded })),
+    encoded: checksumCases("crc32c", "0.16").map((c) => ({
+      name: c.name,
+      config: c.config,
+      decoded: c.input,
+      encoded: c.encoded,
+    })),
     exactEncoding: true,
   },
   { describe, it },

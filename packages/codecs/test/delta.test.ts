@@ -41,7 +41,12 @@ describe("delta config", () => {
 
   it("refuses bytes that are not whole elements, naming the codec and chunk", async () => {
     const codec = delta.create({ dtype: "<i4" });
-    const context = { dtype: { kind: "u", byteOrder: "|", itemsize: 1 } as const, itemsize: 1, elements: 6, key: "a/0" };
+    const context = {
+      dtype: { kind: "u", byteOrder: "|", itemsize: 1 } as const,
+      itemsize: 1,
+      elements: 6,
+      key: "a/0",
+    };
     expect(() => codec.decode(new Uint8Array(6), context)).toThrow(/delta.*a\/0/);
   });
 });

@@ -25,7 +25,13 @@ checkFilterFixtures(fixedscaleoffset, "fixedscaleoffset", { describe, it, expect
 describe("fixedscaleoffset config", () => {
   it("keeps Python ints and floats apart, as numcodecs writes them back", () => {
     const codec = fixedscaleoffset.create({ scale: 10, offset: new JsonFloat(1000), dtype: "<f8", astype: "u1" });
-    expect(codec.toJSON()).toEqual({ id: "fixedscaleoffset", scale: 10, offset: new JsonFloat(1000), dtype: "<f8", astype: "|u1" });
+    expect(codec.toJSON()).toEqual({
+      id: "fixedscaleoffset",
+      scale: 10,
+      offset: new JsonFloat(1000),
+      dtype: "<f8",
+      astype: "|u1",
+    });
     expect(fixedscaleoffset.create({ scale: 0.5, offset: 2n ** 70n, dtype: "<f8" }).toJSON()).toEqual({
       id: "fixedscaleoffset",
       scale: 0.5,
@@ -37,7 +43,9 @@ describe("fixedscaleoffset config", () => {
 
   it("requires scale, offset and dtype", () => {
     expect(() => fixedscaleoffset.create({ id: "fixedscaleoffset", scale: 1, dtype: "<f8" })).toThrow(CodecConfigError);
-    expect(() => fixedscaleoffset.create({ id: "fixedscaleoffset", scale: "1", offset: 0, dtype: "<f8" })).toThrow(/scale/);
+    expect(() => fixedscaleoffset.create({ id: "fixedscaleoffset", scale: "1", offset: 0, dtype: "<f8" })).toThrow(
+      /scale/,
+    );
   });
 
   it("an int offset and a float offset of the same value compute differently, as in NumPy", async () => {

@@ -18,7 +18,12 @@ const HELLO = hex("1f8b0800af80026b04ffcb48cdc9c95728cf2fca49010085114a0d0b00000
 checkCodec(
   gzip,
   {
-    configs: [{ id: "gzip", level: 1 }, { id: "gzip", level: -1 }, { id: "gzip", level: 0 }, { id: "gzip", level: 9 }],
+    configs: [
+      { id: "gzip", level: 1 },
+      { id: "gzip", level: -1 },
+      { id: "gzip", level: 0 },
+      { id: "gzip", level: 9 },
+    ],
     encoded: numcodecsFixtures("gzip"),
     boundedDecode: true,
   },
@@ -45,7 +50,9 @@ describe("gzip interoperability with numcodecs 0.11", () => {
     // (4 for level 1, 2 for level 9, else 0), OS 255. numcodecs 0.11 writes the current time as
     // mtime; we write 0 (as later numcodecs versions do).
     const header = async (level: number) =>
-      toHex(((await gzip.create({ level }).encode(ascii("abc"), contextFor(ascii("abc")))) as Uint8Array).subarray(0, 10));
+      toHex(
+        ((await gzip.create({ level }).encode(ascii("abc"), contextFor(ascii("abc")))) as Uint8Array).subarray(0, 10),
+      );
     expect(await header(1)).toBe("1f8b0800" + "00000000" + "04ff");
     expect(await header(9)).toBe("1f8b0800" + "00000000" + "02ff");
     for (const level of [-1, 0, 5, 6]) expect(await header(level)).toBe("1f8b0800" + "00000000" + "00ff");
@@ -96,11 +103,17 @@ describe("gzip decodeInto", () => {
   it("gives decode's errors: a bad CRC-32 or length, a buffer too small", () => {
     const badCrc = HELLO.slice();
     badCrc[HELLO.length - 8]! ^= 0xff;
-    expect(() => into(badCrc, 30)).toThrow("corrupt gzip data in chunk foo/0.0: CRC-32 checksum mismatch (stored 0x0d4a117a, computed 0x0d4a1185)");
+    expect(() => into(badCrc, 30)).toThrow(
+      "corrupt gzip data in chunk foo/0.0: CRC-32 checksum mismatch (stored 0x0d4a117a, computed 0x0d4a1185)",
+    );
     const badSize = HELLO.slice();
     badSize[HELLO.length - 4] = 10;
-    expect(() => into(badSize, 30)).toThrow("corrupt gzip data in chunk foo/0.0: length mismatch (stored 10, decoded 11 bytes)");
-    expect(() => into(HELLO, 5)).toThrow("gzip data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given");
+    expect(() => into(badSize, 30)).toThrow(
+      "corrupt gzip data in chunk foo/0.0: length mismatch (stored 10, decoded 11 bytes)",
+    );
+    expect(() => into(HELLO, 5)).toThrow(
+      "gzip data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given",
+    );
   });
 });
 
@@ -111,7 +124,9 @@ describe("gzip corrupt input", () => {
     const error = await rejection(() => decode(HELLO.subarray(0, 25)));
     expect(error).toBeInstanceOf(CodecError);
     expect(error).toMatchObject({ code: "ZARR_CODEC", codecId: "gzip", key: "foo/0.0" });
-    expect(error.message).toBe("corrupt gzip data in chunk foo/0.0: unexpected end of data (truncated CRC-32/length trailer)");
+    expect(error.message).toBe(
+      "corrupt gzip data in chunk foo/0.0: unexpected end of data (truncated CRC-32/length trailer)",
+    );
   });
 
   it("checks each member's CRC-32 and length", async () => {
@@ -126,7 +141,9 @@ describe("gzip corrupt input", () => {
       "corrupt gzip data in chunk foo/0.0: length mismatch (stored 10, decoded 11 bytes)",
     );
     const secondBad = concat(HELLO, badCrc);
-    expect((await rejection(() => decode(secondBad, 22))).message).toMatch(/CRC-32 checksum mismatch .* \(member 2, offset 31\)$/);
+    expect((await rejection(() => decode(secondBad, 22))).message).toMatch(
+      /CRC-32 checksum mismatch .* \(member 2, offset 31\)$/,
+    );
   });
 
   it("refuses bytes after the last member that are not another member", async () => {

@@ -6,7 +6,12 @@ import { lookup3Hash } from "../src/checksum32.js";
 
 checkCodec(
   jenkinsLookup3,
-  { configs: [{ id: "jenkins_lookup3", initval: 0, prefix: null }, { id: "jenkins_lookup3", initval: 1230, prefix: [72, 105] }] },
+  {
+    configs: [
+      { id: "jenkins_lookup3", initval: 0, prefix: null },
+      { id: "jenkins_lookup3", initval: 1230, prefix: [72, 105] },
+    ],
+  },
   { describe, it },
 );
 

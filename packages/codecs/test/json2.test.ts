@@ -10,11 +10,7 @@ const values = ["a", "ñ", "", null, true, 1, -2.5, new JsonFloat(3), 2n ** 70n,
 checkCodec(
   json2,
   {
-    configs: [
-      { id: "json2" },
-      { id: "json2", indent: 2 },
-      { id: "json2", ensure_ascii: false, encoding: "utf-16" },
-    ],
+    configs: [{ id: "json2" }, { id: "json2", indent: 2 }, { id: "json2", ensure_ascii: false, encoding: "utf-16" }],
     samples: [
       { name: "no values", data: [] },
       { name: "mixed values", data: values },
@@ -82,10 +78,17 @@ describe("json2", () => {
   it("reads what Python's json reads and nothing else", async () => {
     const codec = json2.create();
     const decode = (s: string, n = 1) => codec.decode(new TextEncoder().encode(s), context(n));
-    expect(await decode(' [ 1.0 , NaN , -Infinity , "\\ud83d\\ude00" , "|O" , [4] ] ', 4)).toEqual([new JsonFloat(1), NaN, -Infinity, "😀"]);
+    expect(await decode(' [ 1.0 , NaN , -Infinity , "\\ud83d\\ude00" , "|O" , [4] ] ', 4)).toEqual([
+      new JsonFloat(1),
+      NaN,
+      -Infinity,
+      "😀",
+    ]);
     expect(() => decode('[1, "|O", [1]] x')).toThrow(CodecError);
     expect(() => decode('["a\nb", "|O", [1]]')).toThrow(/Invalid control character/);
-    expect(await json2.create({ strict: false }).decode(new TextEncoder().encode('["a\nb", "|O", [1]]'), context(1))).toEqual(["a\nb"]);
+    expect(
+      await json2.create({ strict: false }).decode(new TextEncoder().encode('["a\nb", "|O", [1]]'), context(1)),
+    ).toEqual(["a\nb"]);
     expect(() => decode('[1, 2, "|O", [1]]')).toThrow(/dimension 0 has 2 items/);
     expect(() => decode("[1, 2]")).toThrow(/shape/);
     expect(() => decode('[1, "<x9", [1]]')).toThrow(/dtype/);

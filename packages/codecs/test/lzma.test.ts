@@ -75,7 +75,11 @@ describe("lzma: LZMA2 chunks", () => {
   }
 });
 
-checkCodec(lzma, { configs: [{ id: "lzma", format: 1, check: -1, preset: null, filters: null }], boundedDecode: true, timeout: 15000 }, { describe, it });
+checkCodec(
+  lzma,
+  { configs: [{ id: "lzma", format: 1, check: -1, preset: null, filters: null }], boundedDecode: true, timeout: 15000 },
+  { describe, it },
+);
 // .lzma and raw streams have no check: a flipped bit may decode to other bytes, but truncation
 // must fail. (The 1 MiB sample is left to the default config above, to keep the run short.)
 checkCodec(
@@ -84,7 +88,16 @@ checkCodec(
     samples: defaultSamples().filter((sample) => sample.data.length < 1 << 20),
     configs: [
       { id: "lzma", format: 2, check: -1, preset: 1, filters: null },
-      { id: "lzma", format: 3, check: -1, preset: null, filters: [{ id: 3, dist: 4 }, { id: 33, preset: 0 }] },
+      {
+        id: "lzma",
+        format: 3,
+        check: -1,
+        preset: null,
+        filters: [
+          { id: 3, dist: 4 },
+          { id: 33, preset: 0 },
+        ],
+      },
     ],
     corruption: "truncation",
     boundedDecode: true,
@@ -102,7 +115,14 @@ describe("lzma: round trips", () => {
     { format: 1, check: 10, preset: 3 },
     { format: 1, preset: 9 + 0x80000000 },
     { format: 3, filters: [{ id: 0x4000000000000001n, lc: 0, lp: 2, pb: 2, dict_size: 65536 }] },
-    { format: 3, filters: [{ id: 3, dist: 2 }, { id: 3, dist: 1 }, { id: 33, mode: 1, nice_len: 8 }] },
+    {
+      format: 3,
+      filters: [
+        { id: 3, dist: 2 },
+        { id: 3, dist: 1 },
+        { id: 33, mode: 1, nice_len: 8 },
+      ],
+    },
   ] as const;
   for (const config of configs) {
     it(`round-trips ${JSON.stringify(config, (_, v: unknown) => (typeof v === "bigint" ? `${v}n` : v))}`, async () => {

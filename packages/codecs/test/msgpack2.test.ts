@@ -4,7 +4,21 @@ import { CodecError, msgpack2, MsgpackExt } from "@z/codecs";
 import { checkCodec } from "@z/codecs/testing";
 import { checkObjectFixtures } from "./object-fixtures.js";
 
-const values = ["a", "ñ", "", null, true, 1, -2.5, new JsonFloat(3), 2n ** 63n, [1, [2]], { b: 1, a: "x" }, new Uint8Array([1, 2]), new MsgpackExt(5, new Uint8Array([7]))];
+const values = [
+  "a",
+  "ñ",
+  "",
+  null,
+  true,
+  1,
+  -2.5,
+  new JsonFloat(3),
+  2n ** 63n,
+  [1, [2]],
+  { b: 1, a: "x" },
+  new Uint8Array([1, 2]),
+  new MsgpackExt(5, new Uint8Array([7])),
+];
 
 checkCodec(
   msgpack2,
@@ -23,7 +37,12 @@ checkCodec(
 checkObjectFixtures(msgpack2, "msgpack2", { describe, it, expect });
 
 describe("msgpack2", () => {
-  const context = (n: number) => ({ dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const, itemsize: 8, elements: n, key: "m/0" });
+  const context = (n: number) => ({
+    dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const,
+    itemsize: 8,
+    elements: n,
+    key: "m/0",
+  });
   const codec = msgpack2.create();
 
   it("writes numcodecs' config in its order", () => {
@@ -33,11 +52,15 @@ describe("msgpack2", () => {
   it("refuses corrupt MessagePack, naming the chunk", () => {
     expect(() => codec.decode(new Uint8Array([0x93, 1, 2]), context(1))).toThrow(CodecError);
     expect(() => codec.decode(new Uint8Array([0xc1]), context(1))).toThrow(/msgpack2.*m\/0/);
-    expect(() => codec.decode(new Uint8Array([0x93, 1, 0xa2, 0x7c, 0x4f, 0x91, 1, 0]), context(1))).toThrow(/extra data/);
+    expect(() => codec.decode(new Uint8Array([0x93, 1, 0xa2, 0x7c, 0x4f, 0x91, 1, 0]), context(1))).toThrow(
+      /extra data/,
+    );
     // An array header claiming 2^32 - 1 items is refused before anything is allocated.
     expect(() => codec.decode(new Uint8Array([0xdd, 0xff, 0xff, 0xff, 0xff]), context(1))).toThrow(/max_array_len/);
     // Map keys must be strs or bytes (msgpack's strict_map_key).
-    expect(() => codec.decode(new Uint8Array([0x93, 0x81, 1, 2, 0xa2, 0x7c, 0x4f, 0x91, 1]), context(1))).toThrow(/map key/);
+    expect(() => codec.decode(new Uint8Array([0x93, 0x81, 1, 2, 0xa2, 0x7c, 0x4f, 0x91, 1]), context(1))).toThrow(
+      /map key/,
+    );
   });
 
   it("round-trips maps with bytes keys as Maps", async () => {

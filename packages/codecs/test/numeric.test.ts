@@ -10,7 +10,10 @@ describe("NumPy 1.24 value-based result types of array op scalar", () => {
       const scalar: PyScalar =
         tagged.int !== undefined
           ? { float: false, value: BigInt(tagged.int) }
-          : { float: true, value: tagged.float === "nan" ? NaN : tagged.float === "inf" ? Infinity : Number(tagged.float) };
+          : {
+              float: true,
+              value: tagged.float === "nan" ? NaN : tagged.float === "inf" ? Infinity : Number(tagged.float),
+            };
       let actual: string | null;
       try {
         actual = typeString(scalarResultType(numericType(dtype)!, scalar));

@@ -12,7 +12,11 @@ type Api = {
  * One test per numcodecs fixture of an object codec: the config round-trips, encoding the values
  * gives numcodecs' bytes, and decoding them gives what numcodecs decoded (or fails where it failed).
  */
-export function checkObjectFixtures(factory: { create(config: CodecConfig): Codec }, id: string, { describe, it, expect }: Api): void {
+export function checkObjectFixtures(
+  factory: { create(config: CodecConfig): Codec },
+  id: string,
+  { describe, it, expect }: Api,
+): void {
   const cases = objectCases(id);
   describe(`${id}: numcodecs fixtures (${cases.length})`, () => {
     for (const c of cases) {

@@ -19,7 +19,12 @@ checkFilterFixtures(packbits, "packbits", { describe, it, expect });
 describe("packbits", () => {
   it("refuses a padding byte over 7 and missing data, naming the chunk", () => {
     const codec = packbits.create();
-    const context = { dtype: { kind: "b", byteOrder: "|", itemsize: 1 } as const, itemsize: 1, elements: 8, key: "x/1" };
+    const context = {
+      dtype: { kind: "b", byteOrder: "|", itemsize: 1 } as const,
+      itemsize: 1,
+      elements: 8,
+      key: "x/1",
+    };
     expect(() => codec.decode(new Uint8Array([8, 0]), context)).toThrow(CodecError);
     expect(() => codec.decode(new Uint8Array([]), context)).toThrow(/packbits.*x\/1/);
     expect(() => codec.decode(new Uint8Array([1]), context)).toThrow(/padding/);

@@ -25,7 +25,10 @@ import { contextFor, defaultSamples, type CodecSample } from "@z/codecs/testing"
  */
 function load<T>(name: string): () => T {
   let value: T | undefined;
-  return () => (value ??= parseJson(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)), name, { keepFloats: true }) as T);
+  return () =>
+    (value ??= parseJson(readFileSync(new URL(`./fixtures/${name}`, import.meta.url)), name, {
+      keepFloats: true,
+    }) as T);
 }
 
 export const bytes = (base64: string): Uint8Array => new Uint8Array(Buffer.from(base64, "base64"));
@@ -132,7 +135,10 @@ export function objectInput(c: ObjectCase): { data: CodecData; context: ChunkCon
   if (c.input !== undefined) {
     const values = untag(c.input) as unknown[];
     const dtype: DataType = { kind: "O", byteOrder: "|", itemsize: 8 };
-    return { data: values, context: { dtype, itemsize: 8, elements: values.length, key: "fixtures/0", shape: c.shape } };
+    return {
+      data: values,
+      context: { dtype, itemsize: 8, elements: values.length, key: "fixtures/0", shape: c.shape },
+    };
   }
   const data = bytes(c.bytes!);
   const dtype = parseDataType(c.dtype!);
@@ -177,7 +183,8 @@ export function untag(value: unknown): unknown {
     const entries = (tagged.dict as [unknown, unknown][]).map(([k, v]) => [untag(k), untag(v)] as const);
     if (entries.some(([k]) => typeof k !== "string")) return new Map(entries);
     const object: Record<string, unknown> = {};
-    for (const [k, v] of entries) Object.defineProperty(object, k as string, { value: v, enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of entries)
+      Object.defineProperty(object, k as string, { value: v, enumerable: true, writable: true, configurable: true });
     return object;
   }
   if ("ndarray" in tagged) {
@@ -202,7 +209,11 @@ export function hex(data: Uint8Array): string {
 export function checkFilterFixtures(
   factory: { create(config: CodecConfig): Codec },
   id: string,
-  api: { describe: (name: string, body: () => void) => void; it: (name: string, body: () => Promise<void>) => void; expect: typeof import("vitest").expect },
+  api: {
+    describe: (name: string, body: () => void) => void;
+    it: (name: string, body: () => Promise<void>) => void;
+    expect: typeof import("vitest").expect;
+  },
 ): void {
   const { describe, it, expect } = api;
   const cases = filterCases(id);

@@ -32,7 +32,12 @@ describe("quantize", () => {
 
   it("accepts any digits, and fails to encode where numcodecs does", () => {
     const codec = quantize.create({ digits: 400, dtype: "<f8" });
-    const context = { dtype: { kind: "f", byteOrder: "<", itemsize: 8 } as const, itemsize: 8, elements: 1, key: "q/0" };
+    const context = {
+      dtype: { kind: "f", byteOrder: "<", itemsize: 8 } as const,
+      itemsize: 8,
+      elements: 1,
+      key: "q/0",
+    };
     expect(() => codec.encode(new Uint8Array(8), context)).toThrow(/quantize.*q\/0/);
     expect(codec.decode(new Uint8Array(8), context)).toEqual(new Uint8Array(8));
   });
@@ -40,6 +45,11 @@ describe("quantize", () => {
   it("only takes float dtypes", () => {
     expect(() => quantize.create({ digits: 2, dtype: "<i4" })).toThrow(CodecConfigError);
     expect(() => quantize.create({ digits: 2, dtype: "<f8", astype: "<i2" })).toThrow(/astype/);
-    expect(quantize.create({ digits: 2, dtype: "float32" }).toJSON()).toEqual({ id: "quantize", digits: 2, dtype: "<f4", astype: "<f4" });
+    expect(quantize.create({ digits: 2, dtype: "float32" }).toJSON()).toEqual({
+      id: "quantize",
+      digits: 2,
+      dtype: "<f4",
+      astype: "<f4",
+    });
   });
 });

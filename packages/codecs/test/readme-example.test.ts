@@ -27,8 +27,13 @@ registerCodec("xor", () => xor);
 checkCodec(
   xor,
   {
-    configs: [{ id: "xor", key: 0 }, { id: "xor", key: 255 }],
-    encoded: [{ config: { id: "xor", key: 1 }, decoded: new Uint8Array([1, 2, 3]), encoded: new Uint8Array([0, 3, 2]) }],
+    configs: [
+      { id: "xor", key: 0 },
+      { id: "xor", key: 255 },
+    ],
+    encoded: [
+      { config: { id: "xor", key: 1 }, decoded: new Uint8Array([1, 2, 3]), encoded: new Uint8Array([0, 3, 2]) },
+    ],
     corruption: "none",
   },
   { describe, it },

@@ -71,16 +71,25 @@ describe("CodecRegistry", () => {
       ["zlib", () => zlib],
       ["gzip", () => gzip],
     ]);
-    const error = await registry.create({ id: "blosc", cname: "lz4" }, { key: "data/.zarray" }).catch((e: unknown) => e);
+    const error = await registry
+      .create({ id: "blosc", cname: "lz4" }, { key: "data/.zarray" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownCodecError);
-    expect(error).toMatchObject({ code: "ZARR_UNKNOWN_CODEC", codecId: "blosc", key: "data/.zarray", registered: ["gzip", "zlib"] });
+    expect(error).toMatchObject({
+      code: "ZARR_UNKNOWN_CODEC",
+      codecId: "blosc",
+      key: "data/.zarray",
+      registered: ["gzip", "zlib"],
+    });
     expect((error as Error).message).toBe(
       'unknown codec "blosc" in data/.zarray (registered codecs: gzip, zlib); register it with registerCodec("blosc", loader)',
     );
   });
 
   it("passes config errors through, naming the key", async () => {
-    const error = await defaultRegistry.create({ id: "zlib", level: 12 }, { key: "data/.zarray" }).catch((e: unknown) => e);
+    const error = await defaultRegistry
+      .create({ id: "zlib", level: 12 }, { key: "data/.zarray" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodecConfigError);
     expect((error as Error).message).toBe(
       'invalid config for codec "zlib" in data/.zarray: field "level" must be an integer from -1 to 9, got 12',
@@ -90,7 +99,9 @@ describe("CodecRegistry", () => {
   it("refuses a config without a string id", async () => {
     const error = await defaultRegistry.create({ level: 1 } as never, { key: "data/.zarray" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ZARR_CODEC_CONFIG", field: "id" });
-    expect((error as Error).message).toMatch(/a codec config in data\/.zarray must have a string "id", got \{"level": 1\}/);
+    expect((error as Error).message).toMatch(
+      /a codec config in data\/.zarray must have a string "id", got \{"level": 1\}/,
+    );
   });
 
   it("reports a failed load as a CodecError, and tries again next time", async () => {
@@ -126,7 +137,9 @@ describe("CodecRegistry", () => {
     expect(await registry.create({ id: "identity" })).toBe(identity);
     const error = await registry.create({ id: "identity", x: 1 }, { key: "k/.zarray" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodecConfigError);
-    expect((error as Error).message).toBe('invalid config for codec "identity" in k/.zarray: identity takes no parameters');
+    expect((error as Error).message).toBe(
+      'invalid config for codec "identity" in k/.zarray: identity takes no parameters',
+    );
   });
 
   it("clones, so an application can add codecs without changing the default registry", async () => {

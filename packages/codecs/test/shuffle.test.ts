@@ -6,7 +6,11 @@ import { checkFilterFixtures } from "./python-fixtures.js";
 checkCodec(
   shuffle,
   {
-    configs: [{ id: "shuffle", elementsize: 4 }, { id: "shuffle", elementsize: 1 }, { id: "shuffle", elementsize: 8 }],
+    configs: [
+      { id: "shuffle", elementsize: 4 },
+      { id: "shuffle", elementsize: 1 },
+      { id: "shuffle", elementsize: 8 },
+    ],
     itemsize: 8,
     corruption: "none",
   },
@@ -19,8 +23,13 @@ describe("shuffle", () => {
   it("defaults to 4-byte elements and refuses partial elements", () => {
     const codec = shuffle.create();
     expect(codec.toJSON()).toEqual({ id: "shuffle", elementsize: 4 });
-    expect(() => codec.encode(new Uint8Array(6), { dtype: { kind: "u", byteOrder: "|", itemsize: 1 }, itemsize: 1, elements: 6, key: "s/0" })).toThrow(
-      /shuffle.*s\/0/,
-    );
+    expect(() =>
+      codec.encode(new Uint8Array(6), {
+        dtype: { kind: "u", byteOrder: "|", itemsize: 1 },
+        itemsize: 1,
+        elements: 6,
+        key: "s/0",
+      }),
+    ).toThrow(/shuffle.*s\/0/);
   });
 });

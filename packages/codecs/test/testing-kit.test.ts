@@ -39,7 +39,9 @@ const few = defaultSamples().filter((s) => ["one item", "short text", "random 4 
 describe("the kit catches broken codecs", () => {
   it("a codec that ignores byteOffset (reads .buffer)", async () => {
     const codec = broken("lazy", (bytes) => new Uint8Array(bytes.buffer).slice(0, bytes.length));
-    await expect(checkRoundTrip(codec, few)).rejects.toThrow(/lazy.*round trip of one item: decode\(encode\(x\)\) differs from x/);
+    await expect(checkRoundTrip(codec, few)).rejects.toThrow(
+      /lazy.*round trip of one item: decode\(encode\(x\)\) differs from x/,
+    );
   });
 
   it("a codec whose decodeRange or decodeInto disagrees with decode", async () => {
@@ -54,11 +56,18 @@ describe("the kit catches broken codecs", () => {
     // The sizes only hold for the 4 KiB sample.
     const random = few.filter((s) => s.name === "random 4 KiB");
     await expect(checkPartialDecode(good, random)).resolves.toBeUndefined();
-    const offByOne: Codec = { ...good, decodeRange: async (read, start, end) => ({ bytes: (await read(start + 1, end - start))!, decodedSize: 4096 }) };
-    await expect(checkPartialDecode(offByOne, random)).rejects.toThrow(/decodeRange\(0, 4096\) differs from decode's bytes/);
+    const offByOne: Codec = {
+      ...good,
+      decodeRange: async (read, start, end) => ({ bytes: (await read(start + 1, end - start))!, decodedSize: 4096 }),
+    };
+    await expect(checkPartialDecode(offByOne, random)).rejects.toThrow(
+      /decodeRange\(0, 4096\) differs from decode's bytes/,
+    );
     const spills: Codec = {
       ...broken("into", identity),
-      decodeInto: (data, out) => (out.set(data as Uint8Array), out.fill(0, (data as Uint8Array).length), (data as Uint8Array).length),
+      decodeInto: (data, out) => (
+        out.set(data as Uint8Array), out.fill(0, (data as Uint8Array).length), (data as Uint8Array).length
+      ),
     };
     await expect(checkPartialDecode(spills, random)).rejects.toThrow(/decodeInto wrote past the decoded bytes/);
   });
@@ -104,7 +113,10 @@ describe("the kit catches broken codecs", () => {
     const forgetful = defineCodec({
       id: "forgetful",
       config: { key: integer({ default: 0 }) },
-      create: ({ key }) => ({ encode: (d, c) => requireBytes(d, "forgetful", c).map((b) => b ^ key), decode: (d) => d }),
+      create: ({ key }) => ({
+        encode: (d, c) => requireBytes(d, "forgetful", c).map((b) => b ^ key),
+        decode: (d) => d,
+      }),
     });
     const leaky: CodecFactory = {
       id: "forgetful",
@@ -130,7 +142,8 @@ describe("the kit catches broken codecs", () => {
       create: () => ({
         encode: (d) => d,
         decode: (d, chunk) => {
-          if ((d as Uint8Array).length > maxDecodedSize(chunk)) throw new CodecError(`bounded: too big in ${chunk.key}`, { codecId: "bounded", key: chunk.key });
+          if ((d as Uint8Array).length > maxDecodedSize(chunk))
+            throw new CodecError(`bounded: too big in ${chunk.key}`, { codecId: "bounded", key: chunk.key });
           return d;
         },
       }),
@@ -140,7 +153,9 @@ describe("the kit catches broken codecs", () => {
 
   it("a decode that never finishes", async () => {
     const stuck: Codec = { ...broken("stuck", (b) => b.slice()), decode: () => new Promise<never>(() => {}) };
-    await expect(checkRoundTrip(stuck, few, { timeout: 50 })).rejects.toThrow(/stuck.*decode did not finish within 50 ms/);
+    await expect(checkRoundTrip(stuck, few, { timeout: 50 })).rejects.toThrow(
+      /stuck.*decode did not finish within 50 ms/,
+    );
   });
 });
 
@@ -148,15 +163,22 @@ describe("checkCodec without a test runner", () => {
   it("runs every check and rejects with a CodecContractError at the first failure", async () => {
     const samples = [new Uint8Array([1, 2, 3]), { name: "zeros", data: new Uint8Array(1000) }];
     await expect(checkCodec(zlib, { samples, boundedDecode: true })).resolves.toBeUndefined();
-    const error = await checkCodec(broken("garbage", (b) => b.slice()), { samples }).catch((e: unknown) => e);
+    const error = await checkCodec(
+      broken("garbage", (b) => b.slice()),
+      { samples },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodecContractError);
   });
 
   it("checks a plain Codec object too", async () => {
     const codec = zlib.create({ level: 3 });
     await expect(checkCodec(codec, { samples: few })).resolves.toBeUndefined();
-    await expect(checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }] })).rejects.toThrow(/pass options.factory/);
-    await expect(checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }], factory: zlib })).resolves.toBeUndefined();
+    await expect(checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }] })).rejects.toThrow(
+      /pass options.factory/,
+    );
+    await expect(
+      checkCodec(codec, { samples: few, configs: [{ id: "zlib", level: 4 }], factory: zlib }),
+    ).resolves.toBeUndefined();
   });
 
   it("describes chunks the way arrays do", () => {

@@ -6,7 +6,11 @@ import { checkObjectFixtures } from "./object-fixtures.js";
 checkCodec(
   vlenArray,
   {
-    configs: [{ id: "vlen-array", dtype: "<i4" }, { id: "vlen-array", dtype: ">f8" }, { id: "vlen-array", dtype: "<i8" }],
+    configs: [
+      { id: "vlen-array", dtype: "<i4" },
+      { id: "vlen-array", dtype: ">f8" },
+      { id: "vlen-array", dtype: "<i8" },
+    ],
     samples: [{ name: "no arrays", data: [] }],
     corruption: "truncation",
   },
@@ -33,7 +37,12 @@ describe("vlen-array contract with typed arrays", () => {
 checkObjectFixtures(vlenArray, "vlen-array", { describe, it, expect });
 
 describe("vlen-array", () => {
-  const context = (n: number) => ({ dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const, itemsize: 8, elements: n, key: "r/0" });
+  const context = (n: number) => ({
+    dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const,
+    itemsize: 8,
+    elements: n,
+    key: "r/0",
+  });
 
   it("converts plain arrays as NumPy does, and refuses nested ones", async () => {
     const codec = vlenArray.create({ dtype: "<i2" });
@@ -50,7 +59,9 @@ describe("vlen-array", () => {
 
   it("refuses items that are not whole elements", () => {
     const codec = vlenArray.create({ dtype: "<i4" });
-    expect(() => codec.decode(new Uint8Array([1, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3]), context(1))).toThrow(/3 bytes are not a whole number/);
+    expect(() => codec.decode(new Uint8Array([1, 0, 0, 0, 3, 0, 0, 0, 1, 2, 3]), context(1))).toThrow(
+      /3 bytes are not a whole number/,
+    );
   });
 
   it("takes fixed-size dtypes only", () => {

@@ -19,7 +19,12 @@ checkCodec(
 checkObjectFixtures(vlenBytes, "vlen-bytes", { describe, it, expect });
 
 describe("vlen-bytes", () => {
-  const context = (n: number) => ({ dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const, itemsize: 8, elements: n, key: "b/0" });
+  const context = (n: number) => ({
+    dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const,
+    itemsize: 8,
+    elements: n,
+    key: "b/0",
+  });
 
   it("stores null as empty and refuses other values", async () => {
     const codec = vlenBytes.create();

@@ -22,7 +22,12 @@ checkCodec(
 checkObjectFixtures(vlenUtf8, "vlen-utf8", { describe, it, expect });
 
 describe("vlen-utf8", () => {
-  const context = (n: number) => ({ dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const, itemsize: 8, elements: n, key: "v/0" });
+  const context = (n: number) => ({
+    dtype: { kind: "O", byteOrder: "|", itemsize: 8 } as const,
+    itemsize: 8,
+    elements: n,
+    key: "v/0",
+  });
 
   it("stores null, undefined, 0 and false as empty strings, as numcodecs stores None and 0", async () => {
     const codec = vlenUtf8.create();
@@ -39,7 +44,9 @@ describe("vlen-utf8", () => {
 
   it("refuses truncated and corrupt data, naming the chunk", () => {
     const codec = vlenUtf8.create();
-    expect(() => codec.decode(new Uint8Array([1, 0, 0]), context(1))).toThrow(/corrupt vlen-utf8 data in chunk v\/0.*header/);
+    expect(() => codec.decode(new Uint8Array([1, 0, 0]), context(1))).toThrow(
+      /corrupt vlen-utf8 data in chunk v\/0.*header/,
+    );
     expect(() => codec.decode(new Uint8Array([1, 0, 0, 0, 5, 0, 0, 0, 97]), context(1))).toThrow(/run past the end/);
     expect(() => codec.decode(new Uint8Array([255, 255, 255, 255]), context(1))).toThrow(/truncated/);
     expect(() => codec.decode(new Uint8Array([1, 0, 0, 0, 1, 0, 0, 0, 0xff]), context(1))).toThrow(/not valid UTF-8/);

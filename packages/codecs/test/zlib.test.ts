@@ -17,7 +17,12 @@ const chunkOf = (n: number) => contextFor(new Uint8Array(n), 1, { key: "foo/0.0"
 checkCodec(
   zlib,
   {
-    configs: [{ id: "zlib", level: 1 }, { id: "zlib", level: -1 }, { id: "zlib", level: 0 }, { id: "zlib", level: 9 }],
+    configs: [
+      { id: "zlib", level: 1 },
+      { id: "zlib", level: -1 },
+      { id: "zlib", level: 0 },
+      { id: "zlib", level: 9 },
+    ],
     encoded: numcodecsFixtures("zlib"),
     boundedDecode: true,
   },
@@ -59,7 +64,9 @@ describe("zlib interoperability with numcodecs 0.11", () => {
   it("decodes what numcodecs wrote", async () => {
     // numcodecs.Zlib(1).encode(b"hello world")
     const codec = zlib.create({ level: 1 });
-    expect(await codec.decode(hex("7801cb48cdc9c95728cf2fca4901001a0b045d"), chunkOf(11))).toEqual(ascii("hello world"));
+    expect(await codec.decode(hex("7801cb48cdc9c95728cf2fca4901001a0b045d"), chunkOf(11))).toEqual(
+      ascii("hello world"),
+    );
   });
 
   it("encodes bytes numcodecs decodes", async () => {
@@ -118,9 +125,13 @@ describe("zlib decodeInto", () => {
   it("gives decode's errors: a bad trailer, truncation, a buffer too small", () => {
     const bad = good.slice();
     bad[bad.length - 1]! ^= 1;
-    expect(() => into(bad, 16)).toThrow("corrupt zlib data in chunk foo/0.0: Adler-32 checksum mismatch (stored 0x1a0b045c, computed 0x1a0b045d)");
+    expect(() => into(bad, 16)).toThrow(
+      "corrupt zlib data in chunk foo/0.0: Adler-32 checksum mismatch (stored 0x1a0b045c, computed 0x1a0b045d)",
+    );
     expect(() => into(good.subarray(0, 10), 16)).toThrow("corrupt zlib data in chunk foo/0.0: unexpected end of data");
-    expect(() => into(good, 5)).toThrow("zlib data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given");
+    expect(() => into(good, 5)).toThrow(
+      "zlib data in chunk foo/0.0 decodes to 11 bytes, more than the 5 of the buffer given",
+    );
   });
 });
 
@@ -144,7 +155,9 @@ describe("zlib corrupt input", () => {
   });
 
   it("refuses data that is not zlib", async () => {
-    expect((await rejection(() => decode(ascii("hello world")))).message).toMatch(/invalid header 0x6865 \(not zlib data\)/);
+    expect((await rejection(() => decode(ascii("hello world")))).message).toMatch(
+      /invalid header 0x6865 \(not zlib data\)/,
+    );
     expect((await rejection(() => decode(new Uint8Array(0)))).message).toMatch(/no data/);
   });
 

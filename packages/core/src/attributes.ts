@@ -1,4 +1,13 @@
-import { encodeAttributes, isWritable, parseAttributes, withLock, type JsonObject, type JsonValue, type Store, type Synchronizer } from "@z/meta";
+import {
+  encodeAttributes,
+  isWritable,
+  parseAttributes,
+  withLock,
+  type JsonObject,
+  type JsonValue,
+  type Store,
+  type Synchronizer,
+} from "@z/meta";
 import { ReadOnlyError } from "./errors.js";
 
 /**

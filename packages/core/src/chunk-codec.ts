@@ -52,7 +52,12 @@ export class ChunkCodec {
     return this.#decodeFrom(this.codecs.length - 1, stored, key, signal);
   }
 
-  #decodeFrom(i: number, data: CodecData, key: string, signal: AbortSignal | undefined): Uint8Array | Promise<Uint8Array> {
+  #decodeFrom(
+    i: number,
+    data: CodecData,
+    key: string,
+    signal: AbortSignal | undefined,
+  ): Uint8Array | Promise<Uint8Array> {
     for (; i >= 0; i--) {
       // The last step must give one chunk; inner steps give the next filter's encoding.
       const limit = i === 0 ? this.chunkBytes : this.innerLimit;
@@ -99,7 +104,9 @@ export class ChunkCodec {
    */
   decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Uint8Array | Promise<Uint8Array> {
     if (out.length < this.chunkBytes) {
-      throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, { key });
+      throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, {
+        key,
+      });
     }
     if (!this.decodesInto) {
       const copy = (decoded: Uint8Array): Uint8Array => {
@@ -151,7 +158,13 @@ export class ChunkCodec {
    * the stored bytes are the chunk's; the byte after `end` is read too, so a stored chunk longer
    * than a chunk is noticed when the range reaches its end.
    */
-  async decodeRange(read: StoredRangeReader, start: number, end: number, key: string, signal?: AbortSignal): Promise<DecodedRange | undefined> {
+  async decodeRange(
+    read: StoredRangeReader,
+    start: number,
+    end: number,
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<DecodedRange | undefined> {
     const codec = this.codecs[0];
     if (codec === undefined) {
       const bytes = await read(start, end - start + (end === this.chunkBytes ? 1 : 0));
@@ -164,7 +177,10 @@ export class ChunkCodec {
       return await codec.decodeRange!(read, start, end, chunk);
     } catch (error) {
       if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, { key, cause: error });
+      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, {
+        key,
+        cause: error,
+      });
     }
   }
 
@@ -180,14 +196,21 @@ export class ChunkCodec {
 }
 
 /** `run`, synchronously when the codec is. */
-function runNow(codec: Codec, step: "encode" | "decode", data: CodecData, chunk: ChunkContext): CodecData | Promise<CodecData> {
+function runNow(
+  codec: Codec,
+  step: "encode" | "decode",
+  data: CodecData,
+  chunk: ChunkContext,
+): CodecData | Promise<CodecData> {
   let result: CodecData | Promise<CodecData>;
   try {
     result = codec[step](data, chunk);
   } catch (error) {
     throw wrapped(codec, step, chunk, error);
   }
-  return isPromise(result) ? Promise.resolve(result).catch((error: unknown) => Promise.reject(wrapped(codec, step, chunk, error))) : result;
+  return isPromise(result)
+    ? Promise.resolve(result).catch((error: unknown) => Promise.reject(wrapped(codec, step, chunk, error)))
+    : result;
 }
 
 function wrapped(codec: Codec, step: "encode" | "decode", chunk: ChunkContext, error: unknown): unknown {

@@ -1,5 +1,14 @@
 import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
-import { copyProjection, rangeLength, selectionView, stridesFor, type AnyChunkProjection, type DimRange, type DimSelection, type StridedView } from "@z/indexing";
+import {
+  copyProjection,
+  rangeLength,
+  selectionView,
+  stridesFor,
+  type AnyChunkProjection,
+  type DimRange,
+  type DimSelection,
+  type StridedView,
+} from "@z/indexing";
 import {
   needsByteSwap,
   parseArrayMetadata,
@@ -14,7 +23,6 @@ import {
 import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
-import { cStrides } from "./nd-array.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -65,7 +73,13 @@ export class ChunkJobs {
 
   /** A chunk of the fill value, made once. */
   fillChunk(): StridedView<TypedArray> {
-    return (this.#fillChunk ??= this.chunkView(filledTyped(this.pattern, this.meta.chunks.reduce((a, b) => a * b, 1), this.meta.dtype)));
+    return (this.#fillChunk ??= this.chunkView(
+      filledTyped(
+        this.pattern,
+        this.meta.chunks.reduce((a, b) => a * b, 1),
+        this.meta.dtype,
+      ),
+    ));
   }
 
   /** Decodes a stored chunk into a view in the array's order. */
@@ -81,7 +95,14 @@ export class ChunkJobs {
    * promise. A chunk that fills a contiguous stretch of `out` is decoded straight into it;
    * others are decoded into a reused buffer and copied from there.
    */
-  place(out: StridedView<TypedArray>, outZeroed: boolean, stored: Uint8Array | undefined, key: string, p: AnyChunkProjection, signal?: AbortSignal): void | Promise<void> {
+  place(
+    out: StridedView<TypedArray>,
+    outZeroed: boolean,
+    stored: Uint8Array | undefined,
+    key: string,
+    p: AnyChunkProjection,
+    signal?: AbortSignal,
+  ): void | Promise<void> {
     if (stored === undefined) return this.placeDecoded(out, outZeroed, undefined, p);
     const codec = this.codec;
     if (!codec.decodesInto) {
@@ -120,8 +141,14 @@ export class ChunkJobs {
    * Copies `p`'s part of a decoded chunk (as `decode` gives it; `undefined`: missing, the fill
    * value) into `out`.
    */
-  placeDecoded(out: StridedView<TypedArray>, outZeroed: boolean, decoded: Uint8Array | undefined, p: AnyChunkProjection): void {
-    if (decoded !== undefined) copyProjection(out, this.chunkView(bytesToTyped(decoded, this.meta.dtype)), p, "read", this.k);
+  placeDecoded(
+    out: StridedView<TypedArray>,
+    outZeroed: boolean,
+    decoded: Uint8Array | undefined,
+    p: AnyChunkProjection,
+  ): void {
+    if (decoded !== undefined)
+      copyProjection(out, this.chunkView(bytesToTyped(decoded, this.meta.dtype)), p, "read", this.k);
     else if (!(outZeroed && this.#zeroFill)) copyProjection(out, this.fillChunk(), p, "read", this.k);
   }
 
@@ -158,7 +185,12 @@ export class ChunkJobs {
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
-  async encode(chunk: TypedArray, key: string, skipEmpty: boolean, signal?: AbortSignal): Promise<Uint8Array | "empty"> {
+  async encode(
+    chunk: TypedArray,
+    key: string,
+    skipEmpty: boolean,
+    signal?: AbortSignal,
+  ): Promise<Uint8Array | "empty"> {
     if (skipEmpty && isAllPattern(chunk, this.pattern)) return "empty";
     return this.codec.encode(typedToBytes(chunk, this.meta.dtype), key, signal);
   }
@@ -168,12 +200,15 @@ const EMPTY = new Uint8Array(0);
 
 /** An orthogonal selection of ranges only (as `a.get([slice(...), ...])` gives) places like a basic one. */
 const rangesOnly = (selection: readonly unknown[]): boolean =>
-  selection.every((s) => typeof s === "object" && s !== null && !ArrayBuffer.isView(s) && !Array.isArray(s) && "step" in s);
+  selection.every(
+    (s) => typeof s === "object" && s !== null && !ArrayBuffer.isView(s) && !Array.isArray(s) && "step" in s,
+  );
 
 export const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 /** Whether an array's values are held in memory as they are stored (no byte swap, no conversion). */
-export const heldAsStored = (meta: ArrayMetadata): boolean => meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
+export const heldAsStored = (meta: ArrayMetadata): boolean =>
+  meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
 
 /** A projection of ranges (and single indices) on both sides, which a strided view can describe. */
 const rangeProjection = (p: AnyChunkProjection): boolean =>
@@ -234,7 +269,12 @@ function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
   if (buffer === NO_INPUT) return;
   inputBusy = false;
   // A value too large for the buffer came in an array of its own: keep that for the next one.
-  if (read !== undefined && read.buffer !== buffer.buffer && read.buffer.byteLength > buffer.length && read.buffer.byteLength <= KEEP_SCRATCH) {
+  if (
+    read !== undefined &&
+    read.buffer !== buffer.buffer &&
+    read.buffer.byteLength > buffer.length &&
+    read.buffer.byteLength <= KEEP_SCRATCH
+  ) {
     input = new Uint8Array(read.buffer as ArrayBuffer);
   }
 }
@@ -306,7 +346,8 @@ export async function runBatch(
       // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
       try {
         if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-        else if (sync?.getSyncInto !== undefined) stored = sync.getSyncInto(item.key, (readBuffer = takeInput(chunkBytes)));
+        else if (sync?.getSyncInto !== undefined)
+          stored = sync.getSyncInto(item.key, (readBuffer = takeInput(chunkBytes)));
         else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
         else stored = await store!.get(item.key);
         if (stored === undefined) result.missing.push(index);
@@ -331,10 +372,16 @@ export async function runBatch(
   const results: EncodedItem[] = [];
   for (const item of batch.items) {
     checkAbort(batch.abort);
-    const typed = new Ctor(item.data.buffer as ArrayBuffer, item.data.byteOffset, item.data.byteLength / Ctor.BYTES_PER_ELEMENT);
+    const typed = new Ctor(
+      item.data.buffer as ArrayBuffer,
+      item.data.byteOffset,
+      item.data.byteLength / Ctor.BYTES_PER_ELEMENT,
+    );
     const encoded = await jobs.encode(typed, item.key, batch.skipEmpty);
     if (store === undefined) {
-      results.push(encoded === "empty" ? { key: item.key, kind: "empty" } : { key: item.key, kind: "encoded", bytes: encoded });
+      results.push(
+        encoded === "empty" ? { key: item.key, kind: "empty" } : { key: item.key, kind: "encoded", bytes: encoded },
+      );
     } else if (encoded === "empty") {
       await store.delete!(item.key);
       results.push({ key: item.key, kind: "empty" });
@@ -358,7 +405,9 @@ export function withSyncReads(store: WritableStore): WritableStore & Partial<Syn
   return {
     get: async (key) => getSync(key),
     getSync,
-    ...(typeof into === "function" ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) } : {}),
+    ...(typeof into === "function"
+      ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) }
+      : {}),
     set: (key, value, options) => store.set(key, value, options),
     delete: (key, options) => store.delete(key, options),
   };

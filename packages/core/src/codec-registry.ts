@@ -6,12 +6,17 @@ let registered = false;
 
 // The loaders `@z/codecs` registered, taken when this module loads (before user code can replace
 // any): an id still on its original loader may be upgraded to the WebAssembly one.
-const codecsLoaders: ReadonlyMap<string, CodecLoader> = new Map(defaultRegistry.ids().map((id) => [id, defaultRegistry.loader(id)!] as const));
+const codecsLoaders: ReadonlyMap<string, CodecLoader> = new Map(
+  defaultRegistry.ids().map((id) => [id, defaultRegistry.loader(id)!] as const),
+);
 
 // What a pool thread's registry holds: the WebAssembly codecs where this package has one (blosc,
 // zstd, lz4, and zlib/gzip, which encode faster there), `@z/codecs`' for the rest. Only arrays whose
 // codecs all use these can go to a pool thread.
-const builtinLoaders: ReadonlyMap<string, CodecLoader> = new Map([...codecsLoaders, ...Object.entries(wasmCodecLoaders)]);
+const builtinLoaders: ReadonlyMap<string, CodecLoader> = new Map([
+  ...codecsLoaders,
+  ...Object.entries(wasmCodecLoaders),
+]);
 
 /**
  * The registry arrays use when not given one: `@z/codecs`' default registry with the WebAssembly

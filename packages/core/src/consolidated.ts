@@ -35,7 +35,8 @@ export async function consolidateMetadata(
   store: Store,
   options: { path?: string; metadataKey?: string } = {},
 ): Promise<ZarrArray | Group> {
-  if (!isWritable(store) || !isListable(store)) throw new ArgumentError("consolidateMetadata needs a writable, listable store");
+  if (!isWritable(store) || !isListable(store))
+    throw new ArgumentError("consolidateMetadata needs a writable, listable store");
   const prefix = keyPrefix(normalizeStoragePath(options.path));
   const metadataKey = options.metadataKey ?? CONSOLIDATED_KEY;
   const keys = (await store.list(prefix)).filter(isMetadataKey).sort();
@@ -59,7 +60,8 @@ export async function openConsolidated(
   options: { path?: string; metadataKey?: string; mode?: Extract<OpenMode, "r" | "r+"> } = {},
 ): Promise<ZarrArray | Group> {
   const mode = options.mode ?? "r+";
-  if (mode !== "r" && mode !== "r+") throw new ArgumentError(`openConsolidated mode must be "r" or "r+", got ${JSON.stringify(mode)}`);
+  if (mode !== "r" && mode !== "r+")
+    throw new ArgumentError(`openConsolidated mode must be "r" or "r+", got ${JSON.stringify(mode)}`);
   const path = normalizeStoragePath(options.path);
   const consolidated = await ConsolidatedStore.load(store, keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY));
   return open(consolidated, { mode, path });
@@ -80,11 +82,17 @@ export class ConsolidatedStore implements Store {
 
   static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
     const bytes = await inner.get(key);
-    if (bytes === undefined) throw new NodeNotFoundError("consolidated metadata", key.slice(0, Math.max(0, key.lastIndexOf("/"))), { key });
+    if (bytes === undefined)
+      throw new NodeNotFoundError("consolidated metadata", key.slice(0, Math.max(0, key.lastIndexOf("/"))), { key });
     const doc = parseJson(bytes, key, { keepFloats: true });
-    const metadata = typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as JsonObject)["metadata"] : undefined;
-    const format = (doc as JsonObject)?.["zarr_consolidated_format"];
-    if (format !== 1) throw new MetadataError(`${key}: zarr_consolidated_format must be 1, got ${describeJson(format)}`, { key, field: "zarr_consolidated_format" });
+    const metadata =
+      typeof doc === "object" && doc !== null && !Array.isArray(doc) ? (doc as JsonObject).metadata : undefined;
+    const format = (doc as JsonObject)?.zarr_consolidated_format;
+    if (format !== 1)
+      throw new MetadataError(`${key}: zarr_consolidated_format must be 1, got ${describeJson(format)}`, {
+        key,
+        field: "zarr_consolidated_format",
+      });
     if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
       throw new MetadataError(`${key}: "metadata" must be an object of metadata documents`, { key, field: "metadata" });
     }

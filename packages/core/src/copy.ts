@@ -3,7 +3,7 @@ import { ZarrArray } from "./array.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { CreateOptions } from "./create.js";
 import { ArgumentError } from "./errors.js";
-import { Group } from "./group.js";
+import type { Group } from "./group.js";
 import { tupleRepr } from "./info.js";
 import { cStrides } from "./nd-array.js";
 
@@ -38,13 +38,19 @@ export interface CopyOptions extends RunOptions {
 export async function copyStore(
   source: Store,
   dest: Store,
-  options: CopyOptions & { sourcePath?: string; destPath?: string; excludes?: (RegExp | string)[]; includes?: (RegExp | string)[] } = {},
+  options: CopyOptions & {
+    sourcePath?: string;
+    destPath?: string;
+    excludes?: (RegExp | string)[];
+    includes?: (RegExp | string)[];
+  } = {},
 ): Promise<CopyReport> {
   if (!isListable(source)) throw new ArgumentError("copyStore needs a source store that can list its keys");
   if (!isWritable(dest) && !options.dryRun) throw new ArgumentError("copyStore needs a writable destination");
   const prefix = withSlash(normalizeStoragePath(options.sourcePath));
   const destPrefix = withSlash(normalizeStoragePath(options.destPath));
-  const patterns = (list: (RegExp | string)[] = []): RegExp[] => list.map((p) => (typeof p === "string" ? new RegExp(p) : p));
+  const patterns = (list: (RegExp | string)[] = []): RegExp[] =>
+    list.map((p) => (typeof p === "string" ? new RegExp(p) : p));
   const excludes = patterns(options.excludes);
   const includes = patterns(options.includes);
   const ifExists = checkIfExists(options.ifExists ?? "raise", ["raise", "replace", "skip"]);
@@ -61,7 +67,8 @@ export async function copyStore(
     const target = destPrefix + key.slice(prefix.length);
     let copy = true;
     if (ifExists !== "replace" && (await dest.get(target)) !== undefined) {
-      if (ifExists === "raise") throw new CopyError(`key ${JSON.stringify(target)} exists in destination`, { key: target });
+      if (ifExists === "raise")
+        throw new CopyError(`key ${JSON.stringify(target)} exists in destination`, { key: target });
       copy = false;
     }
     plan.push({ key, target, copy });
@@ -113,15 +120,32 @@ export async function copy(source: ZarrArray | Group, dest: Group, options: Node
   const name = options.name ?? source.path.split("/").pop() ?? "";
   if (name === "") throw new ArgumentError("the source has no name (it is a root): pass `name`");
   const report: CopyReport = { copied: 0, skipped: 0, bytesCopied: 0 };
-  await copyNode(source, dest, name, true, { ...options, ifExists: checkIfExists(options.ifExists ?? "raise", ["raise", "replace", "skip", "skipInitialized"]) }, report);
+  await copyNode(
+    source,
+    dest,
+    name,
+    true,
+    {
+      ...options,
+      ifExists: checkIfExists(options.ifExists ?? "raise", ["raise", "replace", "skip", "skipInitialized"]),
+    },
+    report,
+  );
   options.log?.(summary(report, options.dryRun ?? false));
   return report;
 }
 
 /** Copies every member of the group `source` into `dest`, as zarr-python's `copy_all`. */
-export async function copyAll(source: Group, dest: Group, options: Omit<NodeCopyOptions, "name"> = {}): Promise<CopyReport> {
+export async function copyAll(
+  source: Group,
+  dest: Group,
+  options: Omit<NodeCopyOptions, "name"> = {},
+): Promise<CopyReport> {
   const report: CopyReport = { copied: 0, skipped: 0, bytesCopied: 0 };
-  const opts = { ...options, ifExists: checkIfExists(options.ifExists ?? "raise", ["raise", "replace", "skip", "skipInitialized"]) };
+  const opts = {
+    ...options,
+    ifExists: checkIfExists(options.ifExists ?? "raise", ["raise", "replace", "skip", "skipInitialized"]),
+  };
   for (const key of await source.keys()) await copyNode(await source.getItem(key), dest, key, false, opts, report);
   options.log?.(summary(report, options.dryRun ?? false));
   return report;
@@ -136,12 +160,18 @@ async function copyNode(
   report: CopyReport,
 ): Promise<void> {
   const log = options.log ?? (() => {});
-  const label = source instanceof ZarrArray ? `${source.name ?? "/"} ${tupleRepr(source.shape)} ${numpyName(source.dtype)}` : (source.name ?? "/");
+  const label =
+    source instanceof ZarrArray
+      ? `${source.name ?? "/"} ${tupleRepr(source.shape)} ${numpyName(source.dtype)}`
+      : (source.name ?? "/");
   const exists = dest !== undefined && (await dest.contains(name));
   if (source instanceof ZarrArray) {
     let doCopy = true;
     if (exists) {
-      if (options.ifExists === "raise") throw new CopyError(`an object ${JSON.stringify(name)} already exists in destination ${JSON.stringify(dest!.name)}`);
+      if (options.ifExists === "raise")
+        throw new CopyError(
+          `an object ${JSON.stringify(name)} already exists in destination ${JSON.stringify(dest!.name)}`,
+        );
       if (options.ifExists === "skip") doCopy = false;
       if (options.ifExists === "skipInitialized") {
         const existing = await dest!.getItem(name);
@@ -207,14 +237,25 @@ async function copyData(source: ZarrArray, target: ZarrArray, options: RunOption
   const total = grid.reduce((a, b) => a * b, 1);
   for (let flat = 0; flat < total; flat++) {
     const coords = unravel(flat, grid);
-    regions.push(coords.map((c, d) => ({ kind: "slice", start: c * target.chunks[d]!, stop: Math.min(target.shape[d]!, (c + 1) * target.chunks[d]!), step: 1 })));
+    regions.push(
+      coords.map((c, d) => ({
+        kind: "slice",
+        start: c * target.chunks[d]!,
+        stop: Math.min(target.shape[d]!, (c + 1) * target.chunks[d]!),
+        step: 1,
+      })),
+    );
   }
   let done = 0;
   await forEachConcurrent(
     regions,
     async (region) => {
       const values = await source.get(region, { signal: options.signal, concurrency: 1 });
-      await target.set(region, { data: values.data, shape: values.shape, strides: cStrides(values.shape) }, { signal: options.signal, concurrency: 1 });
+      await target.set(
+        region,
+        { data: values.data, shape: values.shape, strides: cStrides(values.shape) },
+        { signal: options.signal, concurrency: 1 },
+      );
       options.progress?.(++done, total);
     },
     { ...options, progress: undefined },
@@ -233,7 +274,8 @@ function unravel(flat: number, grid: readonly number[]): number[] {
 const withSlash = (path: string): string => (path === "" ? "" : `${path}/`);
 
 function checkIfExists<T extends string>(value: T, allowed: readonly string[]): T {
-  if (!allowed.includes(value)) throw new ArgumentError(`ifExists must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
+  if (!allowed.includes(value))
+    throw new ArgumentError(`ifExists must be one of ${allowed.join(", ")}; got ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -76,7 +76,11 @@ export async function create(options: CreateOptions): Promise<ZarrArray> {
   if (!isWritable(store)) throw new ReadOnlyError("the store");
   const path = normalizeStoragePath(options.path);
   const dimensionSeparator = options.dimensionSeparator ?? storeSeparator(store);
-  const meta = await withCodecDefaults(arrayMetadataFor({ ...options, dimensionSeparator }), options.registry ?? defaultCodecRegistry(), arrayMetaKey(path));
+  const meta = await withCodecDefaults(
+    arrayMetadataFor({ ...options, dimensionSeparator }),
+    options.registry ?? defaultCodecRegistry(),
+    arrayMetaKey(path),
+  );
   await prepareNewNode(store, path, options.overwrite ?? false, options.signal);
   await store.set(arrayMetaKey(path), encodeArrayMetadata(meta), { signal: options.signal });
   if (options.attributes !== undefined) {
@@ -90,7 +94,8 @@ export async function create(options: CreateOptions): Promise<ZarrArray> {
  * zarr-python writes `codec.get_config()`; a bad config fails here, before anything is stored.
  */
 async function withCodecDefaults(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ArrayMetadata> {
-  const normalize = async (config: CodecConfig): Promise<CodecConfig> => (await registry.create(config, { key })).toJSON();
+  const normalize = async (config: CodecConfig): Promise<CodecConfig> =>
+    (await registry.create(config, { key })).toJSON();
   return {
     ...meta,
     compressor: meta.compressor === null ? null : await normalize(meta.compressor),
@@ -107,7 +112,8 @@ export function arrayMetadataFor(options: CreateOptions): ArrayMetadata {
   const order = options.order ?? "C";
   if (order !== "C" && order !== "F") throw new ArgumentError(`order must be "C" or "F", got ${JSON.stringify(order)}`);
   // zarr-python never compresses a 0-d array: its one element gains nothing from it.
-  const compressor = shape.length === 0 ? null : options.compressor === undefined ? DEFAULT_COMPRESSOR : options.compressor;
+  const compressor =
+    shape.length === 0 ? null : options.compressor === undefined ? DEFAULT_COMPRESSOR : options.compressor;
   const filters = objectFilters(dtype, options.filters, shorthand?.objectCodec ?? options.objectCodec);
   const fillValue = normalizeFillValue(options.fillValue === undefined ? 0 : options.fillValue, dtype);
   return {
@@ -162,8 +168,16 @@ export async function array(
 
 function dtypeOfTypedArray(data: TypedArray): string {
   const names: [abstract new (...args: never[]) => TypedArray, string][] = [
-    [Int8Array, "|i1"], [Uint8Array, "|u1"], [Int16Array, "<i2"], [Uint16Array, "<u2"], [Int32Array, "<i4"],
-    [Uint32Array, "<u4"], [BigInt64Array, "<i8"], [BigUint64Array, "<u8"], [Float32Array, "<f4"], [Float64Array, "<f8"],
+    [Int8Array, "|i1"],
+    [Uint8Array, "|u1"],
+    [Int16Array, "<i2"],
+    [Uint16Array, "<u2"],
+    [Int32Array, "<i4"],
+    [Uint32Array, "<u4"],
+    [BigInt64Array, "<i8"],
+    [BigUint64Array, "<u8"],
+    [Float32Array, "<f4"],
+    [Float64Array, "<f8"],
   ];
   const found = names.find(([Ctor]) => data instanceof Ctor);
   if (!found) throw new ArgumentError(`cannot infer a dtype from ${data.constructor.name}; pass dtype`);
@@ -222,9 +236,14 @@ export async function openArray(store: Store, options: OpenArrayOptions = {}): P
     case "r+":
     case "a": {
       // Opening reads the metadata once; only when there is none is the path looked at further.
-      const existing = await openIfArray(store, path, mode === "a" ? options : { ...options, readOnly: mode === "r" || options.readOnly });
+      const existing = await openIfArray(
+        store,
+        path,
+        mode === "a" ? options : { ...options, readOnly: mode === "r" || options.readOnly },
+      );
       if (existing !== undefined) return existing;
-      if (await containsGroup(store, path, signal)) throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
+      if (await containsGroup(store, path, signal))
+        throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
       if (mode === "a") return createNew(false);
       throw new NodeNotFoundError("array", path, { key: arrayMetaKey(path) });
     }

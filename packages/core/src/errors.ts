@@ -16,7 +16,11 @@ export class NodeNotFoundError extends ZarrError {
   readonly path: string;
   /** What was looked for. */
   readonly kind: "array" | "group" | "array or group" | "consolidated metadata";
-  constructor(kind: "array" | "group" | "array or group" | "consolidated metadata", path: string, options: { key?: string } = {}) {
+  constructor(
+    kind: "array" | "group" | "array or group" | "consolidated metadata",
+    path: string,
+    options: { key?: string } = {},
+  ) {
     super(
       "ZARR_NOT_FOUND",
       kind === "consolidated metadata"

@@ -12,23 +12,37 @@ export interface FieldSelection {
   /** Bytes the fields take per selected element (a subarray field counts all its values). */
   readonly bytes: number;
   /** Each field's bytes: at `from` in an array element, at `to` in a result element. */
-  readonly parts: readonly { readonly from: number; readonly to: number; readonly size: number; readonly field: StructuredField }[];
+  readonly parts: readonly {
+    readonly from: number;
+    readonly to: number;
+    readonly size: number;
+    readonly field: StructuredField;
+  }[];
 }
 
 /** Resolves `fields` (a name or a list) against a structured dtype, as zarr-python's `check_fields`. */
 export function selectFields(dtype: DataType, fields: string | readonly string[], key: string): FieldSelection {
-  if (dtype.kind !== "structured") throw new FieldError(`fields can only be selected from a structured array; ${key} is not one`, { key });
+  if (dtype.kind !== "structured")
+    throw new FieldError(`fields can only be selected from a structured array; ${key} is not one`, { key });
   const find = (name: string): StructuredField => {
     const field = dtype.fields.find((f) => f.name === name);
     if (field === undefined) {
-      throw new FieldError(`no field ${JSON.stringify(name)} in ${key}; fields are ${dtype.fields.map((f) => JSON.stringify(f.name)).join(", ")}`, { key });
+      throw new FieldError(
+        `no field ${JSON.stringify(name)} in ${key}; fields are ${dtype.fields.map((f) => JSON.stringify(f.name)).join(", ")}`,
+        { key },
+      );
     }
     return field;
   };
   const size = (f: StructuredField): number => f.dtype.itemsize * product(f.shape);
   if (typeof fields === "string") {
     const field = find(fields);
-    return { dtype: field.dtype, extraShape: field.shape, bytes: size(field), parts: [{ from: field.offset, to: 0, size: size(field), field }] };
+    return {
+      dtype: field.dtype,
+      extraShape: field.shape,
+      bytes: size(field),
+      parts: [{ from: field.offset, to: 0, size: size(field), field }],
+    };
   }
   if (fields.length === 0) throw new FieldError(`an empty list of fields selects nothing from ${key}`, { key });
   let to = 0;
@@ -47,7 +61,12 @@ export function selectFields(dtype: DataType, fields: string | readonly string[]
 }
 
 /** The selected fields of `count` structured elements (little-endian bytes), as typed data of the result dtype. */
-export function extractFields(struct: Uint8Array, count: number, itemsize: number, selection: FieldSelection): TypedArray {
+export function extractFields(
+  struct: Uint8Array,
+  count: number,
+  itemsize: number,
+  selection: FieldSelection,
+): TypedArray {
   const outSize = selection.bytes;
   const out = new Uint8Array(count * outSize);
   for (let e = 0; e < count; e++) {

@@ -29,7 +29,14 @@ import {
   type OpenMode,
 } from "./create.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
-import { containsArray, containsGroup, movePrefix, prepareNewNode, removeSubtree, requireParentGroups } from "./hierarchy.js";
+import {
+  containsArray,
+  containsGroup,
+  movePrefix,
+  prepareNewNode,
+  removeSubtree,
+  requireParentGroups,
+} from "./hierarchy.js";
 import type { NdArrayLike } from "./nd-array.js";
 import type { TypedArray } from "@z/meta";
 import { drawTree, type TreeNode } from "./tree.js";
@@ -63,7 +70,11 @@ export class Group {
   }
 
   /** Opens the group at `path` (normalized), checking its `.zgroup`. */
-  static async open(store: Store, path: string, options: { readOnly?: boolean; signal?: AbortSignal } = {}): Promise<Group> {
+  static async open(
+    store: Store,
+    path: string,
+    options: { readOnly?: boolean; signal?: AbortSignal } = {},
+  ): Promise<Group> {
     const key = groupMetaKey(path);
     const bytes = await store.get(key, { signal: options.signal });
     if (bytes === undefined) throw new NodeNotFoundError("group", path, { key });
@@ -79,7 +90,13 @@ export class Group {
   /** Creates a group below this one (with any missing groups between). */
   async createGroup(name: string, options: { overwrite?: boolean } = {}): Promise<Group> {
     this.#checkWritable();
-    return group({ store: this.store, path: this.#child(name), overwrite: options.overwrite ?? false, ...options, readOnly: false });
+    return group({
+      store: this.store,
+      path: this.#child(name),
+      overwrite: options.overwrite ?? false,
+      ...options,
+      readOnly: false,
+    });
   }
 
   /** The group `name` below this one, created if it does not exist. */
@@ -122,11 +139,15 @@ export class Group {
     const existing = await ZarrArray.open(this.store, path, { readOnly: this.readOnly, ...options });
     const shape = typeof options.shape === "number" ? [options.shape] : options.shape;
     if (shape.length !== existing.ndim || shape.some((s, i) => s !== existing.shape[i])) {
-      throw new ValueError(`shape does not match the existing array ${path}: expected [${existing.shape.join(", ")}], got [${shape.join(", ")}]`);
+      throw new ValueError(
+        `shape does not match the existing array ${path}: expected [${existing.shape.join(", ")}], got [${shape.join(", ")}]`,
+      );
     }
     if (options.dtype !== undefined) {
       const wanted = resolveDataType(options.dtype);
-      const ok = options.exact ? canCastSafely(wanted, existing.dtype) && canCastSafely(existing.dtype, wanted) : canCastSafely(wanted, existing.dtype);
+      const ok = options.exact
+        ? canCastSafely(wanted, existing.dtype) && canCastSafely(existing.dtype, wanted)
+        : canCastSafely(wanted, existing.dtype);
       if (!ok) {
         throw new ValueError(`dtype does not match the existing array ${path}${options.exact ? " exactly" : ""}`);
       }
@@ -167,7 +188,11 @@ export class Group {
     return this.#like(name, fullLike, like, options);
   }
 
-  #member<O extends object>(name: string, make: (o: O & { store: Store; path: string }) => Promise<ZarrArray>, options: O): Promise<ZarrArray> {
+  #member<O extends object>(
+    name: string,
+    make: (o: O & { store: Store; path: string }) => Promise<ZarrArray>,
+    options: O,
+  ): Promise<ZarrArray> {
     this.#checkWritable();
     return make({ ...options, store: this.store, path: this.#child(name) });
   }
@@ -185,13 +210,18 @@ export class Group {
   /** The array or group at `name` (a relative path, may contain `/`). */
   async getItem(name: string, options: ArrayOpenOptions = {}): Promise<ZarrArray | Group> {
     const path = this.#child(name);
-    if (await containsArray(this.store, path)) return ZarrArray.open(this.store, path, { readOnly: this.readOnly, ...options });
+    if (await containsArray(this.store, path))
+      return ZarrArray.open(this.store, path, { readOnly: this.readOnly, ...options });
     if (await containsGroup(this.store, path)) return Group.open(this.store, path, { readOnly: this.readOnly });
     throw new NodeNotFoundError("array or group", path, { key: arrayMetaKey(path) });
   }
 
   /** Writes `data` as a new array `name`, replacing whatever was there (zarr-python's `g[name] = data`). */
-  async setItem(name: string, data: NdArrayLike | TypedArray, options: Partial<MemberOptions> = {}): Promise<ZarrArray> {
+  async setItem(
+    name: string,
+    data: NdArrayLike | TypedArray,
+    options: Partial<MemberOptions> = {},
+  ): Promise<ZarrArray> {
     return this.array(name, data, { ...options, overwrite: true });
   }
 
@@ -231,7 +261,12 @@ export class Group {
   /** The direct child groups as `[name, group]`, sorted by name. */
   async groups(): Promise<[string, Group][]> {
     const names = await this.groupKeys();
-    return Promise.all(names.map(async (n) => [n, await Group.open(this.store, joinPath(this.path, n), { readOnly: this.readOnly })] as [string, Group]));
+    return Promise.all(
+      names.map(
+        async (n) =>
+          [n, await Group.open(this.store, joinPath(this.path, n), { readOnly: this.readOnly })] as [string, Group],
+      ),
+    );
   }
 
   /**
@@ -245,7 +280,12 @@ export class Group {
   /** The child arrays as `[name, array]` (see `arrayKeys`). */
   async arrays(options: { recurse?: boolean } = {}): Promise<[string, ZarrArray][]> {
     const entries = await this.#arrayEntries(options.recurse ?? false);
-    return Promise.all(entries.map(async ([name, path]) => [name, await ZarrArray.open(this.store, path, { readOnly: this.readOnly })] as [string, ZarrArray]));
+    return Promise.all(
+      entries.map(
+        async ([name, path]) =>
+          [name, await ZarrArray.open(this.store, path, { readOnly: this.readOnly })] as [string, ZarrArray],
+      ),
+    );
   }
 
   async #arrayEntries(recurse: boolean): Promise<[string, string][]> {
@@ -303,7 +343,11 @@ export class Group {
       const children: TreeNode[] = [];
       for (const key of await group.keys()) {
         const node = await group.getItem(key);
-        children.push(node instanceof Group ? await build(node, key, depth + 1) : { name: key, array: { shape: node.shape, dtype: node.dtype }, children: [] });
+        children.push(
+          node instanceof Group
+            ? await build(node, key, depth + 1)
+            : { name: key, array: { shape: node.shape, dtype: node.dtype }, children: [] },
+        );
       }
       return { name, children };
     };
@@ -343,7 +387,7 @@ export class Group {
     if (arrays.length > 0) items.push(["Arrays", arrays.join(", ")]);
     if (groups.length > 0) items.push(["Groups", groups.join(", ")]);
     const width = Math.max(...items.map(([k]) => k.length));
-    return items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n") + "\n";
+    return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
   }
 
   /** The last segment of the path (`""` for the root). */
@@ -392,7 +436,10 @@ async function initGroup(store: Store, path: string, overwrite: boolean, signal?
 }
 
 /** Opens (or, depending on `mode`, creates) a group, as zarr-python's `open_group` (default mode `a`). */
-export async function openGroup(store: Store, options: { mode?: OpenMode; path?: string; signal?: AbortSignal } = {}): Promise<Group> {
+export async function openGroup(
+  store: Store,
+  options: { mode?: OpenMode; path?: string; signal?: AbortSignal } = {},
+): Promise<Group> {
   const mode = options.mode ?? "a";
   const path = normalizeStoragePath(options.path);
   const { signal } = options;
@@ -425,7 +472,10 @@ export async function openGroup(store: Store, options: { mode?: OpenMode; path?:
 }
 
 /** Opens whatever is at `path`: an array if there is one, otherwise a group, as zarr-python's `zarr.open`. */
-export async function open(store: Store, options: { mode?: OpenMode; path?: string } & Partial<CreateOptions> = {}): Promise<ZarrArray | Group> {
+export async function open(
+  store: Store,
+  options: { mode?: OpenMode; path?: string } & Partial<CreateOptions> = {},
+): Promise<ZarrArray | Group> {
   const path = normalizeStoragePath(options.path);
   const mode = options.mode ?? "a";
   if (mode === "r" || mode === "r+" || mode === "a") {

@@ -10,19 +10,22 @@ export interface Hash {
 export type HashName = "sha1" | "sha256";
 
 export function createHash(name: HashName): Hash {
-  return name === "sha1" ? new MerkleDamgard(SHA1_INIT, sha1Block, 20) : new MerkleDamgard(SHA256_INIT, sha256Block, 32);
+  return name === "sha1"
+    ? new MerkleDamgard(SHA1_INIT, sha1Block, 20)
+    : new MerkleDamgard(SHA256_INIT, sha256Block, 32);
 }
 
 const SHA1_INIT = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
 const SHA256_INIT = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 const K256 = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
 ]);
 
 const rotl = (x: number, n: number): number => (x << n) | (x >>> (32 - n));
@@ -61,7 +64,7 @@ class MerkleDamgard implements Hash {
 
   digest(): Uint8Array {
     const bits = this.#length * 8;
-    const padding = new Uint8Array(((this.#filled < 56 ? 56 : 120) - this.#filled) + 8);
+    const padding = new Uint8Array((this.#filled < 56 ? 56 : 120) - this.#filled + 8);
     padding[0] = 0x80;
     const view = new DataView(padding.buffer);
     view.setUint32(padding.length - 8, Math.floor(bits / 2 ** 32));
@@ -75,7 +78,8 @@ class MerkleDamgard implements Hash {
 }
 
 function loadWords(block: Uint8Array, w: Uint32Array): void {
-  for (let i = 0; i < 16; i++) w[i] = (block[4 * i]! << 24) | (block[4 * i + 1]! << 16) | (block[4 * i + 2]! << 8) | block[4 * i + 3]!;
+  for (let i = 0; i < 16; i++)
+    w[i] = (block[4 * i]! << 24) | (block[4 * i + 1]! << 16) | (block[4 * i + 2]! << 8) | block[4 * i + 3]!;
 }
 
 function sha1Block(s: Uint32Array, block: Uint8Array, w: Uint32Array): void {
@@ -84,7 +88,13 @@ function sha1Block(s: Uint32Array, block: Uint8Array, w: Uint32Array): void {
   let [a, b, c, d, e] = [s[0]!, s[1]!, s[2]!, s[3]!, s[4]!];
   for (let i = 0; i < 80; i++) {
     const [f, k] =
-      i < 20 ? [(b & c) | (~b & d), 0x5a827999] : i < 40 ? [b ^ c ^ d, 0x6ed9eba1] : i < 60 ? [(b & c) | (b & d) | (c & d), 0x8f1bbcdc] : [b ^ c ^ d, 0xca62c1d6];
+      i < 20
+        ? [(b & c) | (~b & d), 0x5a827999]
+        : i < 40
+          ? [b ^ c ^ d, 0x6ed9eba1]
+          : i < 60
+            ? [(b & c) | (b & d) | (c & d), 0x8f1bbcdc]
+            : [b ^ c ^ d, 0xca62c1d6];
     const t = (rotl(a, 5) + f + e + k + w[i]!) | 0;
     [e, d, c, b, a] = [d, c, rotl(b, 30), a, t];
   }

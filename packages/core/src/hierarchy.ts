@@ -1,4 +1,12 @@
-import { encodeGroupMetadata, isListable, keyPrefix, StoreError, V1_META_KEY, type Store, type WritableStore } from "@z/meta";
+import {
+  encodeGroupMetadata,
+  isListable,
+  keyPrefix,
+  StoreError,
+  V1_META_KEY,
+  type Store,
+  type WritableStore,
+} from "@z/meta";
 import { NodeExistsError } from "./errors.js";
 import { arrayMetaKey, groupMetaKey } from "./keys.js";
 

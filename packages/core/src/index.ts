@@ -32,11 +32,26 @@ export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
-export { copy, copyAll, copyStore, CopyError, type CopyOptions, type CopyReport, type NodeCopyOptions } from "./copy.js";
+export {
+  copy,
+  copyAll,
+  copyStore,
+  CopyError,
+  type CopyOptions,
+  type CopyReport,
+  type NodeCopyOptions,
+} from "./copy.js";
 export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
-export { parseLocation, openLocation, LocationError, type Location, type LocationOptions, type OpenedLocation } from "./location.js";
+export {
+  parseLocation,
+  openLocation,
+  LocationError,
+  type Location,
+  type LocationOptions,
+  type OpenedLocation,
+} from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
 export {

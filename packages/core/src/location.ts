@@ -31,17 +31,21 @@ export function parseLocation(text: string): Location {
   for (const part of parts) {
     if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
     else if (part.startsWith("zip:")) inner = decode(part.slice(4), text);
-    else if (part.startsWith("zarr3:")) throw new LocationError(`${text}: Zarr v3 is not supported (this reads and writes Zarr v2)`);
+    else if (part.startsWith("zarr3:"))
+      throw new LocationError(`${text}: Zarr v3 is not supported (this reads and writes Zarr v2)`);
     else throw new LocationError(`${text}: unknown part ${JSON.stringify(part)} (expected zip:PATH or zarr2:PATH)`);
   }
   const isZip = (name: string): boolean => inner !== undefined || /\.zip$/i.test(name);
   const inZip = (): string => joinPath(inner ?? "", node);
   if (/^https?:\/\//i.test(base)) {
-    return isZip(new URL(base).pathname) ? { kind: "zip", file: base, remote: true, node: inZip() } : { kind: "http", url: base, node };
+    return isZip(new URL(base).pathname)
+      ? { kind: "zip", file: base, remote: true, node: inZip() }
+      : { kind: "http", url: base, node };
   }
   let path = base;
   if (/^file:/i.test(base)) path = filePath(base, text);
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base)) throw new LocationError(`${text}: unsupported URL scheme (expected a path, file:// or http(s)://)`);
+  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base))
+    throw new LocationError(`${text}: unsupported URL scheme (expected a path, file:// or http(s)://)`);
   return isZip(path) ? { kind: "zip", file: path, remote: false, node: inZip() } : { kind: "directory", path, node };
 }
 
@@ -73,7 +77,8 @@ export async function openLocation(text: string, options: LocationOptions = {}):
     case "http":
       return { store: new HttpStore(location.url, options.http), path: location.node, location, close: nothing };
     case "directory": {
-      if (options.directory === undefined) throw new LocationError(`${text}: local directories open only in Node (import from "@z/core/node")`);
+      if (options.directory === undefined)
+        throw new LocationError(`${text}: local directories open only in Node (import from "@z/core/node")`);
       return { store: await options.directory(location.path), path: location.node, location, close: nothing };
     }
     case "zip": {
@@ -100,13 +105,16 @@ function decode(text: string, whole: string): string {
   try {
     return normalizeStoragePath(decodeURIComponent(text));
   } catch (cause) {
-    throw new LocationError(`${whole}: bad path ${JSON.stringify(text)} (${cause instanceof Error ? cause.message : String(cause)})`);
+    throw new LocationError(
+      `${whole}: bad path ${JSON.stringify(text)} (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
   }
 }
 
 /** A `file:` URL's path, without Node's `url` module (this file runs in browsers too). */
 function filePath(url: string, whole: string): string {
   const parsed = new URL(url);
-  if (parsed.host !== "" && parsed.host !== "localhost") throw new LocationError(`${whole}: file URLs on other hosts are not supported`);
+  if (parsed.host !== "" && parsed.host !== "localhost")
+    throw new LocationError(`${whole}: file URLs on other hosts are not supported`);
   return decodeURIComponent(parsed.pathname);
 }

@@ -24,7 +24,8 @@ export class LRUStoreCache implements Store {
     readonly store: Store,
     readonly maxSize: number | null,
   ) {
-    if (maxSize !== null && (!Number.isFinite(maxSize) || maxSize < 0)) throw new ArgumentError(`maxSize must be a non-negative number or null, got ${maxSize}`);
+    if (maxSize !== null && (!Number.isFinite(maxSize) || maxSize < 0))
+      throw new ArgumentError(`maxSize must be a non-negative number or null, got ${maxSize}`);
     readsWholeValues(this);
   }
 
@@ -89,7 +90,10 @@ export class LRUStoreCache implements Store {
   listDir(prefix: string, options?: StoreOptions): Promise<DirectoryListing> {
     const listDir = this.store.listDir?.bind(this.store);
     if (listDir === undefined) throw new ArgumentError("the cached store cannot list directories");
-    return this.#cached(this.#dirListings, prefix, () => listDir(prefix, options)).then((l) => ({ keys: [...l.keys], prefixes: [...l.prefixes] }));
+    return this.#cached(this.#dirListings, prefix, () => listDir(prefix, options)).then((l) => ({
+      keys: [...l.keys],
+      prefixes: [...l.prefixes],
+    }));
   }
 
   /** Drops every cached value and listing. */

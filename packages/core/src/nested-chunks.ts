@@ -21,7 +21,13 @@ const INDEX = /^\d+$/;
  * (nested). A listing that shows none, or a store that cannot list, says flat: missing chunks read
  * as the fill value, as they did before.
  */
-export async function holdsNestedChunks(store: Store, path: string, ndim: number, missing?: readonly number[], signal?: AbortSignal): Promise<boolean> {
+export async function holdsNestedChunks(
+  store: Store,
+  path: string,
+  ndim: number,
+  missing?: readonly number[],
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (ndim < 2) return false; // one dimension: the keys are the same
   const prefix = keyPrefix(path);
   const origin = new Array<number>(ndim).fill(0);
@@ -30,13 +36,18 @@ export async function holdsNestedChunks(store: Store, path: string, ndim: number
     if (await exists(store, prefix + origin.join("."), signal)) return false;
     if (await exists(store, prefix + origin.join("/"), signal)) return true;
   }
-  if (typeof store.listDir === "function") return (await store.listDir(prefix, { signal })).prefixes.some((name) => INDEX.test(name));
-  if (isListable(store)) return (await store.list(prefix, { signal })).some((key) => key.includes("/", prefix.length) && INDEX.test(key.slice(prefix.length).split("/", 1)[0]!));
+  if (typeof store.listDir === "function")
+    return (await store.listDir(prefix, { signal })).prefixes.some((name) => INDEX.test(name));
+  if (isListable(store))
+    return (await store.list(prefix, { signal })).some(
+      (key) => key.includes("/", prefix.length) && INDEX.test(key.slice(prefix.length).split("/", 1)[0]!),
+    );
   return false;
 }
 
 /** Whether a value exists, reading one byte of it where the store reads ranges. */
 async function exists(store: Store, key: string, signal?: AbortSignal): Promise<boolean> {
-  if (store.getRange !== undefined) return (await store.getRange(key, { offset: 0, length: 1 }, { signal })) !== undefined;
+  if (store.getRange !== undefined)
+    return (await store.getRange(key, { offset: 0, length: 1 }, { signal })) !== undefined;
   return (await store.get(key, { signal })) !== undefined;
 }

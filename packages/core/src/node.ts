@@ -28,19 +28,28 @@ const writes = (mode: OpenMode | undefined): boolean => mode !== undefined && mo
  * `open` from a location string: the array or group it names. For zip files prefer
  * `openLocation`, whose `close()` releases the file when you are done.
  */
-export async function openPath(text: string, options: { mode?: OpenMode; path?: string } & LocationOptions = {}): Promise<ZarrArray | Group> {
+export async function openPath(
+  text: string,
+  options: { mode?: OpenMode; path?: string } & LocationOptions = {},
+): Promise<ZarrArray | Group> {
   const { store, path } = await openLocation(text, { ...options, writable: writes(options.mode) });
   return open(store, { ...options, path: joinPaths(path, options.path) });
 }
 
 /** `openArray` from a location string. */
-export async function openArrayPath(text: string, options: OpenArrayOptions & LocationOptions = {}): Promise<ZarrArray> {
+export async function openArrayPath(
+  text: string,
+  options: OpenArrayOptions & LocationOptions = {},
+): Promise<ZarrArray> {
   const { store, path } = await openLocation(text, { ...options, writable: writes(options.mode) });
   return openArray(store, { ...options, path: joinPaths(path, options.path) });
 }
 
 /** `openGroup` from a location string. */
-export async function openGroupPath(text: string, options: { mode?: OpenMode; path?: string } & LocationOptions = {}): Promise<Group> {
+export async function openGroupPath(
+  text: string,
+  options: { mode?: OpenMode; path?: string } & LocationOptions = {},
+): Promise<Group> {
   const { store, path } = await openLocation(text, { ...options, writable: writes(options.mode) });
   return openGroup(store, { mode: options.mode, path: joinPaths(path, options.path) });
 }

@@ -18,7 +18,12 @@ export class ObjectChunkCodec {
     const codecs = await Promise.all(configs.map((config) => registry.create(config, { key })));
     const elements = meta.chunks.reduce((a, b) => a * b, 1);
     // json2 and msgpack2 record the chunk's shape; numcodecs sees it as the chunk's numpy shape.
-    return new ObjectChunkCodec(codecs, { dtype: meta.dtype, itemsize: meta.dtype.itemsize, elements, shape: meta.chunks });
+    return new ObjectChunkCodec(codecs, {
+      dtype: meta.dtype,
+      itemsize: meta.dtype.itemsize,
+      elements,
+      shape: meta.chunks,
+    });
   }
 
   get elements(): number {
@@ -51,7 +56,13 @@ export class ObjectChunkCodec {
   async check(values: readonly unknown[], key: string, signal?: AbortSignal): Promise<void> {
     const first = this.codecs[0];
     if (first === undefined || values.length === 0) return;
-    await run(first, "encode", values, { ...this.context, elements: values.length, shape: [values.length], key, signal });
+    await run(first, "encode", values, {
+      ...this.context,
+      elements: values.length,
+      shape: [values.length],
+      key,
+      signal,
+    });
   }
 }
 

@@ -6,7 +6,13 @@ import { ObjectCodecError } from "./errors.js";
  * (`object_codec=`, or `dtype=str`/`bytes`/`"array:<dtype>"`). One of them must be the first filter
  * of an object array.
  */
-export const OBJECT_CODEC_IDS: ReadonlySet<string> = new Set(["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2"]);
+export const OBJECT_CODEC_IDS: ReadonlySet<string> = new Set([
+  "vlen-utf8",
+  "vlen-bytes",
+  "vlen-array",
+  "json2",
+  "msgpack2",
+]);
 
 /** zarr-python's dtype shorthands for object arrays and the object codec each implies. */
 const SHORTHANDS: Readonly<Record<string, string>> = { str: "vlen-utf8", bytes: "vlen-bytes", array: "vlen-array" };
@@ -54,7 +60,10 @@ export function objectFilters(
     return list.length > 0 ? list : null;
   }
   if (objectCodec !== undefined) {
-    if (!isObjectCodec(objectCodec)) throw new ObjectCodecError(`objectCodec ${describe(objectCodec)} is not an object codec; expected one of ${[...OBJECT_CODEC_IDS].join(", ")}`);
+    if (!isObjectCodec(objectCodec))
+      throw new ObjectCodecError(
+        `objectCodec ${describe(objectCodec)} is not an object codec; expected one of ${[...OBJECT_CODEC_IDS].join(", ")}`,
+      );
     return [objectCodec, ...list];
   }
   if (list[0] !== undefined && isObjectCodec(list[0])) return list;
@@ -65,4 +74,5 @@ export function objectFilters(
 
 const isObjectCodec = (config: CodecConfig): boolean => OBJECT_CODEC_IDS.has(config.id);
 
-const describe = (config: CodecConfig): string => JSON.stringify(config as unknown as JsonValue, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v));
+const describe = (config: CodecConfig): string =>
+  JSON.stringify(config as unknown as JsonValue, (_, v: unknown) => (typeof v === "bigint" ? Number(v) : v));

@@ -10,7 +10,7 @@ import type { TypedArray } from "@z/meta";
  * any check for them. Each array is its own "buffer", one value per "byte".
  */
 export function asKernelValues(array: unknown[]): TypedArray {
-  if (!Object.prototype.hasOwnProperty.call(array, "subarray")) {
+  if (!Object.hasOwn(array, "subarray")) {
     Object.defineProperties(array, {
       buffer: { value: {}, configurable: true },
       byteOffset: { value: 0, configurable: true },

@@ -128,8 +128,12 @@ const MAX_PARTS_CHECKED = 64;
  * Whether every chunk of a selection would be read in part (`readPart`): such a read costs little
  * and stays on the calling thread instead of decoding whole chunks in a pool.
  */
-export function readsParts(target: PartialReadTarget, projections: Iterable<AnyChunkProjection> & { readonly nchunks: number }): boolean {
-  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store) || !target.codec.decodesRanges) return false;
+export function readsParts(
+  target: PartialReadTarget,
+  projections: Iterable<AnyChunkProjection> & { readonly nchunks: number },
+): boolean {
+  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store) || !target.codec.decodesRanges)
+    return false;
   for (const p of projections) {
     const box = touchedBox(p);
     if (box === undefined || spanOf(target, box) === undefined) return false;
@@ -195,5 +199,7 @@ function shifted(p: AnyChunkProjection, lo: readonly number[]): AnyChunkProjecti
     if (sel instanceof Int32Array) return shiftList(sel, d);
     return { start: sel.start - lo[d]!, stop: sel.stop - lo[d]!, step: sel.step };
   });
-  return p.kind === "orthogonal" ? { ...p, chunkSelection } : { ...p, chunkSelection: chunkSelection as DimSelection[] };
+  return p.kind === "orthogonal"
+    ? { ...p, chunkSelection }
+    : { ...p, chunkSelection: chunkSelection as DimSelection[] };
 }

@@ -2,7 +2,15 @@ import { CodecError } from "@z/codecs";
 import type { AnyChunkProjection, StridedView } from "@z/indexing";
 import { MetadataError, StoreError, ZarrError, type Store, type TypedArray, type WritableStore } from "@z/meta";
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
-import type { ChunkPool, EncodedItem, PoolBatch, PoolReply, ReadItem, SerializedError, StoreSpec } from "./chunk-pool.js";
+import type {
+  ChunkPool,
+  EncodedItem,
+  PoolBatch,
+  PoolReply,
+  ReadItem,
+  SerializedError,
+  StoreSpec,
+} from "./chunk-pool.js";
 import { DEFAULT_CONCURRENCY, forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import { ChunkError } from "./errors.js";
@@ -63,12 +71,16 @@ export interface PooledReadReport {
 export async function readPooled(job: PooledRead, options: RunOptions): Promise<PooledReadReport> {
   const { pool, signal, progress } = { pool: job.pool, ...options };
   const abort = new Int32Array(new SharedArrayBuffer(4));
-  const perBatch = Math.max(1, Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))));
+  const perBatch = Math.max(
+    1,
+    Math.min(Math.floor(BATCH_BYTES / Math.max(1, job.chunkBytes)), Math.ceil(job.nchunks / (2 * pool.size))),
+  );
   // Batches shrink towards the end (to a share of what is left for every thread, this one
   // included), so the last ones finish together rather than one thread finishing a full batch
   // while the others wait.
   let batched = 0;
-  const batchSize = (): number => Math.max(1, Math.min(perBatch, Math.ceil((job.nchunks - batched) / (2 * (pool.size + 1)))));
+  const batchSize = (): number =>
+    Math.max(1, Math.min(perBatch, Math.ceil((job.nchunks - batched) / (2 * (pool.size + 1)))));
   const startIfWorth = threadStarter(pool);
   const lanes = new Lanes(abort);
   const here = withSyncReads(job.store as WritableStore);
@@ -102,7 +114,10 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
           const decoded = reply.decoded;
           // A pool that answers a read without its chunks would leave the output unfilled.
           if (decoded?.length !== items.length) {
-            throw new ZarrError("ZARR_POOL", `the pool answered a read batch of ${items.length} chunks with ${decoded?.length ?? "no"} decoded chunks`);
+            throw new ZarrError(
+              "ZARR_POOL",
+              `the pool answered a read batch of ${items.length} chunks with ${decoded?.length ?? "no"} decoded chunks`,
+            );
           }
           const missing: number[] = [];
           items.forEach((item, i) => {
@@ -120,7 +135,12 @@ export async function readPooled(job: PooledRead, options: RunOptions): Promise<
     // Every thread is busy, or none has started yet: this thread takes the batch, then lets the
     // threads' replies in (a batch read synchronously never yields to them by itself).
     const began = now();
-    const result = await runBatch(batch, async () => job.jobs, () => here, target);
+    const result = await runBatch(
+      batch,
+      async () => job.jobs,
+      () => here,
+      target,
+    );
     if ("missing" in result) note(items, result.missing);
     startIfWorth(items.length, now() - began, job.nchunks - batched);
     counted();
@@ -240,7 +260,10 @@ const inFlight = new WeakMap<ChunkPool, number>();
  * otherwise (nothing built), when the calling thread does better to do the work itself than to
  * queue it.
  */
-function offer(pool: ChunkPool, make: () => readonly [PoolBatch, readonly ArrayBuffer[]]): Promise<PoolReply> | undefined {
+function offer(
+  pool: ChunkPool,
+  make: () => readonly [PoolBatch, readonly ArrayBuffer[]],
+): Promise<PoolReply> | undefined {
   const busy = inFlight.get(pool) ?? 0;
   if ((pool.ready ?? pool.size) === 0 || busy >= PER_THREAD * pool.size) return undefined;
   const [batch, transfer] = make();
@@ -278,7 +301,13 @@ export function rebuildError(e: SerializedError): Error {
 function ownedBuffers(items: readonly ReadItem[]): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const { bytes } of items) {
-    if (bytes && bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) buffers.add(bytes.buffer);
+    if (
+      bytes &&
+      bytes.buffer instanceof ArrayBuffer &&
+      bytes.byteOffset === 0 &&
+      bytes.byteLength === bytes.buffer.byteLength
+    )
+      buffers.add(bytes.buffer);
   }
   return [...buffers];
 }

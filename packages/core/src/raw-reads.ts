@@ -13,7 +13,11 @@ import { elements, heldAsStored, type ChunkJobs } from "./chunk-jobs.js";
  * takes all of it: the stored chunk can then be read straight into them. `undefined` for any other
  * chunk or array (filters or a compressor, F order, values held other than as stored).
  */
-export function rawTargets(jobs: ChunkJobs, out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array[] | undefined {
+export function rawTargets(
+  jobs: ChunkJobs,
+  out: StridedView<TypedArray>,
+  p: AnyChunkProjection,
+): Uint8Array[] | undefined {
   const { meta } = jobs;
   if (!jobs.codec.storesRaw || meta.order !== "C" || !heldAsStored(meta) || !jobs.takesWholeChunk(p)) return undefined;
   const whole = elements(meta.chunks);
@@ -43,7 +47,8 @@ export function rawTargets(jobs: ChunkJobs, out: StridedView<TypedArray>, p: Any
     // Rows that follow each other in `out` (a chunk as wide as the output) make one stretch.
     if (at === runEnd) runEnd += width;
     else {
-      if (runStart >= 0) runs.push(new Uint8Array(data.buffer, data.byteOffset + runStart * bytes, (runEnd - runStart) * bytes));
+      if (runStart >= 0)
+        runs.push(new Uint8Array(data.buffer, data.byteOffset + runStart * bytes, (runEnd - runStart) * bytes));
       runStart = at;
       runEnd = at + width;
     }

@@ -12,7 +12,10 @@ type SaveOptions = Omit<CreateOptions, "store" | "shape" | "overwrite">;
  * zarr-python's `save` (`save_array` / `save_group`).
  */
 export async function save(store: Store, data: Data | Record<string, Data>, options: SaveOptions = {}): Promise<void> {
-  if (ArrayBuffer.isView(data) || ("data" in data && "shape" in data && ArrayBuffer.isView((data as NdArrayLike).data))) {
+  if (
+    ArrayBuffer.isView(data) ||
+    ("data" in data && "shape" in data && ArrayBuffer.isView((data as NdArrayLike).data))
+  ) {
     await array(data as Data, { ...options, store, overwrite: true });
     return;
   }
@@ -28,4 +31,3 @@ export async function load(store: Store, options: { path?: string } = {}): Promi
   for (const [name, member] of await node.arrays()) out[name] = await member.get();
   return out;
 }
-

@@ -26,7 +26,12 @@ export function checkChunkSize(meta: ArrayMetadata, key: string): void {
  * `valuesPer` values per element cannot be one typed array or JS array (zarr-python: "array is too
  * big"). `field` is `shape` when the selection is the whole array.
  */
-export function checkResultSize(shape: readonly number[], valuesPer: number, key: string, arrayShape: readonly number[]): void {
+export function checkResultSize(
+  shape: readonly number[],
+  valuesPer: number,
+  key: string,
+  arrayShape: readonly number[],
+): void {
   const values = shape.reduce((a, b) => a * b, 1) * valuesPer;
   if (values <= MAX_RESULT_LENGTH) return;
   const whole = shape.length === arrayShape.length && shape.every((n, i) => n === arrayShape[i]);
@@ -46,12 +51,15 @@ export function allocateResult<T>(allocate: () => T, bytes: number, key: string)
     return allocate();
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    throw new TooLargeError(`${key}: could not allocate a result of ${exact(bytes)} bytes (${error.message}); read it in parts`, {
-      key,
-      size: bytes,
-      limit: MAX_RESULT_LENGTH,
-      cause: error,
-    });
+    throw new TooLargeError(
+      `${key}: could not allocate a result of ${exact(bytes)} bytes (${error.message}); read it in parts`,
+      {
+        key,
+        size: bytes,
+        limit: MAX_RESULT_LENGTH,
+        cause: error,
+      },
+    );
   }
 }
 

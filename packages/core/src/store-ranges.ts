@@ -26,7 +26,11 @@ interface SyncReads {
   /** `getRangeSync` into `buffer` when the range fits (a directory store's `getRangeSyncInto`). */
   getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
   /** A value read into `parts` (a directory store's `getIntoParts`). */
-  getIntoParts?(key: string, parts: readonly Uint8Array[], options?: { signal?: AbortSignal }): Promise<boolean | undefined>;
+  getIntoParts?(
+    key: string,
+    parts: readonly Uint8Array[],
+    options?: { signal?: AbortSignal },
+  ): Promise<boolean | undefined>;
 }
 
 /**
@@ -34,7 +38,9 @@ interface SyncReads {
  * `getIntoParts`, with `readv` on Node's thread pool), when it reads values exactly as its `get`
  * would; `undefined` otherwise.
  */
-export function partsReader(store: Store): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
+export function partsReader(
+  store: Store,
+): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
   const s = syncReads(store);
   const read = s?.getIntoParts;
   if (typeof read !== "function") return undefined;
@@ -54,7 +60,9 @@ function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
  * chunk's header and then its blocks: each hop through Node's thread pool costs more than the read.
  * Given `into`, a range that fits may be read into it (a view of it is returned).
  */
-export function syncRangeReader(store: Store): ((key: string, range: ByteRange, into?: Uint8Array) => Uint8Array | undefined) | undefined {
+export function syncRangeReader(
+  store: Store,
+): ((key: string, range: ByteRange, into?: Uint8Array) => Uint8Array | undefined) | undefined {
   const s = syncReads(store);
   if (s === undefined || wholeValueStores.has(store)) return undefined;
   const into = s.getRangeSyncInto;

@@ -67,9 +67,16 @@ export class SharedSynchronizer implements Synchronizer {
 }
 
 /** `Atomics.waitAsync` (Node 16+, current browsers), typed here because our lib stops at ES2022. */
-const waitAsync = (Atomics as unknown as {
-  waitAsync(array: Int32Array, index: number, value: number, timeout: number): { async: boolean; value: Promise<string> | string };
-}).waitAsync;
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array,
+      index: number,
+      value: number,
+      timeout: number,
+    ): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
 
 /** FNV-1a over the key's UTF-16 code units: cheap, and the same in every thread. */
 function hash(key: string): number {

@@ -17,7 +17,9 @@ export function drawTree(root: TreeNode): string {
   const walk = (node: TreeNode, indent: string): void => {
     node.children.forEach((child, i) => {
       const last = i === node.children.length - 1;
-      const label = child.array ? `${child.name} ${tupleRepr(child.array.shape)} ${numpyName(child.array.dtype)}` : child.name;
+      const label = child.array
+        ? `${child.name} ${tupleRepr(child.array.shape)} ${numpyName(child.array.dtype)}`
+        : child.name;
       lines.push(`${indent} ${last ? "└──" : "├──"} ${label}`);
       walk(child, `${indent} ${last ? "   " : "│  "}`);
     });

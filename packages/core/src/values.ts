@@ -38,7 +38,11 @@ function isNdLike(value: unknown): value is NdArrayLike {
 }
 
 /** Numpy broadcasting of `view` to `shape`: missing leading dims and length-1 dims get stride 0. */
-export function broadcast(view: StridedView<TypedArray>, shape: readonly number[], key: string): StridedView<TypedArray> {
+export function broadcast(
+  view: StridedView<TypedArray>,
+  shape: readonly number[],
+  key: string,
+): StridedView<TypedArray> {
   const fail = (): never => {
     throw new ValueError(
       `cannot broadcast a value of shape [${view.shape.join(", ")}] to the selection shape [${shape.join(", ")}] of ${key}`,
@@ -102,13 +106,16 @@ function scalarElement(value: unknown, dtype: DataType, k: number, key: string):
     element[0] = one; // a real number is a complex with zero imaginary part
     return element;
   }
-  throw new ValueError(`a scalar for ${key} must be given as ${k} values (one element of ${dtype.kind} dtype)`, { key });
+  throw new ValueError(`a scalar for ${key} must be given as ${k} values (one element of ${dtype.kind} dtype)`, {
+    key,
+  });
 }
 
 function coerce(value: unknown, bigints: boolean, key: string): number | bigint {
   if (typeof value === "boolean") return bigints ? BigInt(value) : Number(value);
   if (typeof value === "number") return bigints ? toBigInt(value, key) : value;
   if (typeof value === "bigint") return bigints ? value : Number(value);
-  throw new ValueError(`cannot write a ${typeof value} to ${key}: expected a number, bigint, boolean or array`, { key });
+  throw new ValueError(`cannot write a ${typeof value} to ${key}: expected a number, bigint, boolean or array`, {
+    key,
+  });
 }
-

@@ -1,7 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { consolidateMetadata, Group, MemoryStore, NodeNotFoundError, openConsolidated, ZarrArray } from "@z/core";
+import {
+  consolidateMetadata,
+  type Group,
+  MemoryStore,
+  NodeNotFoundError,
+  openConsolidated,
+  type ZarrArray,
+} from "@z/core";
 import { MetadataError } from "@z/meta";
 
 /** zarr-python 2.13 wrote this directory, then ran consolidate_metadata on it. */
@@ -60,7 +67,9 @@ describe("consolidated metadata", () => {
     expect(Array.from((await y.get()).data as Float32Array)).toEqual([5, 9, 1]);
     await expect(root.attrs.set("b", 2)).rejects.toMatchObject({ code: "ZARR_READ_ONLY" });
     const ro = (await openConsolidated(store, { mode: "r" })) as Group;
-    await expect(((await ro.getItem("x/y")) as ZarrArray).set([1], 0)).rejects.toMatchObject({ code: "ZARR_READ_ONLY" });
+    await expect(((await ro.getItem("x/y")) as ZarrArray).set([1], 0)).rejects.toMatchObject({
+      code: "ZARR_READ_ONLY",
+    });
   });
 
   it("names the key when .zmetadata is missing (not found) or malformed (a metadata error)", async () => {
@@ -68,10 +77,19 @@ describe("consolidated metadata", () => {
     // Missing is what a missing node is (zarr-python raises KeyError): a caller can fall back to the store.
     const missing = await openConsolidated(store).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(NodeNotFoundError);
-    expect(missing).toMatchObject({ code: "ZARR_NOT_FOUND", key: ".zmetadata", path: "", kind: "consolidated metadata" });
+    expect(missing).toMatchObject({
+      code: "ZARR_NOT_FOUND",
+      key: ".zmetadata",
+      path: "",
+      kind: "consolidated metadata",
+    });
     expect((missing as Error).message).toBe('no consolidated metadata found at path "" (no .zmetadata)');
     await store.set("a/b/.zgroup", new TextEncoder().encode('{"zarr_format": 2}'));
-    await expect(openConsolidated(store, { path: "a/b" })).rejects.toMatchObject({ code: "ZARR_NOT_FOUND", key: "a/b/.zmetadata", path: "a/b" });
+    await expect(openConsolidated(store, { path: "a/b" })).rejects.toMatchObject({
+      code: "ZARR_NOT_FOUND",
+      key: "a/b/.zmetadata",
+      path: "a/b",
+    });
     // Corrupt stays a metadata error.
     await store.set(".zmetadata", new TextEncoder().encode('{"metadata": {}, "zarr_consolidated_format": 2}'));
     const corrupt = await openConsolidated(store).catch((error: unknown) => error);
@@ -90,10 +108,17 @@ describe("consolidated metadata", () => {
       [String.raw`"\u0000\ud800\n"`, String.raw`got "\u0000\ud800\n"`],
       [`[${"9".repeat(30)}, [1, [2, [3]]]]`, "got a list of 2 items"],
     ]) {
-      await store.set(".zmetadata", new TextEncoder().encode(`{"zarr_consolidated_format": ${format}, "metadata": {}}`));
+      await store.set(
+        ".zmetadata",
+        new TextEncoder().encode(`{"zarr_consolidated_format": ${format}, "metadata": {}}`),
+      );
       const error = await openConsolidated(store).catch((e: unknown) => e);
       expect(error, (error as Error).message).toBeInstanceOf(MetadataError);
-      expect(error, (error as Error).message).toMatchObject({ code: "ZARR_METADATA", key: ".zmetadata", field: "zarr_consolidated_format" });
+      expect(error, (error as Error).message).toMatchObject({
+        code: "ZARR_METADATA",
+        key: ".zmetadata",
+        field: "zarr_consolidated_format",
+      });
       expect((error as Error).message).toContain(shown);
     }
   });

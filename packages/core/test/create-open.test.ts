@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { decodeJson } from "@z/meta";
-import { create, full, group, MemoryStore, openArray, openGroup, zeros, empty, ones, array, zerosLike, fullLike } from "@z/core";
+import {
+  create,
+  full,
+  group,
+  MemoryStore,
+  openArray,
+  openGroup,
+  zeros,
+  empty,
+  ones,
+  array,
+  zerosLike,
+  fullLike,
+} from "@z/core";
 
 const text = async (store: MemoryStore, key: string): Promise<string | undefined> => {
   const bytes = await store.get(key);
@@ -11,7 +24,15 @@ describe("creating arrays", () => {
   it("writes the .zarray zarr-python writes for the same arguments", async () => {
     const store = new MemoryStore();
     // zarr.create((20,30), chunks=(10,10), dtype='<i4', store=..., dimension_separator='/', compressor=zarr.Zlib(1), order='F')
-    await create({ store, shape: [20, 30], chunks: [10, 10], dtype: "<i4", dimensionSeparator: "/", compressor: { id: "zlib", level: 1 }, order: "F" });
+    await create({
+      store,
+      shape: [20, 30],
+      chunks: [10, 10],
+      dtype: "<i4",
+      dimensionSeparator: "/",
+      compressor: { id: "zlib", level: 1 },
+      order: "F",
+    });
     expect(await text(store, ".zarray")).toBe(
       '{\n    "chunks": [\n        10,\n        10\n    ],\n    "compressor": {\n        "id": "zlib",\n        "level": 1\n    },\n    "dimension_separator": "/",\n    "dtype": "<i4",\n    "fill_value": 0,\n    "filters": null,\n    "order": "F",\n    "shape": [\n        20,\n        30\n    ],\n    "zarr_format": 2\n}',
     );
@@ -20,7 +41,11 @@ describe("creating arrays", () => {
   it("uses zarr-python's defaults: fill 0, C order, blosc lz4, guessed chunks", async () => {
     const z = await create({ shape: [10000, 10000], dtype: "<f8" });
     expect(z.chunks).toEqual([313, 625]);
-    expect([z.fillValue, z.order, z.compressor]).toEqual([0, "C", { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }]);
+    expect([z.fillValue, z.order, z.compressor]).toEqual([
+      0,
+      "C",
+      { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+    ]);
   });
 
   it("never compresses a 0-d array, as zarr-python", async () => {
@@ -72,10 +97,22 @@ describe("creating arrays", () => {
   });
 
   it("*Like functions copy shape, chunks, dtype, compressor and order", async () => {
-    const a = await create({ shape: [7, 3], chunks: [2, 3], dtype: ">u2", order: "F", compressor: { id: "zlib", level: 3 }, fillValue: 5 });
+    const a = await create({
+      shape: [7, 3],
+      chunks: [2, 3],
+      dtype: ">u2",
+      order: "F",
+      compressor: { id: "zlib", level: 3 },
+      fillValue: 5,
+    });
     const b = await zerosLike(a);
     expect([b.shape, b.chunks, b.metadata.dtype, b.order, b.compressor, b.fillValue]).toEqual([
-      [7, 3], [2, 3], a.metadata.dtype, "F", { id: "zlib", level: 3 }, 0,
+      [7, 3],
+      [2, 3],
+      a.metadata.dtype,
+      "F",
+      { id: "zlib", level: 3 },
+      0,
     ]);
     expect((await fullLike(a)).fillValue).toBe(5);
   });
@@ -127,15 +164,29 @@ describe("opening arrays with a mode", () => {
 
   it("reports invalid metadata with the key and the field", async () => {
     const store = new MemoryStore();
-    await store.set(".zarray", new TextEncoder().encode('{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<f8", "compressor": null, "fill_value": 0, "order": "Q", "filters": null}'));
-    await expect(openArray(store, { mode: "r" })).rejects.toMatchObject({ code: "ZARR_METADATA", key: ".zarray", field: "order" });
+    await store.set(
+      ".zarray",
+      new TextEncoder().encode(
+        '{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<f8", "compressor": null, "fill_value": 0, "order": "Q", "filters": null}',
+      ),
+    );
+    await expect(openArray(store, { mode: "r" })).rejects.toMatchObject({
+      code: "ZARR_METADATA",
+      key: ".zarray",
+      field: "order",
+    });
     await store.set(".zarray", new TextEncoder().encode("{not json"));
     await expect(openArray(store, { mode: "r" })).rejects.toMatchObject({ code: "ZARR_METADATA", key: ".zarray" });
   });
 
   it("an unknown codec id fails at open, naming the id and the key", async () => {
     const store = new MemoryStore();
-    await store.set("x/.zarray", new TextEncoder().encode('{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<f8", "compressor": {"id": "nosuch"}, "fill_value": 0, "order": "C", "filters": null}'));
+    await store.set(
+      "x/.zarray",
+      new TextEncoder().encode(
+        '{"zarr_format": 2, "shape": [3], "chunks": [3], "dtype": "<f8", "compressor": {"id": "nosuch"}, "fill_value": 0, "order": "C", "filters": null}',
+      ),
+    );
     const err = await openArray(store, { mode: "r", path: "x" }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "ZARR_UNKNOWN_CODEC", key: "x/.zarray" });
     expect(String(err)).toContain("nosuch");
@@ -146,7 +197,9 @@ describe("opening arrays with a mode", () => {
     const z = await create({ store, shape: [1], compressor: null, attributes: { b: 1 } });
     await z.attrs.update({ a: NaN, c: [1.5, "é"] });
     expect(await z.attrs.asObject()).toEqual({ a: NaN, b: 1, c: [1.5, "é"] });
-    expect(await text(store, ".zattrs")).toBe('{\n    "a": NaN,\n    "b": 1,\n    "c": [\n        1.5,\n        "\\u00e9"\n    ]\n}');
-    expect(decodeJson(await store.get(".zattrs") as Uint8Array, ".zattrs")).toMatchObject({ b: 1 });
+    expect(await text(store, ".zattrs")).toBe(
+      '{\n    "a": NaN,\n    "b": 1,\n    "c": [\n        1.5,\n        "\\u00e9"\n    ]\n}',
+    );
+    expect(decodeJson((await store.get(".zattrs")) as Uint8Array, ".zattrs")).toMatchObject({ b: 1 });
   });
 });

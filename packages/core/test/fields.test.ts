@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { create, MemoryStore, slice } from "@z/core";
 
 const hex = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString("hex");
-const DTYPE = [["x", "<f4"], ["n", ">i2", [2]], ["t", "|S2"]];
+const DTYPE = [
+  ["x", "<f4"],
+  ["n", ">i2", [2]],
+  ["t", "|S2"],
+];
 
 /** The zarr-python session these tests quote: zarr.zeros(5, chunks=2, dtype=DTYPE, compressor=None). */
 async function example(): Promise<{ z: Awaited<ReturnType<typeof create>>; store: MemoryStore }> {
@@ -22,9 +26,16 @@ describe("structured fields, as zarr-python's fields=", () => {
   it("read one field with its own dtype; subarray fields add dimensions", async () => {
     const { z } = await example();
     const x = await z.get([slice(0, 4)], { fields: "x" });
-    expect([x.shape, Array.from(x.data as Float32Array), x.dtype]).toEqual([[4], [0, 1, 2, 3], { kind: "f", byteOrder: "<", itemsize: 4 }]);
+    expect([x.shape, Array.from(x.data as Float32Array), x.dtype]).toEqual([
+      [4],
+      [0, 1, 2, 3],
+      { kind: "f", byteOrder: "<", itemsize: 4 },
+    ]);
     const n = await z.get([slice(0, 4)], { fields: "n" });
-    expect([n.shape, Array.from(n.data as Int16Array)]).toEqual([[4, 2], [0, 0, 0, 0, 0, 0, 0, 0]]);
+    expect([n.shape, Array.from(n.data as Int16Array)]).toEqual([
+      [4, 2],
+      [0, 0, 0, 0, 0, 0, 0, 0],
+    ]);
     expect(Array.from((await z.get([2], { fields: "x" })).data as Float32Array)).toEqual([2]);
   });
 
@@ -38,7 +49,9 @@ describe("structured fields, as zarr-python's fields=", () => {
   it("write subarray fields (which zarr-python 2.13 refuses) and read them back", async () => {
     const { z } = await example();
     await z.set([slice(1, 3)], { data: new Int16Array([7, 8, 9, 10]), shape: [2, 2] }, { fields: "n" });
-    expect(Array.from((await z.get(undefined, { fields: "n" })).data as Int16Array)).toEqual([0, 0, 7, 8, 9, 10, 0, 0, 0, 0]);
+    expect(Array.from((await z.get(undefined, { fields: "n" })).data as Int16Array)).toEqual([
+      0, 0, 7, 8, 9, 10, 0, 0, 0, 0,
+    ]);
     expect(Array.from((await z.get(undefined, { fields: "x" })).data as Float32Array)).toEqual([0, 1, 2, 3, 4]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Group, group, MemoryStore, ZarrArray } from "@z/core";
+import { type Group, group, MemoryStore, ZarrArray } from "@z/core";
 
 /** The hierarchy of zarr-python's documentation example, built the same way. */
 async function example(): Promise<Group> {
@@ -41,14 +41,23 @@ describe("the Group API, as zarr-python's", () => {
     expect(await g.arrayKeys({ recurse: true })).toEqual(["arr", "baz", "baz"]);
     expect(await g.keys()).toEqual(["arr", "bar", "foo"]);
     expect(await g.length()).toBe(3);
-    expect([await g.contains("bar/quux"), await g.contains("bar/quux/baz"), await g.contains("nope")]).toEqual([true, true, false]);
+    expect([await g.contains("bar/quux"), await g.contains("bar/quux/baz"), await g.contains("nope")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect((await g.groups()).map(([n]) => n)).toEqual(["bar", "foo"]);
   });
 
   it("requireDataset checks shape and dtype as zarr-python", async () => {
     const g = await example();
-    expect((await g.requireDataset("arr", { shape: [3], dtype: "f4" })).dtype).toMatchObject({ kind: "f", itemsize: 8 });
-    await expect(g.requireDataset("arr", { shape: [3], dtype: "f4", exact: true })).rejects.toMatchObject({ code: "ZARR_VALUE" });
+    expect((await g.requireDataset("arr", { shape: [3], dtype: "f4" })).dtype).toMatchObject({
+      kind: "f",
+      itemsize: 8,
+    });
+    await expect(g.requireDataset("arr", { shape: [3], dtype: "f4", exact: true })).rejects.toMatchObject({
+      code: "ZARR_VALUE",
+    });
     await expect(g.requireDataset("arr", { shape: [4] })).rejects.toMatchObject({ code: "ZARR_VALUE" });
     // numpy deems int64 -> float64 safe, so zarr-python accepts it; complex -> float it refuses
     expect((await g.requireDataset("arr", { shape: [3], dtype: "i8" })).shape).toEqual([3]);
@@ -60,8 +69,15 @@ describe("the Group API, as zarr-python's", () => {
     const g = await example();
     await g.move("foo", "x/y/foo");
     expect((await g.store.list!()).sort()).toEqual([
-      ".zgroup", "arr/.zarray", "bar/.zgroup", "bar/baz/.zarray", "bar/quux/.zgroup", "bar/quux/baz/.zarray",
-      "x/.zgroup", "x/y/.zgroup", "x/y/foo/.zgroup",
+      ".zgroup",
+      "arr/.zarray",
+      "bar/.zgroup",
+      "bar/baz/.zarray",
+      "bar/quux/.zgroup",
+      "bar/quux/baz/.zarray",
+      "x/.zgroup",
+      "x/y/.zgroup",
+      "x/y/foo/.zgroup",
     ]);
     await expect(g.move("arr", "bar")).rejects.toMatchObject({ code: "ZARR_EXISTS" });
     await g.delItem("x");

@@ -12,7 +12,14 @@ describe("groups", () => {
     expect(await root.groupKeys()).toEqual(["a", "foo"]);
     expect(await root.arrayKeys()).toEqual(["z"]);
     expect(await foo.arrayKeys()).toEqual(["bar"]);
-    expect((await store.list()).sort()).toEqual([".zgroup", "a/.zgroup", "a/b/.zgroup", "foo/.zgroup", "foo/bar/.zarray", "z/.zarray"]);
+    expect((await store.list()).sort()).toEqual([
+      ".zgroup",
+      "a/.zgroup",
+      "a/b/.zgroup",
+      "foo/.zgroup",
+      "foo/bar/.zarray",
+      "z/.zarray",
+    ]);
   });
 
   it("getItem returns an array or a group by relative path", async () => {

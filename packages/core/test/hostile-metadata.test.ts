@@ -14,9 +14,22 @@ import { MAX_CHUNK_BYTES, MAX_RESULT_LENGTH, TooLargeError } from "@z/meta";
 
 const encode = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc));
 
-async function store(doc: Record<string, unknown>, chunks: Record<string, Uint8Array> = {}, path = "a"): Promise<MemoryStore> {
+async function store(
+  doc: Record<string, unknown>,
+  chunks: Record<string, Uint8Array> = {},
+  path = "a",
+): Promise<MemoryStore> {
   const s = new MemoryStore();
-  const zarray = { zarr_format: 2, shape: [4, 4], dtype: "<f4", compressor: null, fill_value: 0, order: "C", filters: null, ...doc };
+  const zarray = {
+    zarr_format: 2,
+    shape: [4, 4],
+    dtype: "<f4",
+    compressor: null,
+    fill_value: 0,
+    order: "C",
+    filters: null,
+    ...doc,
+  };
   await s.set(`${path}/.zarray`, encode(zarray));
   for (const [key, value] of Object.entries(chunks)) await s.set(`${path}/${key}`, value);
   return s;
@@ -41,7 +54,10 @@ const COMPRESSORS = [
 ];
 
 describe("chunks larger than a chunk can be", () => {
-  for (const chunks of [[2 ** 40, 16], [2 ** 31, 2 ** 31]]) {
+  for (const chunks of [
+    [2 ** 40, 16],
+    [2 ** 31, 2 ** 31],
+  ]) {
     for (const compressor of COMPRESSORS) {
       it(`chunks [${chunks.join(", ")}], ${compressor?.id ?? "no compressor"}: opens; reading or writing a stored chunk is a TooLargeError`, async () => {
         const s = await store({ chunks, compressor }, { "0.0": new Uint8Array(100) });
@@ -56,7 +72,12 @@ describe("chunks larger than a chunk can be", () => {
         ]) {
           const error = await rejection(attempt());
           expect(error, String(error)).toBeInstanceOf(TooLargeError);
-          expect(error).toMatchObject({ code: "ZARR_TOO_LARGE", key: "a/.zarray", field: "chunks", limit: MAX_CHUNK_BYTES });
+          expect(error).toMatchObject({
+            code: "ZARR_TOO_LARGE",
+            key: "a/.zarray",
+            field: "chunks",
+            limit: MAX_CHUNK_BYTES,
+          });
           expect((error as TooLargeError).size).toBe(chunks[0]! * chunks[1]! * 4);
           expect((error as Error).message).toContain(`"chunks" [${chunks.join(", ")}]`);
         }
@@ -65,13 +86,25 @@ describe("chunks larger than a chunk can be", () => {
   }
 
   it("an object array's chunk, and a spec v1 array's, are checked the same way", async () => {
-    const objects = await store({ shape: [4], chunks: [2 ** 40], dtype: "|O", fill_value: null, filters: [{ id: "vlen-utf8" }] }, { "0": new Uint8Array(8) });
+    const objects = await store(
+      { shape: [4], chunks: [2 ** 40], dtype: "|O", fill_value: null, filters: [{ id: "vlen-utf8" }] },
+      { "0": new Uint8Array(8) },
+    );
     const o = await openArray(objects, { path: "a", mode: "r+" });
     await expect(o.get([slice(0, 2)])).rejects.toMatchObject({ code: "ZARR_TOO_LARGE", field: "chunks" });
     await expect(o.set([0], "x")).rejects.toMatchObject({ code: "ZARR_TOO_LARGE", field: "chunks" });
 
     const v1 = new MemoryStore();
-    const meta = { zarr_format: 1, shape: [4], chunks: [2 ** 40], dtype: "<i4", compression: "zlib", compression_opts: 1, fill_value: 0, order: "C" };
+    const meta = {
+      zarr_format: 1,
+      shape: [4],
+      chunks: [2 ** 40],
+      dtype: "<i4",
+      compression: "zlib",
+      compression_opts: 1,
+      fill_value: 0,
+      order: "C",
+    };
     await v1.set("meta", encode(meta));
     await v1.set("attrs", encode({}));
     await v1.set("0", new Uint8Array(16));
@@ -81,7 +114,10 @@ describe("chunks larger than a chunk can be", () => {
   });
 
   it("a chunk of exactly the limit is allowed through to the codecs (which say what is wrong with its bytes)", async () => {
-    const s = await store({ shape: [MAX_CHUNK_BYTES], chunks: [MAX_CHUNK_BYTES], dtype: "|u1", compressor: { id: "zlib", level: 1 } }, { "0": new Uint8Array(100) });
+    const s = await store(
+      { shape: [MAX_CHUNK_BYTES], chunks: [MAX_CHUNK_BYTES], dtype: "|u1", compressor: { id: "zlib", level: 1 } },
+      { "0": new Uint8Array(100) },
+    );
     const a = await openArray(s, { path: "a", mode: "r" });
     await expect(a.get([slice(0, 2)])).rejects.toMatchObject({ code: "ZARR_CODEC", key: "a/0" });
   });
@@ -93,17 +129,39 @@ describe("a shape too large for one result", () => {
     const a: ZarrArray = await openArray(s, { path: "a", mode: "r" });
     const error = await rejection(a.get());
     expect(error).toBeInstanceOf(TooLargeError);
-    expect(error).toMatchObject({ code: "ZARR_TOO_LARGE", key: "a/.zarray", field: "shape", limit: MAX_RESULT_LENGTH, size: 2 ** 62 });
-    expect((error as Error).message).toContain("a result of shape [2147483648, 2147483648] (the whole \"shape\") is 4611686018427387904 values");
+    expect(error).toMatchObject({
+      code: "ZARR_TOO_LARGE",
+      key: "a/.zarray",
+      field: "shape",
+      limit: MAX_RESULT_LENGTH,
+      size: 2 ** 62,
+    });
+    expect((error as Error).message).toContain(
+      'a result of shape [2147483648, 2147483648] (the whole "shape") is 4611686018427387904 values',
+    );
     // A selection too large is too, without naming "shape" (it is the selection).
-    await expect(a.get([slice(0, 2 ** 20), slice(0, 2 ** 20)])).rejects.toMatchObject({ code: "ZARR_TOO_LARGE", field: undefined });
+    await expect(a.get([slice(0, 2 ** 20), slice(0, 2 ** 20)])).rejects.toMatchObject({
+      code: "ZARR_TOO_LARGE",
+      field: undefined,
+    });
     // Small parts read: a stored chunk and a missing one.
     const { data } = await a.get([slice(0, 2), slice(9, 11)]);
-    expect(Array.from(data as Float32Array)).toEqual([new Float32Array(new Uint8Array(4).fill(0x3f).buffer)[0], 0, new Float32Array(new Uint8Array(4).fill(0x3f).buffer)[0], 0]);
+    expect(Array.from(data as Float32Array)).toEqual([
+      new Float32Array(new Uint8Array(4).fill(0x3f).buffer)[0],
+      0,
+      new Float32Array(new Uint8Array(4).fill(0x3f).buffer)[0],
+      0,
+    ]);
   });
 
   it("object arrays too (a JS array cannot be that long)", async () => {
-    const s = await store({ shape: [2 ** 40], chunks: [10], dtype: "|O", fill_value: null, filters: [{ id: "vlen-utf8" }] });
+    const s = await store({
+      shape: [2 ** 40],
+      chunks: [10],
+      dtype: "|O",
+      fill_value: null,
+      filters: [{ id: "vlen-utf8" }],
+    });
     const a = await openArray(s, { path: "a", mode: "r" });
     await expect(a.get()).rejects.toMatchObject({ code: "ZARR_TOO_LARGE", field: "shape" });
     expect((await a.get<unknown[]>([slice(0, 3)])).data).toEqual([null, null, null]);

@@ -1,10 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ChunkError, Group, NodeNotFoundError, open, openArray, openConsolidated, openLocation, type ZarrArray } from "@z/core";
+import {
+  ChunkError,
+  type Group,
+  NodeNotFoundError,
+  open,
+  openArray,
+  openConsolidated,
+  openLocation,
+  type ZarrArray,
+} from "@z/core";
 import { CodecError } from "@z/codecs";
-import { MetadataError, ZarrError } from "@z/meta";
+import { type ZarrError } from "@z/meta";
 import { HttpByteSource, HttpStore, HttpStoreError } from "@z/store-http";
 import { ZipStore } from "@z/store-zip";
-import { openSession, sessionPool, toBase64, type FaultAction, type Session } from "../../../scripts/test-server/client.js";
+import {
+  openSession,
+  sessionPool,
+  toBase64,
+  type FaultAction,
+  type Session,
+} from "../../../scripts/test-server/client.js";
 import { expectedBytes, FIXTURES, smallArrays } from "./http-fixtures.js";
 
 // What goes wrong when reading zarr-python's hierarchy (test/python/http_fixtures.py) over HTTP,
@@ -31,7 +46,8 @@ const rejection = (promise: Promise<unknown>): Promise<ZarrError> =>
   );
 
 /** The stored bytes of `key` in hierarchy.zarr, as the server has them. */
-const stored = async (key: string) => new Uint8Array(await (await fetch(`${clean.url}hierarchy.zarr/${key}`)).arrayBuffer());
+const stored = async (key: string) =>
+  new Uint8Array(await (await fetch(`${clean.url}hierarchy.zarr/${key}`)).arrayBuffer());
 
 /** The array at `path`, opened by URL through .zmetadata, on `session`. */
 async function openThrough(session: Session, path: string): Promise<ZarrArray> {
@@ -44,7 +60,11 @@ async function openThrough(session: Session, path: string): Promise<ZarrArray> {
  * A session that answers the `count` requests after opening `path` with `action`: how many
  * requests opening takes is counted on a clean session first, so the faults hit chunk reads only.
  */
-async function failingChunks(path: string, action: FaultAction, count = 20): Promise<{ session: Session; opening: number }> {
+async function failingChunks(
+  path: string,
+  action: FaultAction,
+  count = 20,
+): Promise<{ session: Session; opening: number }> {
   const probe = await pool.open({ files: FIXTURES });
   await openThrough(probe, path);
   const opening = (await probe.log()).requests.length;
@@ -90,7 +110,14 @@ describe("a chunk zarr-python wrote, cut short on the server", () => {
     { path: "lz4", key: "1.1", block: [1, 1], codec: "blosc lz4", error: CodecError, codecId: "blosc" },
     { path: "zstd", key: "1.1.1", block: [1, 1, 1], codec: "zstd", error: CodecError, codecId: "zstd" },
     { path: "sub/zlib", key: "1/1", block: [1, 1], codec: "zlib", error: CodecError, codecId: "zlib" },
-    { path: "big_endian_i4", key: "1.1", block: [1, 1], codec: "blosc zstd bitshuffle", error: CodecError, codecId: "blosc" },
+    {
+      path: "big_endian_i4",
+      key: "1.1",
+      block: [1, 1],
+      codec: "blosc zstd bitshuffle",
+      error: CodecError,
+      codecId: "blosc",
+    },
     { path: "sub/big_endian_f8", key: "1", block: [1], codec: "no compressor", error: ChunkError, codecId: undefined },
   ];
   const cuts = [
@@ -102,7 +129,10 @@ describe("a chunk zarr-python wrote, cut short on the server", () => {
     for (const { name, keep } of cuts) {
       it(`${path} (${codec}), ${key} holding ${name}: ${error.name} naming the key`, async () => {
         const whole = await stored(`${path}/${key}`);
-        const session = await pool.open({ files: FIXTURES, values: { [`/hierarchy.zarr/${path}/${key}`]: toBase64(whole.slice(0, keep(whole.length))) } });
+        const session = await pool.open({
+          files: FIXTURES,
+          values: { [`/hierarchy.zarr/${path}/${key}`]: toBase64(whole.slice(0, keep(whole.length))) },
+        });
         const z = await openThrough(session, path);
         const err = await rejection(z.blocks.get(block));
         expect(err).toBeInstanceOf(error);
@@ -130,13 +160,21 @@ describe("a chunk's response cut short, or replaced by an HTML page", () => {
     // Block (0, 0, 0) is [0:4, 0:4, 0:5] of zarr-python's (7, 9, 11) int32 array.
     const bytes = expectedBytes(smallArrays.find((entry) => entry.path === "zstd")!);
     const all = new Int32Array(bytes.slice().buffer);
-    const block = Array.from({ length: 4 * 4 * 5 }, (_, n) => all[Math.floor(n / 20) * 99 + (Math.floor(n / 5) % 4) * 11 + (n % 5)]);
+    const block = Array.from(
+      { length: 4 * 4 * 5 },
+      (_, n) => all[Math.floor(n / 20) * 99 + (Math.floor(n / 5) % 4) * 11 + (n % 5)],
+    );
     expect(Array.from((await z.blocks.get([0, 0, 0])).data as Int32Array)).toEqual(block);
-    expect((await once.log()).requests.slice(opening).map((r) => r.path)).toEqual(["/hierarchy.zarr/zstd/0.0.0", "/hierarchy.zarr/zstd/0.0.0"]);
+    expect((await once.log()).requests.slice(opening).map((r) => r.path)).toEqual([
+      "/hierarchy.zarr/zstd/0.0.0",
+      "/hierarchy.zarr/zstd/0.0.0",
+    ]);
   });
 
   const page = "<!doctype html><html><head><title>Not Found</title></head><body><h1>Not Found</h1></body></html>";
-  const html: FaultAction = { respond: { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page } };
+  const html: FaultAction = {
+    respond: { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: page },
+  };
 
   it("an HTML page with status 200 for a chunk: HttpStoreError naming the key, no values", async () => {
     const { session } = await failingChunks("lz4", html);

@@ -42,7 +42,9 @@ export interface Expected {
   arrays: ExpectedArray[];
 }
 
-export const expected = JSON.parse(readFileSync(new URL("./fixtures/http/expected.json", import.meta.url), "utf8")) as Expected;
+export const expected = JSON.parse(
+  readFileSync(new URL("./fixtures/http/expected.json", import.meta.url), "utf8"),
+) as Expected;
 
 /** The arrays of hierarchy.zarr (the zip holds them too, and "big"). */
 export const smallArrays = expected.arrays.filter((entry) => entry.bytes !== undefined);
@@ -58,14 +60,17 @@ export function expectedBytes(entry: ExpectedArray): Uint8Array {
 
 /** The bytes of what we read, little-endian as zarr-python's were written (typed arrays use the platform's order). */
 export function littleEndianBytes(result: NdArray): Uint8Array {
-  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1) throw new Error("these tests compare bytes on little-endian platforms only");
+  if (new Uint8Array(new Uint16Array([1]).buffer)[0] !== 1)
+    throw new Error("these tests compare bytes on little-endian platforms only");
   const { data } = result;
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** Values as the fixture spells them: numbers, `"NaN"`, `"Infinity"`, `"-Infinity"`; -0 stays -0. */
 export function plainValues(result: NdArray): (number | string)[] {
-  return Array.from(result.data as ArrayLike<number | bigint>, (value) => (typeof value === "bigint" ? Number(value) : Number.isFinite(value) ? value : String(value)));
+  return Array.from(result.data as ArrayLike<number | bigint>, (value) =>
+    typeof value === "bigint" ? Number(value) : Number.isFinite(value) ? value : String(value),
+  );
 }
 
 const item = (spec: ItemSpec) => (typeof spec === "number" ? spec : "slice" in spec ? slice(...spec.slice) : spec.ints);
@@ -89,7 +94,8 @@ export function readSelection(z: ZarrArray, spec: SelectionSpec): Promise<NdArra
 
 /** A Boolean mask of `shape` (nested lists), true at the listed coordinates. */
 function mask(shape: readonly number[], where: number[][]): unknown[] {
-  const make = (depth: number): unknown[] => Array.from({ length: shape[depth]! }, () => (depth === shape.length - 1 ? false : make(depth + 1)));
+  const make = (depth: number): unknown[] =>
+    Array.from({ length: shape[depth]! }, () => (depth === shape.length - 1 ? false : make(depth + 1)));
   const out = make(0);
   where[0]!.forEach((_, n) => {
     let row = out;
@@ -103,7 +109,14 @@ function mask(shape: readonly number[], where: number[][]): unknown[] {
 export function describeSelection(spec: SelectionSpec): string {
   if (spec.kind === "mask") return `mask true at ${spec.where![0]!.length} points`;
   const text = (s: ItemSpec): string =>
-    typeof s === "number" ? String(s) : "slice" in s ? s.slice.map((v, n) => (v === null || (n === 2 && v === 1) ? "" : String(v))).join(":").replace(/:$/, "") : `[${s.ints.join(", ")}]`;
+    typeof s === "number"
+      ? String(s)
+      : "slice" in s
+        ? s.slice
+            .map((v, n) => (v === null || (n === 2 && v === 1) ? "" : String(v)))
+            .join(":")
+            .replace(/:$/, "")
+        : `[${s.ints.join(", ")}]`;
   return `${spec.kind} [${spec.sel!.map(text).join(", ")}]`;
 }
 

@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Group, openArray, openConsolidated, openGroup, openLocation, slice, ZarrArray } from "@z/core";
+import { Group, openArray, openConsolidated, openGroup, openLocation, slice, type ZarrArray } from "@z/core";
 import { dataTypeToJSON } from "@z/meta";
 import { HttpStore } from "@z/store-http";
 import { openSession, type Session } from "../../../scripts/test-server/client.js";
-import { describeSelection, expected, expectedBytes, FIXTURES, littleEndianBytes, plainValues, readSelection, smallArrays } from "./http-fixtures.js";
+import {
+  describeSelection,
+  expected,
+  expectedBytes,
+  FIXTURES,
+  littleEndianBytes,
+  plainValues,
+  readSelection,
+  smallArrays,
+} from "./http-fixtures.js";
 
 // A hierarchy zarr-python 2.13 wrote to a directory (test/python/http_fixtures.py), served by the
 // shared test server (scripts/test-server/) and opened by URL, in Node and in headless Chromium:
@@ -19,7 +28,9 @@ afterAll(() => session.end());
 
 /** What the session was asked since request `since`: `METHOD status path` each. */
 async function asked(since = 0): Promise<string[]> {
-  return (await session.log()).requests.slice(since).map((r) => `${r.method} ${r.status} ${r.path.replace("/hierarchy.zarr/", "")}`);
+  return (await session.log()).requests
+    .slice(since)
+    .map((r) => `${r.method} ${r.status} ${r.path.replace("/hierarchy.zarr/", "")}`);
 }
 const logLength = async () => (await session.log()).requests.length;
 
@@ -56,7 +67,9 @@ describe("opening a hierarchy zarr-python wrote, by URL", () => {
     expect(path).toBe("sub/big_endian_f8");
     const z = await openArray(store, { path, mode: "r" });
     expect(dataTypeToJSON(z.dtype)).toBe(">f8");
-    expect(littleEndianBytes(await z.get())).toEqual(expectedBytes(smallArrays.find((a) => a.path === "sub/big_endian_f8")!));
+    expect(littleEndianBytes(await z.get())).toEqual(
+      expectedBytes(smallArrays.find((a) => a.path === "sub/big_endian_f8")!),
+    );
   });
 
   it("without consolidated metadata, opens group and arrays key by key (.zgroup, .zarray, .zattrs)", async () => {
@@ -117,7 +130,12 @@ describe("arrays with chunks never written", () => {
     // Rows 0-9, columns 5-14 of (30 i + j): chunks (0, 0) and (1, 1) were written, (0, 1) held only the fill
     // value so zarr-python stored nothing, (1, 0) was never written.
     const region = await sparse.get([slice(0, 10), slice(5, 15)]);
-    expect((await asked(since)).sort()).toEqual(["GET 200 sparse/0.0", "GET 200 sparse/1.1", "GET 404 sparse/0.1", "GET 404 sparse/1.0"]);
+    expect((await asked(since)).sort()).toEqual([
+      "GET 200 sparse/0.0",
+      "GET 200 sparse/1.1",
+      "GET 404 sparse/0.1",
+      "GET 404 sparse/1.0",
+    ]);
     const values = Array.from(region.data as Int32Array);
     expect(values.slice(0, 10)).toEqual([5, 6, 7, 8, 9, -9, -9, -9, -9, -9]);
     expect(values.slice(50, 60)).toEqual([-9, -9, -9, -9, -9, 160, 161, 162, 163, 164]);

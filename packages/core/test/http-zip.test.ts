@@ -1,9 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Group, open, openArray, openConsolidated, openLocation, ZarrArray } from "@z/core";
+import { type Group, open, openArray, openConsolidated, openLocation, type ZarrArray } from "@z/core";
 import { HttpByteSource } from "@z/store-http";
 import { ZipStore } from "@z/store-zip";
 import { openSession, type Session } from "../../../scripts/test-server/client.js";
-import { bigArray, expected, expectedBytes, FIXTURES, littleEndianBytes, plainValues, readSelection, sha256, smallArrays } from "./http-fixtures.js";
+import {
+  bigArray,
+  expected,
+  expectedBytes,
+  FIXTURES,
+  littleEndianBytes,
+  plainValues,
+  readSelection,
+  sha256,
+  smallArrays,
+} from "./http-fixtures.js";
 
 // hierarchy.zip, written by zarr-python 2.13's zarr.ZipStore (test/python/http_fixtures.py): the
 // hierarchy of http-hierarchy.test.ts plus "big", 640x640 uint8 in 100 uncompressed 4 KiB chunks.
@@ -48,7 +58,9 @@ describe("a zip zarr.ZipStore wrote, over HTTP range requests", () => {
     expect(requests.filter((r) => r !== "GET 206")).toEqual(["HEAD 200"]);
     expect(bytes).toBeLessThan(65_633 + 1_024 + 4_096 + 512);
     expect(bytes / expected.zip.size).toBeLessThan(0.2);
-    console.info(`one chunk of big read from hierarchy.zip over HTTP: ${requests.length} requests, ${bytes} of ${expected.zip.size} bytes (${((100 * bytes) / expected.zip.size).toFixed(1)}%)`);
+    console.info(
+      `one chunk of big read from hierarchy.zip over HTTP: ${requests.length} requests, ${bytes} of ${expected.zip.size} bytes (${((100 * bytes) / expected.zip.size).toFixed(1)}%)`,
+    );
     await opened.close();
   });
 
@@ -76,7 +88,10 @@ describe("a zip zarr.ZipStore wrote, over HTTP range requests", () => {
       const z = (await root.getItem(entry.path)) as ZarrArray;
       expect(littleEndianBytes(await z.get()), entry.path).toEqual(expectedBytes(entry));
       for (const spec of entry.selections) {
-        expect(plainValues(await readSelection(z, spec)), `${entry.path} ${JSON.stringify(spec.sel ?? spec.where)}`).toEqual(spec.values);
+        expect(
+          plainValues(await readSelection(z, spec)),
+          `${entry.path} ${JSON.stringify(spec.sel ?? spec.where)}`,
+        ).toEqual(spec.values);
       }
     }
   });
@@ -87,6 +102,8 @@ describe("a zip zarr.ZipStore wrote, over HTTP range requests", () => {
     const root = (await openConsolidated(store, { mode: "r" })) as Group;
     expect(await root.tree()).toBe(expected.tree);
     const zstd = (await root.getItem("zstd")) as ZarrArray;
-    expect(littleEndianBytes(await zstd.get())).toEqual(expectedBytes(smallArrays.find((entry) => entry.path === "zstd")!));
+    expect(littleEndianBytes(await zstd.get())).toEqual(
+      expectedBytes(smallArrays.find((entry) => entry.path === "zstd")!),
+    );
   });
 });

@@ -25,13 +25,21 @@ describe("large buffers", () => {
     const z = await array([1024, 2048], [512, 512]);
     setLargeBufferAdvice((view) => {
       // Not yet written: still all zeros.
-      expect(Buffer.compare(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), new Uint8Array(view.byteLength))).toBe(0);
+      expect(
+        Buffer.compare(new Uint8Array(view.buffer, view.byteOffset, view.byteLength), new Uint8Array(view.byteLength)),
+      ).toBe(0);
       advised.push(view);
     });
     const alone = await z.get(undefined, { pool: false });
     expect(advised.includes(alone.data)).toBe(true);
     // A pool whose threads never get ready: this thread does its batches, into the result.
-    const pool: ChunkPool = { size: 1, minBytes: 0, ready: 0, run: () => Promise.reject(new Error("no threads")), close: async () => {} };
+    const pool: ChunkPool = {
+      size: 1,
+      minBytes: 0,
+      ready: 0,
+      run: () => Promise.reject(new Error("no threads")),
+      close: async () => {},
+    };
     const pooled = await z.get(undefined, { pool });
     expect(advised.includes(pooled.data)).toBe(true);
     expect(Buffer.compare(new Uint8Array(pooled.data.buffer), new Uint8Array(alone.data.buffer))).toBe(0);
@@ -48,15 +56,23 @@ describe("large buffers", () => {
   });
 
   // Linux in `madvise` mode (the default) gives huge pages only to memory advised so.
-  const mode = process.platform === "linux" ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1] : undefined;
-  const hugeBytes = (): number => Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
+  const mode =
+    process.platform === "linux"
+      ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1]
+      : undefined;
+  const hugeBytes = (): number =>
+    Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
 
-  it.runIf(mode === "madvise" && hugePagesUnavailable() === undefined)("in Node on Linux, a large read's result is in huge pages", async () => {
-    const z = await array([4096, 4096], [1024, 1024]);
-    await import("../src/index-node.js");
-    const before = hugeBytes();
-    const result = await z.get(undefined, { pool: false });
-    // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
-    expect(hugeBytes() - before).toBeGreaterThanOrEqual(result.data.byteLength / 2);
-  }, 60_000);
+  it.runIf(mode === "madvise" && hugePagesUnavailable() === undefined)(
+    "in Node on Linux, a large read's result is in huge pages",
+    async () => {
+      const z = await array([4096, 4096], [1024, 1024]);
+      await import("../src/index-node.js");
+      const before = hugeBytes();
+      const result = await z.get(undefined, { pool: false });
+      // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
+      expect(hugeBytes() - before).toBeGreaterThanOrEqual(result.data.byteLength / 2);
+    },
+    60_000,
+  );
 });

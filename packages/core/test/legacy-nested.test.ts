@@ -47,7 +47,7 @@ describe("legacy nested arrays (no dimension_separator, chunks at 0/0)", () => {
 
   it("reads an object array's chunks from there too", async () => {
     const z = await openArray(new DirectoryStore(join(ROOT, "s")), { mode: "r" });
-    expect((await z.get<unknown[]>()).data).toEqual(expected["s"]!.values);
+    expect((await z.get<unknown[]>()).data).toEqual(expected.s!.values);
     expect(z.dimensionSeparatorFound).toBe(true);
   });
 
@@ -55,21 +55,27 @@ describe("legacy nested arrays (no dimension_separator, chunks at 0/0)", () => {
     const z = await openArray(new DirectoryStore(join(ROOT, "a")), { mode: "r" });
     expect(await values(z, [4, slice(6, 7)])).toEqual([-1]); // chunk 2/2 was never written
     expect(z.dimensionSeparatorFound).toBe(true);
-    expect(await values(z)).toEqual(expected["a"]!.values);
+    expect(await values(z)).toEqual(expected.a!.values);
   });
 
   it("says so in info(), counts and digests the nested chunks as zarr-python does", async () => {
     const z = await openArray(new DirectoryStore(join(ROOT, "a")), { mode: "r" });
     const info = await z.info();
     expect(info).toContain("Dimension separator : / (found nested in the store; .zarray names none)\n");
-    const items = Object.fromEntries(info.trim().split("\n").map((line) => line.split(/ +: /) as [string, string]));
+    const items = Object.fromEntries(
+      info
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/ +: /) as [string, string]),
+    );
     // zarr-python's DirectoryStore counts only the files directly in the array's directory as stored
-    const { Type: _t, "Store type": _s, "No. bytes stored": _b, "Storage ratio": _r, ...theirs } = expected["a"]!.info;
+    const { Type: _t, "Store type": _s, "No. bytes stored": _b, "Storage ratio": _r, ...theirs } = expected.a!.info;
     expect(items).toMatchObject(theirs); // Chunks initialized 8/9, ...
     let stored = (await stat(join(ROOT, "a", ".zarray"))).size;
-    for (const key of ["0/0", "0/1", "0/2", "1/0", "1/1", "1/2", "2/0", "2/1"]) stored += (await stat(join(ROOT, "a", key))).size;
+    for (const key of ["0/0", "0/1", "0/2", "1/0", "1/1", "1/2", "2/0", "2/1"])
+      stored += (await stat(join(ROOT, "a", key))).size;
     expect(items["No. bytes stored"]).toBe(String(stored));
-    expect(await z.hexdigest()).toBe(expected["a"]!.hexdigest);
+    expect(await z.hexdigest()).toBe(expected.a!.hexdigest);
   });
 
   it("reads them in the pool's threads too, which report the chunks they found missing", async () => {
@@ -83,7 +89,7 @@ describe("legacy nested arrays (no dimension_separator, chunks at 0/0)", () => {
       pool.run = (batch, transfer) => (batches++, run(batch, transfer));
       const got = await z.get(undefined, { pool });
       expect(batches).toBeGreaterThan(0);
-      expect(Array.from(got.data as Int32Array)).toEqual(expected["a"]!.values);
+      expect(Array.from(got.data as Int32Array)).toEqual(expected.a!.values);
       expect(z.dimensionSeparatorFound).toBe(true);
     } finally {
       await pool.close();
@@ -111,7 +117,7 @@ describe("arrays without dimension_separator whose chunks are flat", () => {
     const { store, asked } = logged(new DirectoryStore(join(ROOT, "flat")));
     const z = await openArray(store, { mode: "r" });
     asked.length = 0;
-    expect(await values(z, [slice(0, 2)])).toEqual(expected["flat"]!.values.slice(0, 8));
+    expect(await values(z, [slice(0, 2)])).toEqual(expected.flat!.values.slice(0, 8));
     expect(asked.sort()).toEqual(["get 0.0", "get 0.1"]);
     // which settles it: a later read of chunks never written asks nothing more
     asked.length = 0;
@@ -124,7 +130,7 @@ describe("arrays without dimension_separator whose chunks are flat", () => {
     const { store, asked } = logged(new DirectoryStore(join(ROOT, "flat")));
     const z = await openArray(store, { mode: "r" });
     asked.length = 0;
-    expect(await values(z)).toEqual(expected["flat"]!.values); // rows 2-3 were never written
+    expect(await values(z)).toEqual(expected.flat!.values); // rows 2-3 were never written
     expect(asked.sort()).toEqual(["get 0.0", "get 0.1", "get 1.0", "get 1.1"]);
     expect(z.dimensionSeparatorFound).toBe(false);
     expect(z.dimensionSeparator).toBe(".");
@@ -155,12 +161,14 @@ describe("legacy nested arrays over HTTP, which cannot list", () => {
     const z = await openArray(new HttpStore(`${session.url}nested.zarr/a`), { mode: "r" });
     const before = (await session.log()).requests.length;
     expect(await values(z, [4, slice(6, 7)])).toEqual([-1]); // 2.2, then 2/2 and 0.0 missing, 0/0 there
-    const asked = (await session.log()).requests.slice(before).map((r) => `${r.method} ${r.status} ${r.path.replace("/nested.zarr/a/", "")}`);
+    const asked = (await session.log()).requests
+      .slice(before)
+      .map((r) => `${r.method} ${r.status} ${r.path.replace("/nested.zarr/a/", "")}`);
     expect(asked).toEqual(["GET 404 2.2", "GET 404 2/2", "GET 404 0.0", "GET 206 0/0", "GET 404 2/2"]);
     expect(z.dimensionSeparatorFound).toBe(true);
-    expect(await values(z)).toEqual(expected["a"]!.values);
+    expect(await values(z)).toEqual(expected.a!.values);
     const b = await openArray(new HttpStore(`${session.url}nested.zarr/b`), { mode: "r" });
-    expect(await values(b)).toEqual(expected["b"]!.values);
+    expect(await values(b)).toEqual(expected.b!.values);
   });
 });
 
@@ -170,7 +178,13 @@ describe("arrays create() makes", () => {
     try {
       const { store, asked } = logged(inner);
       const { create } = await import("@z/core");
-      const z = await create({ store: Object.assign(store, { set: inner.set.bind(inner), delete: inner.delete.bind(inner) }), shape: [4, 4], chunks: [2, 2], dtype: "<i2", compressor: null });
+      const z = await create({
+        store: Object.assign(store, { set: inner.set.bind(inner), delete: inner.delete.bind(inner) }),
+        shape: [4, 4],
+        chunks: [2, 2],
+        dtype: "<i2",
+        compressor: null,
+      });
       asked.length = 0;
       await z.set([slice(0, 2), slice(0, 2)], 3, { pool: false });
       expect(await values(z)).toEqual([3, 3, 0, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);

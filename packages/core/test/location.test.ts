@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { create, group, parseLocation, ZarrArray } from "@z/core";
+import { create, group, parseLocation, type ZarrArray } from "@z/core";
 import { openArrayPath, openGroupPath, openLocation, openPath, fileByteSource } from "@z/core/node";
 import { TempStore } from "@z/store-fs";
 import { ZipStore } from "@z/store-zip";
@@ -10,10 +10,23 @@ import { ZipStore } from "@z/store-zip";
 describe("parsing locations", () => {
   it("tells directories, zip files and URLs apart, with TensorStore-style pipelines", () => {
     expect(parseLocation("data/x.zarr")).toEqual({ kind: "directory", path: "data/x.zarr", node: "" });
-    expect(parseLocation("file:///data/x.zarr|zarr2:a/b")).toEqual({ kind: "directory", path: "/data/x.zarr", node: "a/b" });
+    expect(parseLocation("file:///data/x.zarr|zarr2:a/b")).toEqual({
+      kind: "directory",
+      path: "/data/x.zarr",
+      node: "a/b",
+    });
     expect(parseLocation("/tmp/x.zip|zarr2:g")).toEqual({ kind: "zip", file: "/tmp/x.zip", remote: false, node: "g" });
-    expect(parseLocation("https://h/x.zip|zip:inner|zarr2:a")).toEqual({ kind: "zip", file: "https://h/x.zip", remote: true, node: "inner/a" });
-    expect(parseLocation("http://h/data.zarr|zarr:a%20b")).toEqual({ kind: "http", url: "http://h/data.zarr", node: "a b" });
+    expect(parseLocation("https://h/x.zip|zip:inner|zarr2:a")).toEqual({
+      kind: "zip",
+      file: "https://h/x.zip",
+      remote: true,
+      node: "inner/a",
+    });
+    expect(parseLocation("http://h/data.zarr|zarr:a%20b")).toEqual({
+      kind: "http",
+      url: "http://h/data.zarr",
+      node: "a b",
+    });
   });
 
   it("names what is wrong with a bad location", () => {
@@ -33,11 +46,17 @@ describe("opening locations", () => {
   beforeAll(async () => {
     // A directory hierarchy, and the same hierarchy in a zip file.
     const root = await group({ store: temp, path: "dir.zarr" });
-    const a = await root.createDataset("g/a", { shape: [6], chunks: [4], dtype: "<i2", compressor: { id: "zlib", level: 1 } });
+    const a = await root.createDataset("g/a", {
+      shape: [6],
+      chunks: [4],
+      dtype: "<i2",
+      compressor: { id: "zlib", level: 1 },
+    });
     await a.set(undefined, { data: new Int16Array([1, 2, 3, 4, 5, 6]), shape: [6] });
     const file = await fileByteSource(join(temp.root, "data.zip"), { writable: true });
     const zip = await ZipStore.open(file, { mode: "w" });
-    for (const key of await temp.list("dir.zarr/")) await zip.set(key.slice("dir.zarr/".length), (await temp.get(key))!);
+    for (const key of await temp.list("dir.zarr/"))
+      await zip.set(key.slice("dir.zarr/".length), (await temp.get(key))!);
     await zip.close();
     await file.close();
     // A server that answers range requests for the zip, and logs what it was asked.
@@ -48,7 +67,10 @@ describe("opening locations", () => {
       if (req.method === "HEAD") return res.writeHead(200, { "content-length": bytes.length }).end();
       if (!match) return res.writeHead(200, { "content-length": bytes.length }).end(bytes);
       const [start, end] = [Number(match[1]), Math.min(Number(match[2]), bytes.length - 1)];
-      res.writeHead(206, { "content-range": `bytes ${start}-${end}/${bytes.length}`, "content-length": end - start + 1 });
+      res.writeHead(206, {
+        "content-range": `bytes ${start}-${end}/${bytes.length}`,
+        "content-length": end - start + 1,
+      });
       res.end(bytes.subarray(start, end + 1));
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

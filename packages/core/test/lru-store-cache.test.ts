@@ -11,7 +11,10 @@ class CountingStore extends MemoryStore {
   }
 }
 
-describeStoreContract("LRUStoreCache over a MemoryStore", () => new LRUStoreCache(new MemoryStore(), 1 << 20), { describe, it });
+describeStoreContract("LRUStoreCache over a MemoryStore", () => new LRUStoreCache(new MemoryStore(), 1 << 20), {
+  describe,
+  it,
+});
 
 describe("LRUStoreCache, as zarr-python's", () => {
   it("answers repeated reads from memory and counts hits and misses", async () => {

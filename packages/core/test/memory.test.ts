@@ -27,7 +27,11 @@ interface Soak {
 async function soak(mode: string): Promise<Soak> {
   const dir = await mkdtemp(join(tmpdir(), "z-memory-"));
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [script, mode, dir, String(ROUNDS)], { cwd, timeout: 150_000, maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(process.execPath, [script, mode, dir, String(ROUNDS)], {
+      cwd,
+      timeout: 150_000,
+      maxBuffer: 1 << 20,
+    });
     return JSON.parse(stdout) as Soak;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -31,7 +31,8 @@ interface Case {
   written_chunks: string[];
 }
 
-const hex = (data: ArrayBufferView): string => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("hex");
+const hex = (data: ArrayBufferView): string =>
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("hex");
 const bytes = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "hex"));
 /** The typed array z holds `dtype`'s values in, over these little-endian bytes (no JS number in between). */
 const typed = (dtype: string, text: string): Float32Array | Float64Array => {
@@ -43,16 +44,36 @@ const typed = (dtype: string, text: string): Float32Array | Float64Array => {
 const READS: Record<string, (z: ZarrArray, pool: WorkerPool | false) => Promise<{ data: unknown }>> = {
   all: (z, pool) => z.get(undefined, { pool }),
   "reversed rows of column 1": (z, pool) => z.get([slice(null, null, -1), 1], { pool }),
-  "every other row backwards, every third column backwards": (z, pool) => z.get([slice(4, 0, -2), slice(null, null, -3)], { pool }),
+  "every other row backwards, every third column backwards": (z, pool) =>
+    z.get([slice(4, 0, -2), slice(null, null, -3)], { pool }),
   "element [1, 2]": (z, pool) => z.get([1, 2], { pool }),
   "row 3": (z, pool) => z.get([3], { pool }),
   "column 6": (z, pool) => z.get([null, 6], { pool }),
-  "oindex [[4, 0, 3], [6, 1, 1]]": (z, pool) => z.oindex.get([[4, 0, 3], [6, 1, 1]], { pool }),
-  "vindex [[0, 4, 2, 1], [6, 0, 3, 0]]": (z, pool) => z.vindex.get([[0, 4, 2, 1], [6, 0, 3, 0]], { pool }),
+  "oindex [[4, 0, 3], [6, 1, 1]]": (z, pool) =>
+    z.oindex.get(
+      [
+        [4, 0, 3],
+        [6, 1, 1],
+      ],
+      { pool },
+    ),
+  "vindex [[0, 4, 2, 1], [6, 0, 3, 0]]": (z, pool) =>
+    z.vindex.get(
+      [
+        [0, 4, 2, 1],
+        [6, 0, 3, 0],
+      ],
+      { pool },
+    ),
 };
 
 /** The writes, by kind and selection as the fixture script lists them. */
-async function write(z: ZarrArray, dtype: string, step: Case["writes"][number], pool: WorkerPool | false): Promise<void> {
+async function write(
+  z: ZarrArray,
+  dtype: string,
+  step: Case["writes"][number],
+  pool: WorkerPool | false,
+): Promise<void> {
   const value = { data: typed(dtype, step.value), shape: step.shape };
   const options = { pool };
   switch (`${step.kind} ${step.selection}`) {
@@ -61,9 +82,23 @@ async function write(z: ZarrArray, dtype: string, step: Case["writes"][number], 
     case "basic [4:0:-1, 0:7:3]":
       return z.set([slice(4, 0, -1), slice(0, 7, 3)], value, options);
     case "oindex [[0, 3, 4], [6, 1, 2]]":
-      return z.oindex.set([[0, 3, 4], [6, 1, 2]], value, options);
+      return z.oindex.set(
+        [
+          [0, 3, 4],
+          [6, 1, 2],
+        ],
+        value,
+        options,
+      );
     case "vindex [[0, 2, 4, 1], [5, 0, 3, 6]]":
-      return z.vindex.set([[0, 2, 4, 1], [5, 0, 3, 6]], value, options);
+      return z.vindex.set(
+        [
+          [0, 2, 4, 1],
+          [5, 0, 3, 6],
+        ],
+        value,
+        options,
+      );
     case "scalar [2, 3:7]": {
       // JS numbers, read from the doubles' bits: one for a float, [re, im] for a complex.
       const doubles = new Float64Array(bytes(step.value).buffer);
@@ -107,7 +142,8 @@ describe("NaN payloads, signalling NaNs and negative zeros against zarr-python's
         const z = await openArray(new DirectoryStore(join(fixtures, name, "source")), { mode: "r" });
         const got: Record<string, string> = {};
         await onThreads(threads, async () => {
-          for (const [label, read] of Object.entries(READS)) got[label] = hex((await read(z, threads)).data as Float32Array | Float64Array);
+          for (const [label, read] of Object.entries(READS))
+            got[label] = hex((await read(z, threads)).data as Float32Array | Float64Array);
         });
         expect(got).toEqual(c.reads);
       });
@@ -116,17 +152,30 @@ describe("NaN payloads, signalling NaNs and negative zeros against zarr-python's
         const out = await mkdtemp(join(tmpdir(), "z-nan-payloads-"));
         try {
           const make = (path: string) =>
-            create({ store: new DirectoryStore(join(out, path)), shape: c.shape, chunks: c.chunks, dtype: c.dtype, order: c.order, compressor: null, fillValue: c.dtype.includes("c") ? [NaN, 0] : NaN });
+            create({
+              store: new DirectoryStore(join(out, path)),
+              shape: c.shape,
+              chunks: c.chunks,
+              dtype: c.dtype,
+              order: c.order,
+              compressor: null,
+              fillValue: c.dtype.includes("c") ? [NaN, 0] : NaN,
+            });
           const whole = await make("source");
           const written = await make("writes");
           await onThreads(threads, async () => {
             await whole.set(undefined, { data: typed(c.dtype, c.source), shape: c.shape }, { pool: threads });
             for (const step of c.writes) await write(written, c.dtype, step, threads);
           });
-          for (const [path, keys] of [["source", c.source_chunks], ["writes", c.written_chunks]] as const) {
+          for (const [path, keys] of [
+            ["source", c.source_chunks],
+            ["writes", c.written_chunks],
+          ] as const) {
             expect((await readdir(join(out, path))).filter((k) => !k.startsWith(".")).sort()).toEqual(keys);
             for (const key of keys) {
-              expect(hex(readFileSync(join(out, path, key))), `${path}/${key}`).toBe(hex(readFileSync(join(fixtures, name, path, key))));
+              expect(hex(readFileSync(join(out, path, key))), `${path}/${key}`).toBe(
+                hex(readFileSync(join(fixtures, name, path, key))),
+              );
             }
           }
         } finally {

@@ -36,18 +36,27 @@ describe("object arrays (dtype |O)", () => {
   });
 
   it("takes every selection kind, scalars and broadcasting", async () => {
-    const z = await create({ shape: [4, 5], chunks: [3, 2], dtype: "|O", objectCodec: { id: "json2" }, fillValue: null });
+    const z = await create({
+      shape: [4, 5],
+      chunks: [3, 2],
+      dtype: "|O",
+      objectCodec: { id: "json2" },
+      fillValue: null,
+    });
     const grid = Array.from({ length: 20 }, (_, i) => ({ i }));
     await z.set(undefined, { data: grid, shape: [4, 5] });
     const at = (r: number, c: number): unknown => grid[r * 5 + c];
 
     expect((await z.get<unknown[]>([1, slice(null, null, -2)])).data).toEqual([at(1, 4), at(1, 2), at(1, 0)]);
     const o = await z.oindex.get<unknown[]>([new Int32Array([3, 0, 3]), [true, false, false, false, true]]);
-    expect([o.shape, o.data]).toEqual([[3, 2], [at(3, 0), at(3, 4), at(0, 0), at(0, 4), at(3, 0), at(3, 4)]]);
+    expect([o.shape, o.data]).toEqual([
+      [3, 2],
+      [at(3, 0), at(3, 4), at(0, 0), at(0, 4), at(3, 0), at(3, 4)],
+    ]);
     const v = await z.vindex.get<unknown[]>([new Int32Array([2, 0]), new Int32Array([1, 4])]);
     expect(v.data).toEqual([at(2, 1), at(0, 4)]);
     const mask = Array.from({ length: 4 }, (_, r) => Array.from({ length: 5 }, (_, c) => r === c));
-    expect((await z.getMaskSelection([mask]).then((m) => m.data))).toEqual([0, 1, 2, 3].map((i) => at(i, i)));
+    expect(await z.getMaskSelection([mask]).then((m) => m.data)).toEqual([0, 1, 2, 3].map((i) => at(i, i)));
     const block = await z.blocks.get<unknown[]>([1, 2]);
     expect([block.shape, block.data]).toEqual([[1, 1], [at(3, 4)]]);
 
@@ -99,7 +108,11 @@ describe("object arrays (dtype |O)", () => {
     await z.set(undefined, { data: ["a", "b", "c", "d", "e", "f"], shape: [3, 2] });
     const rows: unknown[] = [];
     for await (const row of z.islice<unknown[]>()) rows.push(row.data);
-    expect(rows).toEqual([["a", "b"], ["c", "d"], ["e", "f"]]);
+    expect(rows).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+      ["e", "f"],
+    ]);
   });
 
   it("deletes chunks equal to the fill value when writeEmptyChunks is false", async () => {
@@ -121,11 +134,22 @@ describe("object arrays (dtype |O)", () => {
 
   it("refuses an object array without an object codec, as zarr-python", async () => {
     await expect(create({ shape: [4], dtype: "|O" })).rejects.toBeInstanceOf(ObjectCodecError);
-    await expect(create({ shape: [4], dtype: "object", filters: [{ id: "zlib", level: 1 }] })).rejects.toMatchObject({ code: "ZARR_OBJECT_CODEC" });
-    await expect(create({ shape: [4], dtype: "|O", objectCodec: { id: "zlib", level: 1 } })).rejects.toMatchObject({ code: "ZARR_OBJECT_CODEC" });
-    await expect(create({ shape: [4], dtype: "<i4", objectCodec: { id: "vlen-utf8" } })).rejects.toMatchObject({ code: "ZARR_OBJECT_CODEC" });
+    await expect(create({ shape: [4], dtype: "object", filters: [{ id: "zlib", level: 1 }] })).rejects.toMatchObject({
+      code: "ZARR_OBJECT_CODEC",
+    });
+    await expect(create({ shape: [4], dtype: "|O", objectCodec: { id: "zlib", level: 1 } })).rejects.toMatchObject({
+      code: "ZARR_OBJECT_CODEC",
+    });
+    await expect(create({ shape: [4], dtype: "<i4", objectCodec: { id: "vlen-utf8" } })).rejects.toMatchObject({
+      code: "ZARR_OBJECT_CODEC",
+    });
     await expect(create({ shape: [4], dtype: "array" })).rejects.toMatchObject({ code: "ZARR_OBJECT_CODEC" });
-    const z = await create({ shape: [4], dtype: "|O", objectCodec: { id: "msgpack2" }, filters: [{ id: "zlib", level: 1 }] });
+    const z = await create({
+      shape: [4],
+      dtype: "|O",
+      objectCodec: { id: "msgpack2" },
+      filters: [{ id: "zlib", level: 1 }],
+    });
     expect(z.filters?.map((f) => f.id)).toEqual(["msgpack2", "zlib"]);
   });
 

@@ -21,10 +21,20 @@ describe("reading into a caller's buffer", () => {
 describe("iteration, as zarr-python's islice", () => {
   it("yields the rows of the first dimension, block by block", async () => {
     // zarr.array(np.arange(20, dtype='<i2').reshape(10, 2), chunks=(3, 2)).islice(2, 8)
-    const z = await array({ data: Int16Array.from({ length: 20 }, (_, i) => i), shape: [10, 2] }, { chunks: [3, 2], compressor: null });
+    const z = await array(
+      { data: Int16Array.from({ length: 20 }, (_, i) => i), shape: [10, 2] },
+      { chunks: [3, 2], compressor: null },
+    );
     const rows: number[][] = [];
     for await (const row of z.islice(2, 8)) rows.push(Array.from(row.data as Int16Array));
-    expect(rows).toEqual([[4, 5], [6, 7], [8, 9], [10, 11], [12, 13], [14, 15]]);
+    expect(rows).toEqual([
+      [4, 5],
+      [6, 7],
+      [8, 9],
+      [10, 11],
+      [12, 13],
+      [14, 15],
+    ]);
   });
 
   it("iterates a 1-d array element by element", async () => {

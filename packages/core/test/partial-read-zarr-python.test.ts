@@ -19,7 +19,9 @@ const dir = mkdtempSync(join(tmpdir(), "z-partial-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function writeArrays(): string[] {
-  const run = spawnSync(PYTHON, [new URL("./python/partial_read_arrays.py", import.meta.url).pathname, dir], { encoding: "utf8" });
+  const run = spawnSync(PYTHON, [new URL("./python/partial_read_arrays.py", import.meta.url).pathname, dir], {
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`partial_read_arrays.py failed: ${run.stderr}`);
   return (JSON.parse(run.stdout) as { arrays: string[] }).arrays;
 }
@@ -54,10 +56,17 @@ describe.skipIf(!available)("partial reads of arrays zarr-python wrote", () => {
       for (const [r, c, h, w] of WINDOWS) {
         const got: NdArray = await z.get([slice(r, r + h), slice(c, c + w)]);
         const bytes = new Uint8Array(h * w * itemsize);
-        for (let i = 0; i < h; i++) bytes.set(expected.subarray(((r + i) * width + c) * itemsize, ((r + i) * width + c + w) * itemsize), i * w * itemsize);
+        for (let i = 0; i < h; i++)
+          bytes.set(
+            expected.subarray(((r + i) * width + c) * itemsize, ((r + i) * width + c + w) * itemsize),
+            i * w * itemsize,
+          );
         byteSwapInPlace(bytes, z.dtype); // the .bin files hold the dtype's byte order; results are little-endian
         const data = got.data as unknown as ArrayBufferView;
-        expect(Buffer.compare(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), bytes), `${name} window ${[r, c, h, w]}`).toBe(0);
+        expect(
+          Buffer.compare(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), bytes),
+          `${name} window ${[r, c, h, w]}`,
+        ).toBe(0);
       }
       expect(ranges, `${name} was read in parts`).toBeGreaterThan(0);
     }

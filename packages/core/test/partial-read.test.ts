@@ -4,7 +4,19 @@
  * selection kind, dtypes in both byte orders, C and F order, edge chunks, missing chunks.
  */
 import { describe, expect, it } from "vitest";
-import { ChunkError, consolidateMetadata, create, defaultCodecRegistry, LRUStoreCache, MemoryStore, openConsolidated, openArray, slice, type NdArray, type ZarrArray } from "@z/core";
+import {
+  ChunkError,
+  consolidateMetadata,
+  create,
+  defaultCodecRegistry,
+  LRUStoreCache,
+  MemoryStore,
+  openConsolidated,
+  openArray,
+  slice,
+  type NdArray,
+  type ZarrArray,
+} from "@z/core";
 import { CodecError } from "@z/codecs";
 import type { ByteRange, CodecConfig, Store } from "@z/meta";
 import { ChunkCodec } from "../src/chunk-codec.js";
@@ -49,7 +61,13 @@ async function filled(dtype: string, order: "C" | "F", compressor: CodecConfig |
   const big = data instanceof BigInt64Array || data instanceof BigUint64Array;
   for (let i = 0; i < data.length; i++) {
     const v = (i * 7919) % 65521;
-    data[i] = big ? BigInt(v) : dtype.includes("b1") ? v & 1 : dtype.includes("u1") ? v & 255 : v / (dtype.includes("f") ? 3 : 1);
+    data[i] = big
+      ? BigInt(v)
+      : dtype.includes("b1")
+        ? v & 1
+        : dtype.includes("u1")
+          ? v & 255
+          : v / (dtype.includes("f") ? 3 : 1);
   }
   await z.set(null, all);
   return z;
@@ -58,7 +76,13 @@ async function filled(dtype: string, order: "C" | "F", compressor: CodecConfig |
 /** A selection of every kind, small and large, on and across chunk edges. */
 function selections(): [string, (z: ZarrArray) => Promise<NdArray>][] {
   const mask = new Uint8Array(SHAPE[0]! * SHAPE[1]!);
-  for (const [i, j] of [[0, 0], [61, 101], [129, 249], [70, 5]]) mask[i! * SHAPE[1]! + j!] = 1;
+  for (const [i, j] of [
+    [0, 0],
+    [61, 101],
+    [129, 249],
+    [70, 5],
+  ])
+    mask[i! * SHAPE[1]! + j!] = 1;
   return [
     ["a window inside one chunk", (z) => z.get([slice(3, 17), slice(5, 40)])],
     ["a window across four chunks", (z) => z.get([slice(50, 70), slice(90, 110)])],
@@ -69,8 +93,22 @@ function selections(): [string, (z: ZarrArray) => Promise<NdArray>][] {
     ["negative steps", (z) => z.get([slice(null, null, -2), slice(110, 90, -1)])],
     ["the whole array", (z) => z.get()],
     ["orthogonal index lists", (z) => z.oindex.get([[3, 70, 5, 5, 64], slice(10, 20)])],
-    ["orthogonal lists in both dimensions", (z) => z.oindex.get([[1, 2], [200, 3, 3]])],
-    ["coordinates", (z) => z.vindex.get([[1, 65, 129, 1], [2, 240, 0, 3]])],
+    [
+      "orthogonal lists in both dimensions",
+      (z) =>
+        z.oindex.get([
+          [1, 2],
+          [200, 3, 3],
+        ]),
+    ],
+    [
+      "coordinates",
+      (z) =>
+        z.vindex.get([
+          [1, 65, 129, 1],
+          [2, 240, 0, 3],
+        ]),
+    ],
     ["a mask", (z) => z.vindex.get({ data: mask, shape: SHAPE, dtype: { kind: "b" } })],
     ["a block", (z) => z.blocks.get([1, 2])],
   ];
@@ -104,7 +142,15 @@ describe("partial chunk reads", () => {
   }
 
   it("read fields of structured arrays and caller buffers the same way", async () => {
-    const z = await create({ shape: SHAPE, chunks: CHUNKS, dtype: [["a", "<i4"], ["b", ">f8"]], store: new MemoryStore() });
+    const z = await create({
+      shape: SHAPE,
+      chunks: CHUNKS,
+      dtype: [
+        ["a", "<i4"],
+        ["b", ">f8"],
+      ],
+      store: new MemoryStore(),
+    });
     const all = await z.get();
     (all.data as Uint8Array).forEach((_, i, a) => (a[i] = (i * 13) & 255));
     await z.set(null, all);
@@ -122,11 +168,18 @@ describe("partial chunk reads", () => {
 
   it("read only a part of large chunks", async () => {
     const z = await create({ shape: [1024, 1024], chunks: [1024, 1024], dtype: "<f4", store: new MemoryStore() });
-    await z.set(null, { data: Float32Array.from({ length: 1024 * 1024 }, (_, i) => Math.sin(i / 5000) + (i % 7) / 100), shape: [1024, 1024] });
+    await z.set(null, {
+      data: Float32Array.from({ length: 1024 * 1024 }, (_, i) => Math.sin(i / 5000) + (i % 7) / 100),
+      shape: [1024, 1024],
+    });
     const stored = (await z.store.get("0.0"))!.length;
     const store = counting(z.store);
     const window = await (await openArray(store)).get([slice(500, 600), slice(10, 110)]);
-    expectSame(window, await (await openArray(wholeChunksOnly(z.store))).get([slice(500, 600), slice(10, 110)]), "window");
+    expectSame(
+      window,
+      await (await openArray(wholeChunksOnly(z.store))).get([slice(500, 600), slice(10, 110)]),
+      "window",
+    );
     // The header and block starts, then one or two 512 KiB blocks of eight.
     expect(store.ranges).toBe(2);
     expect(store.rangeBytes).toBeLessThan(stored / 3);
@@ -137,7 +190,12 @@ describe("partial chunk reads", () => {
     const inner = counting(z.store);
     const cache = new LRUStoreCache(inner, 1 << 24);
     const cached = await openArray(cache);
-    for (let i = 0; i < 3; i++) expectSame(await cached.get([slice(3, 17), slice(5, 40)]), await z.get([slice(3, 17), slice(5, 40)]), "through the cache");
+    for (let i = 0; i < 3; i++)
+      expectSame(
+        await cached.get([slice(3, 17), slice(5, 40)]),
+        await z.get([slice(3, 17), slice(5, 40)]),
+        "through the cache",
+      );
     expect(inner.ranges).toBe(0);
     expect(cache.hits).toBeGreaterThan(0);
   });
@@ -152,7 +210,11 @@ describe("partial chunk reads", () => {
     const expected = await z.get(window);
     expectSame(await ((await openConsolidated(inner)) as ZarrArray).get(window), expected, "consolidated over ranges");
     expect(inner.ranges).toBeGreaterThan(0);
-    expectSame(await ((await openConsolidated(wholeOnly)) as ZarrArray).get(window), expected, "consolidated without ranges");
+    expectSame(
+      await ((await openConsolidated(wholeOnly)) as ZarrArray).get(window),
+      expected,
+      "consolidated without ranges",
+    );
     expect(gets).toBe(2); // .zmetadata and the one chunk, once
   });
 
@@ -188,7 +250,11 @@ describe("partial chunk reads", () => {
 
 describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
   it("decodes into the caller's buffer what decode gives, through the codec's decodeInto or a copy", async () => {
-    for (const compressor of [{ id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 }, { id: "zlib", level: 1 }, null] as (CodecConfig | null)[]) {
+    for (const compressor of [
+      { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+      { id: "zlib", level: 1 },
+      null,
+    ] as (CodecConfig | null)[]) {
       const z = await filled(">f8", "F", compressor);
       const codec = await ChunkCodec.create(z.metadata, defaultCodecRegistry(), ".zarray");
       const stored = (await z.store.get("1.2"))!;
@@ -199,7 +265,9 @@ describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
       expect(Buffer.compare(got, expected), JSON.stringify(compressor)).toBe(0);
       expect(out[codec.chunkBytes], "left alone past the chunk").toBe(7);
       // Thrown at once or rejected later, as the codec decodes synchronously or not.
-      await expect(Promise.resolve().then(() => codec.decodeInto(stored, new Uint8Array(codec.chunkBytes - 1), "1.2"))).rejects.toThrow(ChunkError);
+      await expect(
+        Promise.resolve().then(() => codec.decodeInto(stored, new Uint8Array(codec.chunkBytes - 1), "1.2")),
+      ).rejects.toThrow(ChunkError);
     }
   });
 });
@@ -209,7 +277,13 @@ describe("partial reads of a directory store", () => {
     const { TempStore } = await import("@z/store-fs");
     const store = new TempStore();
     try {
-      const z = await create({ store, shape: [1000, 1000], chunks: [500, 500], dtype: "<f4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 } });
+      const z = await create({
+        store,
+        shape: [1000, 1000],
+        chunks: [500, 500],
+        dtype: "<f4",
+        compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 },
+      });
       await z.set(null, { data: Float32Array.from({ length: 1e6 }, (_, i) => i * 0.5), shape: [1000, 1000] });
       const buffers = new Set<ArrayBufferLike>();
       let reads = 0;
@@ -244,13 +318,23 @@ describe("partial reads of a directory store", () => {
     }
     for (const store of [new TempStore(), new CountingStore()]) {
       try {
-        const z = await create({ store, shape: [1000, 1000], chunks: [500, 500], dtype: "<f4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 } });
+        const z = await create({
+          store,
+          shape: [1000, 1000],
+          chunks: [500, 500],
+          dtype: "<f4",
+          compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 4096 },
+        });
         await z.set(null, { data: Float32Array.from({ length: 1e6 }, (_, i) => i * 0.5), shape: [1000, 1000] });
         let sync = 0;
         const read = store.getRangeSyncInto.bind(store);
         store.getRangeSyncInto = (key, range, buffer) => (sync++, read(key, range, buffer));
         const window = await z.get([slice(490, 510), slice(10, 20)]);
-        expectSame(window, await (await openArray(wholeChunksOnly(store), { mode: "r" })).get([slice(490, 510), slice(10, 20)]), "a window across two chunks");
+        expectSame(
+          window,
+          await (await openArray(wholeChunksOnly(store), { mode: "r" })).get([slice(490, 510), slice(10, 20)]),
+          "a window across two chunks",
+        );
         if (store instanceof CountingStore) expect([sync, store.ranges > 0]).toEqual([0, true]);
         else expect(sync).toBeGreaterThan(0);
       } finally {

@@ -20,12 +20,21 @@ function tempStore(): TempStore {
   return store;
 }
 
-const ramp = (n: number, scale = 1): Float64Array => Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.01) * scale + i);
+const ramp = (n: number, scale = 1): Float64Array =>
+  Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.01) * scale + i);
 
 describe("a worker pool decodes and encodes chunks on other threads", () => {
   it("reads a directory store in the threads: the same values as this thread", async () => {
     const store = tempStore();
-    const z = await create({ store, shape: [300, 170], chunks: [64, 50], dtype: ">f8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 }, order: "F", fillValue: Number.NaN });
+    const z = await create({
+      store,
+      shape: [300, 170],
+      chunks: [64, 50],
+      dtype: ">f8",
+      compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 },
+      order: "F",
+      fillValue: Number.NaN,
+    });
     await z.set([slice(0, 250), slice(0, 170)], { data: ramp(250 * 170), shape: [250, 170] }, { pool: false });
     expect(pool.storeSpec(store)).toEqual({ kind: "directory", root: store.root, fsync: false });
 
@@ -43,27 +52,39 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     expect(Number.isNaN((pooled.data as Float64Array)[299 * 170])).toBe(true);
 
     const window = [slice(10, 290, 3), slice(169, 0, -7)];
-    expect(Array.from((await z.get(window, { pool })).data as Float64Array)).toEqual(Array.from((await z.get(window, { pool: false })).data as Float64Array));
+    expect(Array.from((await z.get(window, { pool })).data as Float64Array)).toEqual(
+      Array.from((await z.get(window, { pool: false })).data as Float64Array),
+    );
     const rows = new Int32Array([299, 3, 3, 128, 0]);
     const o1 = await z.getOrthogonalSelection([rows, slice(null)], { pool });
     const o2 = await z.getOrthogonalSelection([rows, slice(null)], { pool: false });
     expect(Array.from(o1.data as Float64Array)).toEqual(Array.from(o2.data as Float64Array));
     const points = [new Int32Array([5, 299, 64, 65]), new Int32Array([169, 0, 49, 50])];
     const v1 = await z.getCoordinateSelection(points, { pool });
-    expect(Array.from(v1.data as Float64Array)).toEqual(Array.from((await z.getCoordinateSelection(points, { pool: false })).data as Float64Array));
+    expect(Array.from(v1.data as Float64Array)).toEqual(
+      Array.from((await z.getCoordinateSelection(points, { pool: false })).data as Float64Array),
+    );
   });
 
   it("reads chunk files of very different sizes one after another into reused buffers", async () => {
     // Noisy chunks (~100 KiB stored, more than a read buffer starts with) between tiny ones: each thread's read buffer grows,
     // then serves smaller files; every chunk must come back as written.
     const store = tempStore();
-    const z = await create({ store, shape: [16, 128, 128], chunks: [1, 128, 128], dtype: "<u8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } });
+    const z = await create({
+      store,
+      shape: [16, 128, 128],
+      chunks: [1, 128, 128],
+      dtype: "<u8",
+      compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 },
+    });
     let seed = 7;
     const noise = (): bigint => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return BigInt(seed) * BigInt(seed + 1);
     };
-    const data = BigUint64Array.from({ length: 16 * 128 * 128 }, (_, i) => (Math.floor(i / (128 * 128)) % 3 === 0 ? noise() : BigInt(i % 5)));
+    const data = BigUint64Array.from({ length: 16 * 128 * 128 }, (_, i) =>
+      Math.floor(i / (128 * 128)) % 3 === 0 ? noise() : BigInt(i % 5),
+    );
     await z.set(null, { data, shape: [16, 128, 128] }, { pool: false });
     const sizes = await Promise.all(Array.from({ length: 16 }, async (_, i) => (await store.get(`${i}.0.0`))!.length));
     expect(Math.max(...sizes)).toBeGreaterThan(1 << 16);
@@ -77,16 +98,31 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
   it("reads a store the threads cannot open by handing them the chunk bytes", async () => {
     const store = new MemoryStore();
     expect(pool.storeSpec(store)).toBeUndefined();
-    const z = await create({ store, shape: [1000], chunks: [64], dtype: "<c8", compressor: { id: "zstd", level: 3 }, fillValue: [1, -1] });
+    const z = await create({
+      store,
+      shape: [1000],
+      chunks: [64],
+      dtype: "<c8",
+      compressor: { id: "zstd", level: 3 },
+      fillValue: [1, -1],
+    });
     await z.set(slice(0, 900), { data: new Float32Array(ramp(1800)), shape: [900] }, { pool: false });
     const pooled = await z.get(undefined, { pool });
-    expect(Array.from(pooled.data as Float32Array)).toEqual(Array.from((await z.get(undefined, { pool: false })).data as Float32Array));
+    expect(Array.from(pooled.data as Float32Array)).toEqual(
+      Array.from((await z.get(undefined, { pool: false })).data as Float32Array),
+    );
     expect(Array.from((pooled.data as Float32Array).subarray(1998))).toEqual([1, -1]);
   });
 
   it("hands the threads bytes a store says nothing else keeps without copying them, and copies the others", async () => {
     const memory = new MemoryStore();
-    const z = await create({ store: memory, shape: [2000], chunks: [100], dtype: "<f8", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } });
+    const z = await create({
+      store: memory,
+      shape: [2000],
+      chunks: [100],
+      dtype: "<f8",
+      compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 },
+    });
     await z.set(null, { data: ramp(2000), shape: [2000] }, { pool: false });
     for (const freshValues of [true, false]) {
       const handed: Uint8Array[] = [];
@@ -109,7 +145,13 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
 
   it("writes through the threads what this thread would write, byte for byte", async () => {
     const [a, b] = [tempStore(), new MemoryStore()];
-    const options = { shape: [200, 90], chunks: [32, 32], dtype: "<i2", compressor: { id: "zlib", level: 1 }, fillValue: 7 };
+    const options = {
+      shape: [200, 90],
+      chunks: [32, 32],
+      dtype: "<i2",
+      compressor: { id: "zlib", level: 1 },
+      fillValue: 7,
+    };
     const za = await create({ store: a, ...options });
     const zb = await create({ store: b, ...options });
     const data = Int16Array.from({ length: 150 * 90 }, (_, i) => (i * 37) % 1000);
@@ -136,14 +178,25 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
 
   it("reports a corrupt chunk as this thread would: a typed error naming the key", async () => {
     const store = tempStore();
-    const z = await create({ store, shape: [64, 64], chunks: [16, 16], dtype: "<f4", compressor: { id: "blosc", cname: "zstd", clevel: 3, shuffle: 2 } });
+    const z = await create({
+      store,
+      shape: [64, 64],
+      chunks: [16, 16],
+      dtype: "<f4",
+      compressor: { id: "blosc", cname: "zstd", clevel: 3, shuffle: 2 },
+    });
     await z.set(null, 1.5, { pool: false });
     const chunk = (await store.get("1.2"))!;
     await store.set("1.2", chunk.subarray(0, chunk.length - 9));
     const alone = await z.get(undefined, { pool: false }).catch((e: unknown) => e);
     const pooled = await z.get(undefined, { pool }).catch((e: unknown) => e);
     expect(pooled).toBeInstanceOf(Error);
-    expect(pooled).toMatchObject({ name: (alone as Error).name, code: "ZARR_CODEC", key: "1.2", message: (alone as Error).message });
+    expect(pooled).toMatchObject({
+      name: (alone as Error).name,
+      code: "ZARR_CODEC",
+      key: "1.2",
+      message: (alone as Error).message,
+    });
   });
 
   it("stops at an aborted signal and rejects with its reason", async () => {
@@ -161,11 +214,20 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
 
   it("refuses a pool's answer to a read that lacks the decoded chunks, rather than leave the result unfilled", async () => {
     const store = tempStore();
-    const z = await create({ store, shape: [64, 64], chunks: [16, 16], dtype: "<i4", compressor: { id: "zlib", level: 1 } });
+    const z = await create({
+      store,
+      shape: [64, 64],
+      chunks: [16, 16],
+      dtype: "<i4",
+      compressor: { id: "zlib", level: 1 },
+    });
     await z.set(null, 7, { pool: false });
     // A pool written for the old protocol, whose threads wrote into a shared output and said only "ok".
     const old: ChunkPool = { size: 1, minBytes: 0, ready: 1, run: async () => ({ ok: true }), close: async () => {} };
-    await expect(z.get(undefined, { pool: old })).rejects.toMatchObject({ code: "ZARR_POOL", message: expect.stringContaining("with no decoded chunks") });
+    await expect(z.get(undefined, { pool: old })).rejects.toMatchObject({
+      code: "ZARR_POOL",
+      message: expect.stringContaining("with no decoded chunks"),
+    });
   });
 
   it("keeps arrays with codecs of their own on this thread", async () => {
@@ -182,14 +244,21 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     const store = tempStore();
     const z = await create({ store, shape: [64], chunks: [8], dtype: "<i4", compressor: { id: "test-reverse" } });
     await z.set(null, { data: Int32Array.from({ length: 64 }, (_, i) => i), shape: [64] }, { pool });
-    expect(Array.from((await z.get(undefined, { pool })).data as Int32Array)).toEqual(Array.from({ length: 64 }, (_, i) => i));
+    expect(Array.from((await z.get(undefined, { pool })).data as Int32Array)).toEqual(
+      Array.from({ length: 64 }, (_, i) => i),
+    );
   });
 
   it("sends arrays to the pool when the application registered the built-in codec itself", async () => {
     // As an application that registers @z/codecs-wasm's factories under their ids: the same codec.
     const registry = new CodecRegistry([["blosc", () => blosc]]);
     const store = tempStore();
-    const options = { shape: [64, 64], chunks: [8, 8], dtype: "<i2", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 } };
+    const options = {
+      shape: [64, 64],
+      chunks: [8, 8],
+      dtype: "<i2",
+      compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 },
+    };
     const z = await create({ store, ...options, registry });
     const data = Int16Array.from({ length: 64 * 64 }, (_, i) => i - 2000);
     await z.set(null, { data, shape: [64, 64] }, { pool: false });
@@ -226,7 +295,11 @@ describe("Node's @z/core", () => {
     `;
     const cwd = new URL("..", import.meta.url);
     // Under -e with --input-type and a V8 flag: threads must leave the first out and may not pass the second.
-    const out = execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", code], { cwd, encoding: "utf8", timeout: 30_000 });
+    const out = execFileSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", code], {
+      cwd,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     const cores = availableParallelism();
     expect(JSON.parse(out)).toEqual({ size: cores > 1 ? cores - 1 : 0, pooled: cores > 1, value: 2.5 });
   });

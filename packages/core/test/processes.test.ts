@@ -12,7 +12,11 @@ const stores: TempStore[] = [];
 afterAll(() => Promise.all(stores.map((s) => s.close())));
 
 /** Several processes each write their own elements of one array; chunks hold elements of all. */
-async function hammer(processes: number, perProcess: number, withLocks: boolean): Promise<{ values: number[]; locks: string }> {
+async function hammer(
+  processes: number,
+  perProcess: number,
+  withLocks: boolean,
+): Promise<{ values: number[]; locks: string }> {
   const store = new TempStore();
   stores.push(store);
   const size = processes * perProcess;
@@ -20,9 +24,22 @@ async function hammer(processes: number, perProcess: number, withLocks: boolean)
   const locks = join(store.root, "locks");
   // Interleave: process p writes elements p, p+n, ... so every chunk is shared by every process.
   const children = Array.from({ length: processes }, (_, p) =>
-    run(process.execPath, ["--conditions=@z/source", "--import", "tsx", worker, join(store.root, "a"), withLocks ? locks : "none", String(p * perProcess), String(perProcess)], {
-      cwd: new URL("..", import.meta.url).pathname,
-    }),
+    run(
+      process.execPath,
+      [
+        "--conditions=@z/source",
+        "--import",
+        "tsx",
+        worker,
+        join(store.root, "a"),
+        withLocks ? locks : "none",
+        String(p * perProcess),
+        String(perProcess),
+      ],
+      {
+        cwd: new URL("..", import.meta.url).pathname,
+      },
+    ),
   );
   await Promise.all(children);
   const z = await openArray(store, { path: "a", mode: "r" });

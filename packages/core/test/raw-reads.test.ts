@@ -31,7 +31,15 @@ const ramp = (n: number) => Float32Array.from({ length: n }, (_, i) => i);
 
 /** The same read from the same data with no raw path to take (a zlib copy of a float32 array). */
 async function expected(z: ZarrArray, selection: Parameters<ZarrArray["get"]>[0]) {
-  const copy = await create({ store: new TempStore(), shape: z.shape, chunks: z.chunks, dtype: "<f4", fillValue: z.fillValue as number, compressor: { id: "zlib", level: 1 }, order: z.order });
+  const copy = await create({
+    store: new TempStore(),
+    shape: z.shape,
+    chunks: z.chunks,
+    dtype: "<f4",
+    fillValue: z.fillValue as number,
+    compressor: { id: "zlib", level: 1 },
+    order: z.order,
+  });
   stores.push(copy.store as TempStore);
   await copy.set(null, await z.get(null, { pool: false }), { pool: false });
   return copy.get(selection, { pool: false });
@@ -41,11 +49,24 @@ describe("reads of arrays stored raw", () => {
   it("read whole chunks straight into the result, and the rest as any array", async () => {
     const s = store();
     // 300 x 700 float32: chunks of 256 x 512 (512 KiB), edge chunks cut short.
-    const z = await create({ store: s, shape: [300, 700], chunks: [256, 512], dtype: "<f4", compressor: null, fillValue: -1 });
+    const z = await create({
+      store: s,
+      shape: [300, 700],
+      chunks: [256, 512],
+      dtype: "<f4",
+      compressor: null,
+      fillValue: -1,
+    });
     await z.set(null, { data: ramp(300 * 700), shape: [300, 700] });
     await z.set([slice(256, 300), slice(512, 700)], -1); // an all-fill chunk still stored
     await s.delete("0.1"); // a missing chunk reads as the fill value
-    for (const selection of [null, [slice(0, 256), slice(0, 512)], [slice(0, 280), slice(0, 600)], [slice(0, 256), slice(0, 700)], [100, slice(null)]] as const) {
+    for (const selection of [
+      null,
+      [slice(0, 256), slice(0, 512)],
+      [slice(0, 280), slice(0, 600)],
+      [slice(0, 256), slice(0, 700)],
+      [100, slice(null)],
+    ] as const) {
       s.intoParts = 0;
       s.stretches = [];
       const got = await z.get(selection as never);
@@ -53,9 +74,18 @@ describe("reads of arrays stored raw", () => {
       const want = await expected(z, selection as never);
       expect(got.shape).toEqual(want.shape);
       expect(got.data).toBeInstanceOf(Float32Array);
-      expect(Buffer.compare(new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength), new Uint8Array(want.data.buffer, want.data.byteOffset, want.data.byteLength)), JSON.stringify(selection)).toBe(0);
+      expect(
+        Buffer.compare(
+          new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength),
+          new Uint8Array(want.data.buffer, want.data.byteOffset, want.data.byteLength),
+        ),
+        JSON.stringify(selection),
+      ).toBe(0);
       // A chunk's 256 rows are each a stretch of a wider result, and one stretch of a result as wide.
-      expect(stretches.every((n) => n === (got.shape[1] === 512 ? 1 : 256)), `${JSON.stringify(selection)} ${stretches}`).toBe(true);
+      expect(
+        stretches.every((n) => n === (got.shape[1] === 512 ? 1 : 256)),
+        `${JSON.stringify(selection)} ${stretches}`,
+      ).toBe(true);
       // Only chunks the selection takes whole go the raw way: none of a single row.
       expect(raw > 0, JSON.stringify(selection)).toBe(selection === null || typeof selection[0] !== "number");
     }
@@ -86,7 +116,13 @@ for name in "ab":
       s.getIntoParts = (key, parts, options) => (s.intoParts++, read(key, parts, options));
       const got = await (await openArray(s, { mode: "r" })).get(null);
       expect(s.intoParts, name).toBeGreaterThan(0);
-      expect(Buffer.compare(new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength), readFileSync(join(dir, `${name}.bin`))), name).toBe(0);
+      expect(
+        Buffer.compare(
+          new Uint8Array(got.data.buffer, got.data.byteOffset, got.data.byteLength),
+          readFileSync(join(dir, `${name}.bin`)),
+        ),
+        name,
+      ).toBe(0);
     }
   });
 
@@ -117,7 +153,11 @@ for name in "ab":
   });
 
   it("leave big-endian and F-order arrays, and small chunks, to the usual way", async () => {
-    for (const [dtype, order, chunks] of [[">f4", "C", [256, 512]], ["<f4", "F", [256, 512]], ["<f4", "C", [64, 512]]] as const) {
+    for (const [dtype, order, chunks] of [
+      [">f4", "C", [256, 512]],
+      ["<f4", "F", [256, 512]],
+      ["<f4", "C", [64, 512]],
+    ] as const) {
       const s = store();
       const z = await create({ store: s, shape: [512, 512], chunks: [...chunks], dtype, order, compressor: null });
       await z.set(null, { data: ramp(512 * 512), shape: [512, 512] });

@@ -36,7 +36,9 @@ describe("reading and writing selections", () => {
   it("refuses a value of the wrong shape before writing anything", async () => {
     const store = new MemoryStore();
     const z = await create({ store, shape: [4], chunks: [2], dtype: "<f4", compressor: null });
-    await expect(z.set(undefined, { data: new Float32Array(3), shape: [3] })).rejects.toMatchObject({ code: "ZARR_VALUE" });
+    await expect(z.set(undefined, { data: new Float32Array(3), shape: [3] })).rejects.toMatchObject({
+      code: "ZARR_VALUE",
+    });
     expect(await store.list()).toEqual([".zarray"]);
   });
 
@@ -48,9 +50,19 @@ describe("reading and writing selections", () => {
   });
 
   it("keeps 64-bit integers exact as bigint", async () => {
-    const z = await create({ shape: [3], chunks: [2], dtype: ">u8", compressor: null, fillValue: 18446744073709551615n });
+    const z = await create({
+      shape: [3],
+      chunks: [2],
+      dtype: ">u8",
+      compressor: null,
+      fillValue: 18446744073709551615n,
+    });
     await z.set([0], 2n ** 63n + 1n);
-    expect(Array.from((await z.get()).data as BigUint64Array)).toEqual([2n ** 63n + 1n, 2n ** 64n - 1n, 2n ** 64n - 1n]);
+    expect(Array.from((await z.get()).data as BigUint64Array)).toEqual([
+      2n ** 63n + 1n,
+      2n ** 64n - 1n,
+      2n ** 64n - 1n,
+    ]);
   });
 
   it("stores big-endian chunks big-endian", async () => {
@@ -79,7 +91,15 @@ describe("reading and writing selections", () => {
   it("with writeEmptyChunks false, chunks equal to the fill value are not stored", async () => {
     // zarr-python: b[:] = nan stores nothing; b[0:3] = 1.0 stores '0'; b[0:3] = nan removes it again
     const store = new MemoryStore();
-    const b = await create({ store, shape: [6], chunks: [3], dtype: "<f8", compressor: null, fillValue: NaN, writeEmptyChunks: false });
+    const b = await create({
+      store,
+      shape: [6],
+      chunks: [3],
+      dtype: "<f8",
+      compressor: null,
+      fillValue: NaN,
+      writeEmptyChunks: false,
+    });
     await b.set(undefined, NaN);
     expect(await store.list()).toEqual([".zarray"]);
     await b.set([slice(0, 3)], 1);
@@ -96,37 +116,51 @@ describe("reading and writing selections", () => {
   });
 });
 
-  it("reads whole-row blosc chunks (decoded straight into the output) and the rest alike, in C and F order", async () => {
-    const compressor = { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 };
-    for (const order of ["C", "F"] as const) {
-      for (const dtype of ["<i2", ">f8", "<c8"]) {
-        // 23 rows of 6: chunks of 4 whole rows (the last one cut short), and one chunk left unwritten.
-        const z = await create({ shape: [23, 6], chunks: [4, 6], dtype, compressor, order, fillValue: dtype === "<c8" ? [9, 0] : 9 });
-        const k = dtype === "<c8" ? 2 : 1;
-        const values = Float64Array.from({ length: 23 * 6 * k }, (_, i) => (i % 7) - 3 + i / 4);
-        const Ctor = dtype === "<i2" ? Int16Array : dtype === ">f8" ? Float64Array : Float32Array;
-        const expected = new Ctor(values.length);
-        values.forEach((v, i) => {
-          const row = Math.floor(i / (6 * k));
-          expected[i] = row >= 8 && row < 12 ? (dtype === "<c8" && i % 2 === 1 ? 0 : 9) : v;
-        });
-        await z.set([slice(0, 8)], { data: expected.slice(0, 8 * 6 * k), shape: [8, 6] });
-        await z.set([slice(12, 23)], { data: expected.slice(12 * 6 * k), shape: [11, 6] });
-        const what = `${dtype} ${order}`;
-        expect(Array.from((await z.get()).data as Int16Array), what).toEqual(Array.from(expected));
-        const rows = await z.get([slice(3, 17)]);
-        expect(Array.from(rows.data as Int16Array), what).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
-        const out = new Ctor(14 * 6 * k).fill(-5);
-        await z.get([slice(3, 17)], { out });
-        expect(Array.from(out), `${what} into out`).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
-      }
+it("reads whole-row blosc chunks (decoded straight into the output) and the rest alike, in C and F order", async () => {
+  const compressor = { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 };
+  for (const order of ["C", "F"] as const) {
+    for (const dtype of ["<i2", ">f8", "<c8"]) {
+      // 23 rows of 6: chunks of 4 whole rows (the last one cut short), and one chunk left unwritten.
+      const z = await create({
+        shape: [23, 6],
+        chunks: [4, 6],
+        dtype,
+        compressor,
+        order,
+        fillValue: dtype === "<c8" ? [9, 0] : 9,
+      });
+      const k = dtype === "<c8" ? 2 : 1;
+      const values = Float64Array.from({ length: 23 * 6 * k }, (_, i) => (i % 7) - 3 + i / 4);
+      const Ctor = dtype === "<i2" ? Int16Array : dtype === ">f8" ? Float64Array : Float32Array;
+      const expected = new Ctor(values.length);
+      values.forEach((v, i) => {
+        const row = Math.floor(i / (6 * k));
+        expected[i] = row >= 8 && row < 12 ? (dtype === "<c8" && i % 2 === 1 ? 0 : 9) : v;
+      });
+      await z.set([slice(0, 8)], { data: expected.slice(0, 8 * 6 * k), shape: [8, 6] });
+      await z.set([slice(12, 23)], { data: expected.slice(12 * 6 * k), shape: [11, 6] });
+      const what = `${dtype} ${order}`;
+      expect(Array.from((await z.get()).data as Int16Array), what).toEqual(Array.from(expected));
+      const rows = await z.get([slice(3, 17)]);
+      expect(Array.from(rows.data as Int16Array), what).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
+      const out = new Ctor(14 * 6 * k).fill(-5);
+      await z.get([slice(3, 17)], { out });
+      expect(Array.from(out), `${what} into out`).toEqual(Array.from(expected.slice(3 * 6 * k, 17 * 6 * k)));
     }
-  });
+  }
+});
 
 describe("resize and append", () => {
   it("deletes chunks outside the new grid and keeps the rest as zarr-python does", async () => {
     const store = new MemoryStore();
-    const z = await create({ store, shape: [25, 30], chunks: [10, 10], dtype: "<i4", fillValue: -1, compressor: { id: "zlib", level: 1 } });
+    const z = await create({
+      store,
+      shape: [25, 30],
+      chunks: [10, 10],
+      dtype: "<i4",
+      fillValue: -1,
+      compressor: { id: "zlib", level: 1 },
+    });
     await z.set(undefined, { data: new Int32Array(range(750)), shape: [25, 30] });
     await z.resize([12, 18]);
     expect((await store.list()).sort()).toEqual([".zarray", "0.0", "0.1", "1.0", "1.1"]);
@@ -149,13 +183,25 @@ describe("resize and append", () => {
 
 describe("storage statistics", () => {
   it("counts initialized chunks for both separators (zarr-python undercounts '/')", async () => {
-    const z = await create({ shape: [20, 30], chunks: [10, 10], dtype: "<i4", compressor: null, dimensionSeparator: "/" });
+    const z = await create({
+      shape: [20, 30],
+      chunks: [10, 10],
+      dtype: "<i4",
+      compressor: null,
+      dimensionSeparator: "/",
+    });
     await z.set(undefined, 1);
     expect([await z.nchunksInitialized(), z.nchunks]).toEqual([6, 6]);
   });
 
   it("prints info like zarr-python", async () => {
-    const z = await create({ store: new MemoryStore(), shape: [100, 100], chunks: [10, 10], dtype: "<f8", compressor: null });
+    const z = await create({
+      store: new MemoryStore(),
+      shape: [100, 100],
+      chunks: [10, 10],
+      dtype: "<f8",
+      compressor: null,
+    });
     await z.set([slice(0, 50)], 1);
     expect(await z.info()).toBe(
       [

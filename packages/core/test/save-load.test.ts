@@ -6,14 +6,21 @@ describe("save and load", () => {
     const store = new MemoryStore();
     await save(store, { data: new Int32Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] }, { compressor: null });
     const back = (await load(store)) as NdArray;
-    expect([back.shape, Array.from(back.data as Int32Array)]).toEqual([[2, 3], [1, 2, 3, 4, 5, 6]]);
+    expect([back.shape, Array.from(back.data as Int32Array)]).toEqual([
+      [2, 3],
+      [1, 2, 3, 4, 5, 6],
+    ]);
   });
 
   it("save writes named arrays as a group and load returns them by name", async () => {
     const store = new MemoryStore();
-    await save(store, { x: new Float64Array([0.5]), y: { data: new Uint8Array([1, 2]), shape: [2] } }, { compressor: null });
+    await save(
+      store,
+      { x: new Float64Array([0.5]), y: { data: new Uint8Array([1, 2]), shape: [2] } },
+      { compressor: null },
+    );
     const back = (await load(store)) as Record<string, NdArray>;
     expect(Object.keys(back).sort()).toEqual(["x", "y"]);
-    expect(Array.from(back["y"]!.data as Uint8Array)).toEqual([1, 2]);
+    expect(Array.from(back.y!.data as Uint8Array)).toEqual([1, 2]);
   });
 });

@@ -13,7 +13,13 @@ describe("reads on the calling thread of a directory store", () => {
     }
     for (const store of [new TempStore(), new CountingStore()]) {
       try {
-        const z = await create({ store, shape: [40, 40], chunks: [10, 10], dtype: "<i4", compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 } });
+        const z = await create({
+          store,
+          shape: [40, 40],
+          chunks: [10, 10],
+          dtype: "<i4",
+          compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+        });
         const values = Int32Array.from({ length: 1600 }, (_, i) => i * 3);
         await z.set(null, { data: values, shape: [40, 40] });
         let sync = 0;

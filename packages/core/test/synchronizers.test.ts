@@ -17,7 +17,15 @@ class SlowStore extends MemoryStore {
 
 /** Every task writes its own element; elements share chunks, so writers race on each chunk. */
 async function hammer(synchronizer: Synchronizer | undefined, tasks = 120): Promise<number[]> {
-  const z = await create({ store: new SlowStore(), shape: [tasks], chunks: [10], dtype: "<i4", compressor: null, fillValue: -1, synchronizer });
+  const z = await create({
+    store: new SlowStore(),
+    shape: [tasks],
+    chunks: [10],
+    dtype: "<i4",
+    compressor: null,
+    fillValue: -1,
+    synchronizer,
+  });
   await Promise.all(Array.from({ length: tasks }, (_, i) => z.set([i], i + 1)));
   return Array.from((await z.get()).data as Int32Array);
 }
@@ -39,13 +47,25 @@ describe("concurrent writers to overlapping chunks", () => {
   });
 
   it("lose no attribute updates", async () => {
-    const z = await create({ store: new SlowStore(), shape: [1], compressor: null, synchronizer: new ThreadSynchronizer() });
+    const z = await create({
+      store: new SlowStore(),
+      shape: [1],
+      compressor: null,
+      synchronizer: new ThreadSynchronizer(),
+    });
     await Promise.all(Array.from({ length: 30 }, (_, i) => z.attrs.set(`a${i}`, i)));
     expect(Object.keys(await z.attrs.asObject()).length).toBe(30);
   });
 
   it("overlapping region writes end as one of the writes, chunk by chunk", async () => {
-    const z = await create({ store: new SlowStore(), shape: [40], chunks: [7], dtype: "<i4", compressor: null, synchronizer: new ThreadSynchronizer() });
+    const z = await create({
+      store: new SlowStore(),
+      shape: [40],
+      chunks: [7],
+      dtype: "<i4",
+      compressor: null,
+      synchronizer: new ThreadSynchronizer(),
+    });
     await Promise.all([z.set([slice(0, 30)], 1), z.set([slice(10, 40)], 2), z.set([slice(5, 35)], 3)]);
     const values = Array.from((await z.get()).data as Int32Array);
     expect(values.every((v) => v === 1 || v === 2 || v === 3)).toBe(true);

@@ -35,7 +35,8 @@ const f32 = (bits: readonly number[]): Float32Array => new Float32Array(Uint32Ar
 /** The elements that differ: float32 bits for floats (a NaN's sign and payload count), ints for the ints. */
 const sameValues = (got: Float32Array | Int8Array, expected: Expected): string[] => {
   const want = isInt(expected.dtype) ? expected.values : expected.values.map((b) => b >>> 0);
-  const have = got instanceof Float32Array ? Array.from(new Uint32Array(got.buffer, got.byteOffset, got.length)) : Array.from(got);
+  const have =
+    got instanceof Float32Array ? Array.from(new Uint32Array(got.buffer, got.byteOffset, got.length)) : Array.from(got);
   const hex = (v: number): string => (isInt(expected.dtype) ? String(v) : `0x${v.toString(16)}`);
   return want.flatMap((w, i) => (have[i] === w ? [] : [`element ${i}: ${hex(have[i]!)} instead of ${hex(w)}`]));
 };
@@ -52,7 +53,17 @@ afterAll(() => pool.close());
 
 describe("TensorStore's extension dtypes against TensorStore's own arrays", () => {
   it("has the nine cases", () => {
-    expect(names).toEqual(["bfloat16", "float8_e3m4", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "int2", "int4"]);
+    expect(names).toEqual([
+      "bfloat16",
+      "float8_e3m4",
+      "float8_e4m3b11fnuz",
+      "float8_e4m3fn",
+      "float8_e4m3fnuz",
+      "float8_e5m2",
+      "float8_e5m2fnuz",
+      "int2",
+      "int4",
+    ]);
   });
 
   for (const name of names) {
@@ -68,7 +79,9 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
       expect(sameValues(pooled.data as Float32Array | Int8Array, expected)).toEqual([]);
       // Both dimensions backwards: the whole array reversed, element by element (a strided copy).
       const reversed = await z.get([slice(null, null, -1), slice(null, null, -1)]);
-      expect(sameValues(reversed.data as Float32Array | Int8Array, { ...expected, values: [...expected.values].reverse() })).toEqual([]);
+      expect(
+        sameValues(reversed.data as Float32Array | Int8Array, { ...expected, values: [...expected.values].reverse() }),
+      ).toEqual([]);
       // The missing last row reads as TensorStore read it: the stored fill value's bits.
       const lastRow = (await z.get([15])).data as Float32Array | Int8Array;
       expect(sameValues(lastRow, { ...expected, values: expected.values.slice(15 * 16) })).toEqual([]);
@@ -90,7 +103,10 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
       });
       const rows = expected.written_rows;
       const all = isInt(name) ? Int8Array.from(expected.values) : f32(expected.values);
-      await z.set([slice(0, rows)], { data: all.subarray(0, rows * expected.shape[1]!), shape: [rows, expected.shape[1]!] });
+      await z.set([slice(0, rows)], {
+        data: all.subarray(0, rows * expected.shape[1]!),
+        shape: [rows, expected.shape[1]!],
+      });
       const again = await openArray(store, { mode: "r" });
       if (isInt(name)) expect(sameValues((await again.get()).data as Int8Array, expected)).toEqual([]);
       // The codes ml_dtypes writes for these values: TensorStore's own, but for NaNs the format's NaN of the same sign.
@@ -98,8 +114,19 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
       // The pool's threads write the same bytes.
       const pooledStore = new DirectoryStore(join(out, name, "pooled"));
       await rm(join(out, name, "pooled"), { recursive: true, force: true });
-      const copy = await create({ store: pooledStore, shape: expected.shape, chunks: expected.chunks, dtype: name, compressor: { id: "zlib", level: 1 }, fillValue: expected.fill_value });
-      await copy.set([slice(0, rows)], { data: all.subarray(0, rows * expected.shape[1]!), shape: [rows, expected.shape[1]!] }, { pool });
+      const copy = await create({
+        store: pooledStore,
+        shape: expected.shape,
+        chunks: expected.chunks,
+        dtype: name,
+        compressor: { id: "zlib", level: 1 },
+        fillValue: expected.fill_value,
+      });
+      await copy.set(
+        [slice(0, rows)],
+        { data: all.subarray(0, rows * expected.shape[1]!), shape: [rows, expected.shape[1]!] },
+        { pool },
+      );
       for (const key of ["0.0", "1.1", "2.2"]) expect(await pooledStore.get(key)).toEqual(await store.get(key));
       expect(JSON.parse(new TextDecoder().decode(await store.get(".zarray")))).toEqual(
         JSON.parse(readFileSync(join(fixtures, name, "array", ".zarray"), "utf8")),
@@ -109,7 +136,10 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
 
     if (!isInt(name)) {
       it(`${name}: a write into TensorStore's chunks keeps the other elements' codes, a NaN's sign included`, async () => {
-        const theirs = await storedCodes(await openArray(new DirectoryStore(join(fixtures, name, "array")), { mode: "r" }), expected.written_rows);
+        const theirs = await storedCodes(
+          await openArray(new DirectoryStore(join(fixtures, name, "array")), { mode: "r" }),
+          expected.written_rows,
+        );
         const negativeNaN = (i: number): boolean => expected.values[i]! >>> 0 === 0xffc00000;
         expect(theirs.filter((_, i) => negativeNaN(i)).length).toBeGreaterThan(0);
         const signBit = name === "bfloat16" ? 0x8000 : 0x80;
@@ -127,7 +157,9 @@ describe("TensorStore's extension dtypes against TensorStore's own arrays", () =
             // read: TensorStore's codes, a NaN as the format's NaN of its sign. The others are untouched.
             const want = theirs.map((code, i) => (i % 16 < 14 && i < 10 * 16 ? expected.rewritten![i]! : code));
             const written = encodeExtension(name as ExtensionName, value);
-            changed.forEach((at, j) => (want[at] = name === "bfloat16" ? written[2 * j]! | (written[2 * j + 1]! << 8) : written[j]!));
+            changed.forEach(
+              (at, j) => (want[at] = name === "bfloat16" ? written[2 * j]! | (written[2 * j + 1]! << 8) : written[j]!),
+            );
             expect(codes).toEqual(want);
             expect(codes.filter((c, i) => negativeNaN(i) && !changed.includes(i) && (c & signBit) === 0)).toEqual([]);
             // Formats whose every NaN comes back as itself (0x7f and 0xff; 0x80): exactly TensorStore's codes.

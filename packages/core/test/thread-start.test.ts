@@ -22,7 +22,11 @@ function idlePool(): ChunkPool & { warmed: number } {
 
 async function filled(store: MemoryStore, chunks: number): Promise<Awaited<ReturnType<typeof create>>> {
   const z = await create({ store, shape: [chunks * 8], chunks: [8], dtype: "<i4", compressor: null, fillValue: -1 });
-  await z.set(null, { data: Int32Array.from({ length: chunks * 8 }, (_, i) => i), shape: [chunks * 8] }, { pool: false });
+  await z.set(
+    null,
+    { data: Int32Array.from({ length: chunks * 8 }, (_, i) => i), shape: [chunks * 8] },
+    { pool: false },
+  );
   return z;
 }
 
@@ -63,7 +67,13 @@ describe("a pool's threads start only for work long enough to repay starting the
   it("a large read asks for them as it begins", async () => {
     const pool = idlePool();
     // 24 chunks of 8 MiB, none stored: nothing to decode, but the threads are asked for first.
-    const z = await create({ store: new MemoryStore(), shape: [24 << 21], chunks: [1 << 21], dtype: "<f4", compressor: null });
+    const z = await create({
+      store: new MemoryStore(),
+      shape: [24 << 21],
+      chunks: [1 << 21],
+      dtype: "<f4",
+      compressor: null,
+    });
     await z.get([slice(0, 24 << 21)], { pool });
     expect(pool.warmed).toBe(1);
   });
@@ -83,7 +93,9 @@ describe("a pool's threads start only for work long enough to repay starting the
     const pool = { ...idlePool(), ready: 1 } as ChunkPool & { warmed: number };
     let sent = 0;
     // Each chunk answered as missing: only whether batches are sent matters here.
-    pool.run = async (batch) => (sent++, { ok: true, decoded: batch.op === "read" ? batch.items.map(() => null) : undefined });
+    pool.run = async (batch) => (
+      sent++, { ok: true, decoded: batch.op === "read" ? batch.items.map(() => null) : undefined }
+    );
     const z = await filled(new MemoryStore(), 400);
     await z.get(null, { pool });
     expect(sent).toBeGreaterThan(0);

@@ -28,7 +28,11 @@ describe("writers in several worker threads", () => {
     const buffer = SharedSynchronizer.createBuffer(64);
     await Promise.all(
       Array.from({ length: threads }, (_, t) =>
-        runWorker({ root: join(store.root, "a"), buffer, indices: Array.from({ length: size / threads }, (_, i) => i * threads + t) }),
+        runWorker({
+          root: join(store.root, "a"),
+          buffer,
+          indices: Array.from({ length: size / threads }, (_, i) => i * threads + t),
+        }),
       ),
     );
     const z = await openArray(store, { path: "a", mode: "r" });

@@ -48,7 +48,8 @@ describe("spec v1 arrays", () => {
     expect(await z.nbytesStored()).toBe(sizes.reduce((a, b) => a + b, 0));
     // chunks in grid order, then meta, then attrs
     const hash = createHash("sha1");
-    for (const key of ["0.0", "0.1", "0.2", "1.0", "1.1", "1.2", "2.0", "2.1", "meta", "attrs"]) hash.update((await store.get(key))!);
+    for (const key of ["0.0", "0.1", "0.2", "1.0", "1.1", "1.2", "2.0", "2.1", "meta", "attrs"])
+      hash.update((await store.get(key))!);
     expect(await z.hexdigest()).toBe(hash.digest("hex"));
   });
 });

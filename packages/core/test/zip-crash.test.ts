@@ -16,7 +16,6 @@ const CREATING_TRIALS = 4;
 /** Elements of a chunk of "b": 4 chunks of 256 KiB a session. */
 const CHUNK = 65536;
 
-
 let dir: string;
 let child: string;
 beforeAll(async () => {
@@ -85,7 +84,8 @@ print("null")`,
         if (!creating) {
           const original = await ZipStore.open(new Uint8Array(await readFile(template)));
           const store = await ZipStore.open(new Uint8Array(await readFile(path)));
-          for (const key of (await original.list()).filter((k) => k.startsWith("a/"))) expect(await store.get(key), key).toEqual(await original.get(key));
+          for (const key of (await original.list()).filter((k) => k.startsWith("a/")))
+            expect(await store.get(key), key).toEqual(await original.get(key));
         }
         // The last session it reported, or the next one when it was killed between committing and saying so.
         expect([committed, committed + 1]).toContain(session);
@@ -117,6 +117,8 @@ for path in sys.argv[1:]:
 print(json.dumps(out))`,
       ...results.map((r) => r.path),
     );
-    expect(read).toEqual(results.map((r) => ({ path: r.path, testzip: null, a: r.hasA ? true : null, b: [r.session] })));
+    expect(read).toEqual(
+      results.map((r) => ({ path: r.path, testzip: null, a: r.hasA ? true : null, b: [r.session] })),
+    );
   }, 120_000);
 });

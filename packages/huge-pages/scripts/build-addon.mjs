@@ -28,7 +28,18 @@ function build() {
   const include = headerDirs().find((dir) => existsSync(join(dir, "node_api.h")));
   if (include === undefined) return `no node_api.h in ${headerDirs().join(", ")} (set Z_NODE_INCLUDE)`;
   const temporary = join(out, `huge-pages.${process.pid}.node`);
-  const args = ["-O2", "-shared", "-fPIC", "-Wall", "-Wextra", "-I", include, join(root, "native", "huge-pages.c"), "-o", temporary];
+  const args = [
+    "-O2",
+    "-shared",
+    "-fPIC",
+    "-Wall",
+    "-Wextra",
+    "-I",
+    include,
+    join(root, "native", "huge-pages.c"),
+    "-o",
+    temporary,
+  ];
   const failures = [];
   for (const cc of process.env.CC ? [process.env.CC] : ["cc", "gcc", "clang"]) {
     try {

@@ -6,9 +6,12 @@ import { adviseHugePages, hugePagesUnavailable } from "@z/huge-pages";
 const MiB = 1 << 20;
 const linux = process.platform === "linux";
 /** Linux's setting for anonymous memory: `always`, `madvise` or `never` (undefined off Linux). */
-const mode = linux ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1] : undefined;
+const mode = linux
+  ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1]
+  : undefined;
 /** This process's memory in huge pages, in bytes. */
-const hugeBytes = (): number => Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
+const hugeBytes = (): number =>
+  Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
 
 describe("adviseHugePages", () => {
   it("is available exactly where the install script built the addon, as it must have in CI", () => {
@@ -29,18 +32,21 @@ describe("adviseHugePages", () => {
     expect(adviseHugePages(new DataView(new ArrayBuffer(16 * MiB)))).toBeGreaterThanOrEqual(14 * MiB);
   });
 
-  it.runIf(linux && hugePagesUnavailable() === undefined && mode === "madvise")("makes Linux back the memory with huge pages once written", () => {
-    const before = hugeBytes();
-    const data = new Float32Array(new SharedArrayBuffer(64 * MiB));
-    const advised = adviseHugePages(data);
-    data.fill(1);
-    // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
-    expect(hugeBytes() - before).toBeGreaterThanOrEqual(advised / 2);
-    const plain = new Float32Array(new SharedArrayBuffer(64 * MiB));
-    const between = hugeBytes();
-    plain.fill(1);
-    expect(hugeBytes() - between).toBeLessThan(4 * MiB);
-  });
+  it.runIf(linux && hugePagesUnavailable() === undefined && mode === "madvise")(
+    "makes Linux back the memory with huge pages once written",
+    () => {
+      const before = hugeBytes();
+      const data = new Float32Array(new SharedArrayBuffer(64 * MiB));
+      const advised = adviseHugePages(data);
+      data.fill(1);
+      // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
+      expect(hugeBytes() - before).toBeGreaterThanOrEqual(advised / 2);
+      const plain = new Float32Array(new SharedArrayBuffer(64 * MiB));
+      const between = hugeBytes();
+      plain.fill(1);
+      expect(hugeBytes() - between).toBeLessThan(4 * MiB);
+    },
+  );
 
   it("advises nothing in views without a whole 2 MiB page", () => {
     expect(adviseHugePages(new Uint8Array(MiB))).toBe(0);

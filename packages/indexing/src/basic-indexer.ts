@@ -74,7 +74,9 @@ export function* productOf(
       chunkSelection.push(p.chunkSelection);
       if (p.outSelection !== null) outSelection.push(p.outSelection);
     }
-    yield kind === undefined ? { chunkCoords, chunkSelection, outSelection } : { kind, chunkCoords, chunkSelection, outSelection };
+    yield kind === undefined
+      ? { chunkCoords, chunkSelection, outSelection }
+      : { kind, chunkCoords, chunkSelection, outSelection };
     let d = ndim - 1;
     while (d >= 0 && ++at[d]! === perDim[d]!.length) at[d--] = 0;
     if (d < 0) return;
@@ -83,7 +85,9 @@ export function* productOf(
 
 /** A list of lengths for an error message, whatever it holds (bigints, nested lists): never throws. */
 function lengths(value: unknown): string {
-  const text = Array.isArray(value) ? `[${value.map((v) => (Array.isArray(v) ? "[...]" : String(v))).join(", ")}]` : String(value);
+  const text = Array.isArray(value)
+    ? `[${value.map((v) => (Array.isArray(v) ? "[...]" : String(v))).join(", ")}]`
+    : String(value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 

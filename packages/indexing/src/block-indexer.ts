@@ -32,7 +32,9 @@ export class BlockIndexer implements Iterable<ChunkProjection> {
       const blocks = Math.ceil(length / c);
       const integer = (name: string, value: unknown): number => {
         if (typeof value !== "number" || !Number.isInteger(value)) {
-          throw new SelectionError(`block ${name} in dimension ${dim} must be an integer, got ${describe(value)}`, { dim });
+          throw new SelectionError(`block ${name} in dimension ${dim} must be an integer, got ${describe(value)}`, {
+            dim,
+          });
         }
         return value;
       };

@@ -30,7 +30,11 @@ export const SHORT_RUN = 16;
  * payload and sign, signalling ones included). Throws `SelectionError` when the shapes differ and
  * `BoundsError` when a view reaches outside its data.
  */
-export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: StridedView<T>, valuesPerElement = 1): void {
+export function copyStrided<T extends TypedArray>(
+  dst: StridedView<T>,
+  src: StridedView<T>,
+  valuesPerElement = 1,
+): void {
   const k = checkValuesPerElement(valuesPerElement);
   if (!sameShape(dst.shape, src.shape)) {
     throw new SelectionError(
@@ -64,7 +68,12 @@ export function copyStrided<T extends TypedArray>(dst: StridedView<T>, src: Stri
 export function floatBits<T extends TypedArray>(view: StridedView<T>, other: StridedView): StridedView<T> {
   const { data } = view;
   if (!(data instanceof Float32Array && other.data instanceof Float32Array)) return view;
-  return { data: new Int32Array(data.buffer, data.byteOffset, data.length) as TypedArray as T, offset: view.offset, shape: view.shape, strides: view.strides };
+  return {
+    data: new Int32Array(data.buffer, data.byteOffset, data.length) as TypedArray as T,
+    offset: view.offset,
+    shape: view.shape,
+    strides: view.strides,
+  };
 }
 
 /** Contiguous runs shorter than this many bytes are copied word by word; longer ones by `set`. */
@@ -77,7 +86,14 @@ const WORD_RUN_BYTES = 256;
  * keeps its payload, a bigint needs no conversion). Returns false, having copied nothing, when the
  * copy is not of that kind.
  */
-function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart: number, plan: Plan, k: number): boolean {
+function copyWords(
+  dst: TypedArray,
+  dstStart: number,
+  src: TypedArray,
+  srcStart: number,
+  plan: Plan,
+  k: number,
+): boolean {
   const { shape } = plan;
   const ndim = shape.length;
   // Real typed arrays only (object arrays pass JS arrays dressed as them), in different buffers.
@@ -94,7 +110,8 @@ function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart:
   const srcWords = wordsOf(src);
   // Word positions as small integers (`| 0`), which the loops index fastest; buffers of 2^31
   // words (8 GiB) or more go the ordinary way.
-  if (dstWords === undefined || srcWords === undefined || dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31) return false;
+  if (dstWords === undefined || srcWords === undefined || dstWords.length >= 2 ** 31 || srcWords.length >= 2 ** 31)
+    return false;
   const dp = ((dstByte - dstWords.byteOffset) / 4) | 0;
   const sp = ((srcByte - srcWords.byteOffset) / 4) | 0;
   const n = (runBytes / 4) | 0;
@@ -103,15 +120,27 @@ function copyWords(dst: TypedArray, dstStart: number, src: TypedArray, srcStart:
     return true;
   }
   const unit = k * bytes;
-  for (let d = 0; d < ndim - 1; d++) if ((dstStrides[d]! * unit) % 4 !== 0 || (srcStrides[d]! * unit) % 4 !== 0) return false;
+  for (let d = 0; d < ndim - 1; d++)
+    if ((dstStrides[d]! * unit) % 4 !== 0 || (srcStrides[d]! * unit) % 4 !== 0) return false;
   if (ndim === 2) {
     // The common case (rows of a 2-d chunk), without the odometer.
-    copyWordRows(dstWords, dp, ((dstStrides[0]! * unit) / 4) | 0, srcWords, sp, ((srcStrides[0]! * unit) / 4) | 0, shape[0]! | 0, n);
+    copyWordRows(
+      dstWords,
+      dp,
+      ((dstStrides[0]! * unit) / 4) | 0,
+      srcWords,
+      sp,
+      ((srcStrides[0]! * unit) / 4) | 0,
+      shape[0]! | 0,
+      n,
+    );
     return true;
   }
   const outer = shape.slice(0, -1).concat(1);
   const strides = [dstStrides.map((s) => (s * unit) / 4), srcStrides.map((s) => (s * unit) / 4)];
-  odometer(outer, strides, [dp, sp], 1, (positions) => copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n));
+  odometer(outer, strides, [dp, sp], 1, (positions) =>
+    copyWordRows(dstWords, positions[0]! | 0, 0, srcWords, positions[1]! | 0, 0, 1, n),
+  );
   return true;
 }
 
@@ -130,7 +159,13 @@ function copyRows(dst: StridedView, src: StridedView, k: number): boolean {
   if (dst.strides[last] !== 1 || src.strides[last] !== 1) return false;
   const d = dst.data;
   const s = src.data;
-  if (!ArrayBuffer.isView(d) || !ArrayBuffer.isView(s) || d.buffer === s.buffer || d.BYTES_PER_ELEMENT !== s.BYTES_PER_ELEMENT) return false;
+  if (
+    !ArrayBuffer.isView(d) ||
+    !ArrayBuffer.isView(s) ||
+    d.buffer === s.buffer ||
+    d.BYTES_PER_ELEMENT !== s.BYTES_PER_ELEMENT
+  )
+    return false;
   const unit = k * d.BYTES_PER_ELEMENT;
   const rowBytes = shape[last]! * unit;
   let dByte = d.byteOffset + dst.offset * unit;
@@ -157,7 +192,9 @@ function copyRows(dst: StridedView, src: StridedView, k: number): boolean {
   const index = outer === 0 ? undefined : new Array<number>(outer).fill(0);
   for (;;) {
     if (words) copyWordRows(dw!, dByte >>> 2, dRow >>> 2, sw!, sByte >>> 2, sRow >>> 2, rows, rowBytes >>> 2);
-    else for (let r = 0; r < rows; r++) db!.set(sb!.subarray(sByte + r * sRow, sByte + r * sRow + rowBytes), dByte + r * dRow);
+    else
+      for (let r = 0; r < rows; r++)
+        db!.set(sb!.subarray(sByte + r * sRow, sByte + r * sRow + rowBytes), dByte + r * dRow);
     let dim = outer - 1;
     for (; dim >= 0; dim--) {
       if (++index![dim]! < shape[dim]!) {
@@ -195,7 +232,16 @@ const byteViews = new WeakMap<ArrayBufferLike, Uint8Array>();
  * `rows` runs of `n` words, each `dStep`/`sStep` words after the last. Its own function, with
  * every value a parameter, so the loops compile to plain integer indexing.
  */
-function copyWordRows(dst: Int32Array, d: number, dStep: number, src: Int32Array, s: number, sStep: number, rows: number, n: number): void {
+function copyWordRows(
+  dst: Int32Array,
+  d: number,
+  dStep: number,
+  src: Int32Array,
+  s: number,
+  sStep: number,
+  rows: number,
+  n: number,
+): void {
   for (let r = 0; r < rows; r++, d += dStep, s += sStep) {
     for (let i = 0; i < n; i++) dst[d + i] = src[s + i]!;
   }
@@ -241,12 +287,17 @@ export interface FillPattern {
  * the sign of its zero, which a JS array of numbers need not), seen as `bitsOf` sees `data`. A
  * typed array `value` of `data`'s own kind is copied bit for bit.
  */
-export function fillPattern(data: TypedArray, value: number | bigint | ArrayLike<number | bigint>, k: number): FillPattern {
+export function fillPattern(
+  data: TypedArray,
+  value: number | bigint | ArrayLike<number | bigint>,
+  k: number,
+): FillPattern {
   const bigints = data instanceof BigInt64Array || data instanceof BigUint64Array;
   if (typeof value !== "number" && typeof value !== "bigint" && value.length !== k) {
     throw new SelectionError(`a fill value for elements of ${k} values must have ${k} values, got ${value.length}`);
   }
-  const at = (j: number): number | bigint => convert(typeof value === "number" || typeof value === "bigint" ? value : value[j]!, bigints);
+  const at = (j: number): number | bigint =>
+    convert(typeof value === "number" || typeof value === "bigint" ? value : value[j]!, bigints);
   if (!ArrayBuffer.isView(data)) {
     // Object arrays' plain arrays (see `Values`): a plain array of the values.
     const plain = Array.from({ length: k }, (_, j) => at(j));
@@ -344,7 +395,9 @@ function stridedCopy(dst: Values, dstStart: number, src: Values, srcStart: numbe
     }
   };
 
-  odometer(shape, [dstStrides, srcStrides], [dstStart, srcStart], k, (positions) => inner(positions[0]!, positions[1]!));
+  odometer(shape, [dstStrides, srcStrides], [dstStart, srcStart], k, (positions) =>
+    inner(positions[0]!, positions[1]!),
+  );
 }
 
 export function copyRun(dst: Values, dp: number, src: Values, sp: number, length: number, same: boolean): void {
@@ -434,7 +487,9 @@ export function checkValuesPerElement(k: number): number {
 export function valueRange(view: StridedView, k: number, role: string): [number, number] | undefined {
   const { shape, strides, offset } = view;
   if (strides.length !== shape.length) {
-    throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
+    throw new SelectionError(
+      `a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`,
+    );
   }
   let lo = offset;
   let hi = offset;
@@ -474,9 +529,7 @@ function overlaps(a: TypedArray, aRange: [number, number], b: TypedArray, bRange
 /** True when two views are the very same elements in the same places (copying is then a no-op). */
 function sameView(a: StridedView, b: StridedView): boolean {
   return (
-    a.data === b.data &&
-    a.offset === b.offset &&
-    a.shape.every((n, d) => n === 1 || a.strides[d] === b.strides[d])
+    a.data === b.data && a.offset === b.offset && a.shape.every((n, d) => n === 1 || a.strides[d] === b.strides[d])
   );
 }
 
@@ -484,7 +537,12 @@ function sameView(a: StridedView, b: StridedView): boolean {
 function contiguousCopy<T extends TypedArray>(view: StridedView<T>, k: number): StridedView<T> {
   const count = view.shape.reduce((p, n) => p * n, 1);
   const Ctor = view.data.constructor as new (length: number) => T;
-  const copy: StridedView<T> = { data: new Ctor(count * k), offset: 0, shape: view.shape, strides: stridesFor(view.shape, "C") };
+  const copy: StridedView<T> = {
+    data: new Ctor(count * k),
+    offset: 0,
+    shape: view.shape,
+    strides: stridesFor(view.shape, "C"),
+  };
   const plan = simplify(view.shape, [copy.strides, view.strides]);
   stridedCopy(values(copy.data), 0, values(view.data), view.offset * k, plan, k);
   return copy;

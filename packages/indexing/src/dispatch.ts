@@ -33,7 +33,10 @@ const isPyInt = (item: unknown): boolean => typeof item === "number" && Number.i
  * `selection` is always the list of the other items (Python's tuple; an empty list for
  * everything), which every indexer and check here takes as it is.
  */
-export function popFields(selection: FieldSelection): { fields: string | string[] | undefined; selection: SelectionItem[] } {
+export function popFields(selection: FieldSelection): {
+  fields: string | string[] | undefined;
+  selection: SelectionItem[];
+} {
   if (selection === undefined) return { fields: undefined, selection: [] };
   if (isField(selection)) return { fields: selection, selection: [] };
   if (!Array.isArray(selection)) return { fields: undefined, selection: [selection as SelectionItem] };

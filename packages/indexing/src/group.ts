@@ -106,7 +106,11 @@ export function asRange(indices: Int32Array): { start: number; stop: number; ste
 }
 
 /** Output positions `order[from]` … `order[to - 1]` (or `from` … `to - 1` without an order), as a range when consecutive. */
-export function outPositions(order: Int32Array | null, from: number, to: number): { start: number; stop: number; step: number } | Int32Array {
+export function outPositions(
+  order: Int32Array | null,
+  from: number,
+  to: number,
+): { start: number; stop: number; step: number } | Int32Array {
   if (order === null) return { start: from, stop: to, step: 1 };
   const list = order.subarray(from, to);
   const first = list[0]!;

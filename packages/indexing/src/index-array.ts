@@ -96,7 +96,9 @@ export function isIntegerArray(value: unknown, ndim?: number): boolean {
 
 /** Python's `is_bool_array`: an array (not a list) of booleans. */
 export function isBoolArray(value: unknown, ndim?: number): boolean {
-  return isSelectionArray(value) && elementKind(value) === "bool" && (ndim === undefined || value.shape.length === ndim);
+  return (
+    isSelectionArray(value) && elementKind(value) === "bool" && (ndim === undefined || value.shape.length === ndim)
+  );
 }
 
 function elementKind(value: SelectionArray): "int" | "bool" | "other" {
@@ -174,8 +176,18 @@ export function readIndexArray(item: unknown, dim: number | undefined): ReadArra
   if (contiguous && kind === "bool" && (data instanceof Uint8Array || data instanceof Int8Array)) {
     return { kind, shape, values: new Uint8Array(data.buffer, data.byteOffset, size), list: false };
   }
-  if (contiguous && kind === "int" && isIntegerTypedArray(data) && !(data instanceof BigInt64Array || data instanceof BigUint64Array)) {
-    return { kind, shape, values: Float64Array.from((data as IntegerTypedArray as Int32Array).subarray(0, size)), list: false };
+  if (
+    contiguous &&
+    kind === "int" &&
+    isIntegerTypedArray(data) &&
+    !(data instanceof BigInt64Array || data instanceof BigUint64Array)
+  ) {
+    return {
+      kind,
+      shape,
+      values: Float64Array.from((data as IntegerTypedArray as Int32Array).subarray(0, size)),
+      list: false,
+    };
   }
   const bools = kind === "bool" ? new Uint8Array(size) : undefined;
   const ints = kind === "int" ? new Float64Array(size) : undefined;
@@ -199,7 +211,9 @@ export function readIndexArray(item: unknown, dim: number | undefined): ReadArra
       index[d] = 0;
     }
   }
-  return bools !== undefined ? { kind: "bool", shape, values: bools, list: false } : { kind: "int", shape, values: ints!, list: false };
+  return bools !== undefined
+    ? { kind: "bool", shape, values: bools, list: false }
+    : { kind: "int", shape, values: ints!, list: false };
 }
 
 function toNumber(x: number | bigint | boolean, dim: number | undefined): number {

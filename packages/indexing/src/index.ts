@@ -47,7 +47,13 @@
  */
 export { BoundsError, SelectionError } from "./errors.js";
 export { slice, isSlice, type Slice } from "./slice.js";
-export { ELLIPSIS, normalizeBasicSelection, type BasicSelection, type BasicSelectionItem, type DimSelectionItem } from "./selection.js";
+export {
+  ELLIPSIS,
+  normalizeBasicSelection,
+  type BasicSelection,
+  type BasicSelectionItem,
+  type DimSelectionItem,
+} from "./selection.js";
 export { normalizeIntegerIndex } from "./integer-index.js";
 export {
   rangeLength,

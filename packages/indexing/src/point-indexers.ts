@@ -24,8 +24,14 @@ class Points {
   readonly #grid: number[];
 
   /** `coords[d][i]`: point `i`'s index in dimension `d`, already wrapped and checked. */
-  constructor(coords: readonly (Float64Array | Int32Array)[], count: number, shape: readonly number[], chunks: readonly number[]) {
-    if (count > MAX_POINTS) throw new SelectionError(`a selection of ${count} points is too large (at most ${MAX_POINTS})`);
+  constructor(
+    coords: readonly (Float64Array | Int32Array)[],
+    count: number,
+    shape: readonly number[],
+    chunks: readonly number[],
+  ) {
+    if (count > MAX_POINTS)
+      throw new SelectionError(`a selection of ${count} points is too large (at most ${MAX_POINTS})`);
     const ndim = shape.length;
     this.#grid = shape.map((n, d) => Math.ceil(n / chunks[d]!));
     const gridStrides = cStrides(this.#grid);
@@ -37,7 +43,10 @@ class Points {
       const coord = coords[d]!;
       for (let i = 0; i < count; i++) keys[i]! += Math.floor(coord[i]! / c) * stride;
     }
-    const groups = groupByKey(keys, this.#grid.reduce((p, n) => p * n, 1));
+    const groups = groupByKey(
+      keys,
+      this.#grid.reduce((p, n) => p * n, 1),
+    );
     const { order } = groups;
     this.#locals = coords.map((coord, d) => {
       const c = chunks[d]!;
@@ -222,7 +231,12 @@ export function broadcastShapes(shapes: readonly (readonly number[])[]): number[
 }
 
 /** `values` of `shape` broadcast to `outShape` (of `count` elements), in C order. */
-function broadcastTo(values: Float64Array, shape: readonly number[], outShape: readonly number[], count: number): Float64Array {
+function broadcastTo(
+  values: Float64Array,
+  shape: readonly number[],
+  outShape: readonly number[],
+  count: number,
+): Float64Array {
   if (values.length === count) return values; // same shape, or only length-1 dims added
   const out = new Float64Array(count);
   if (count === 0) return out;

@@ -56,7 +56,10 @@ export function copyProjection<T extends TypedArray>(
   if (direction !== "read" && direction !== "write") {
     throw new SelectionError(`the direction of a copy must be "read" or "write", got ${String(direction)}`);
   }
-  if (projection.kind !== "points" && (projection.kind !== "orthogonal" || isAllRanges(projection.chunkSelection, projection.outSelection))) {
+  if (
+    projection.kind !== "points" &&
+    (projection.kind !== "orthogonal" || isAllRanges(projection.chunkSelection, projection.outSelection))
+  ) {
     const c = selectionView(chunk, projection.chunkSelection as readonly DimSelection[]);
     const s = selectionView(selected, projection.outSelection as readonly DimRange[]);
     if (direction === "read") copyStrided(s, c, k);
@@ -168,7 +171,12 @@ interface OuterPlan {
 }
 
 /** Offset tables for an orthogonal selection of `view`: integers move the start, ranges and lists become tables. */
-function outerPlan(view: StridedView, selection: readonly OrthogonalDimSelection[], k: number, role: string): OuterPlan {
+function outerPlan(
+  view: StridedView,
+  selection: readonly OrthogonalDimSelection[],
+  k: number,
+  role: string,
+): OuterPlan {
   const { shape, strides } = view;
   if (selection.length !== shape.length) {
     throw new SelectionError(
@@ -176,7 +184,9 @@ function outerPlan(view: StridedView, selection: readonly OrthogonalDimSelection
     );
   }
   if (strides.length !== shape.length) {
-    throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
+    throw new SelectionError(
+      `a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`,
+    );
   }
   let start = view.offset * k;
   const tables: Float64Array[] = [];
@@ -200,12 +210,16 @@ function outerPlan(view: StridedView, selection: readonly OrthogonalDimSelection
     }
     const n = rangeLength(sel);
     if (!Number.isInteger(sel.start) || !Number.isInteger(sel.step) || sel.step === 0) {
-      throw new SelectionError(`range ${sel.start}:${sel.stop}:${sel.step} in dimension ${dim} must have integer bounds and a non-zero step`, { dim });
+      throw new SelectionError(
+        `range ${sel.start}:${sel.stop}:${sel.step} in dimension ${dim} must have integer bounds and a non-zero step`,
+        { dim },
+      );
     }
     const table = new Float64Array(n);
     if (n > 0) {
       const last = sel.start + (n - 1) * sel.step;
-      for (const index of [sel.start, last]) if (index < 0 || index >= length) throw BoundsError.outOfBounds(index, length, dim);
+      for (const index of [sel.start, last])
+        if (index < 0 || index >= length) throw BoundsError.outOfBounds(index, length, dim);
       for (let i = 0; i < n; i++) table[i] = (sel.start + i * sel.step) * stride;
     }
     tables.push(table);
@@ -217,7 +231,15 @@ function outerPlan(view: StridedView, selection: readonly OrthogonalDimSelection
 }
 
 /** dst[dStart + Σ dTables] = src[sStart + Σ sTables] over the outer product of the tables, the last innermost. */
-function gather(dst: Values, dStart: number, dTables: Float64Array[], src: Values, sStart: number, sTables: Float64Array[], k: number): void {
+function gather(
+  dst: Values,
+  dStart: number,
+  dTables: Float64Array[],
+  src: Values,
+  sStart: number,
+  sTables: Float64Array[],
+  k: number,
+): void {
   const m = dTables.length;
   if (m === 0) {
     for (let j = 0; j < k; j++) dst[dStart + j] = src[sStart + j]!;
@@ -302,7 +324,13 @@ function isRun(table: Float64Array, k: number): boolean {
 
 // --- point copies -------------------------------------------------------------------------------
 
-function copyPoints(selected: StridedView, chunk: StridedView, p: PointChunkProjection, direction: CopyDirection, k: number): void {
+function copyPoints(
+  selected: StridedView,
+  chunk: StridedView,
+  p: PointChunkProjection,
+  direction: CopyDirection,
+  k: number,
+): void {
   const cOffsets = pointOffsets(chunk, p, k);
   const sOffsets = flatOffsets(selected, p.outSelection, p.count, k);
   const [dst, dOffsets, src, sOffsetsFrom] =
@@ -352,11 +380,15 @@ function pointOffsets(chunk: StridedView, p: PointChunkProjection, k: number): F
 function flatOffsets(view: StridedView, out: Int32Array | DimRange, n: number, k: number): Float64Array {
   const { shape, strides } = view;
   if (strides.length !== shape.length) {
-    throw new SelectionError(`a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`);
+    throw new SelectionError(
+      `a view of shape [${shape.join(", ")}] needs ${shape.length} strides, got ${strides.length}`,
+    );
   }
   const listed = out instanceof Int32Array;
   if (listed ? out.length !== n : rangeLength(out) !== n) {
-    throw new SelectionError(`a point selection of ${n} points has ${listed ? out.length : rangeLength(out)} output positions`);
+    throw new SelectionError(
+      `a point selection of ${n} points has ${listed ? out.length : rangeLength(out)} output positions`,
+    );
   }
   const offsets = new Float64Array(n);
   if (n === 0) return offsets;
@@ -369,10 +401,13 @@ function flatOffsets(view: StridedView, out: Int32Array | DimRange, n: number, k
   for (let i = 0; i < n; i++) {
     const f = listed ? out[i]! : start + i * step;
     if (f < 0 || f >= size) {
-      throw new BoundsError(`output position ${f} is outside a selection of ${size} elements (shape [${shape.join(", ")}])`, {
-        index: f,
-        length: size,
-      });
+      throw new BoundsError(
+        `output position ${f} is outside a selection of ${size} elements (shape [${shape.join(", ")}])`,
+        {
+          index: f,
+          length: size,
+        },
+      );
     }
     let at = view.offset;
     if (contiguous) {

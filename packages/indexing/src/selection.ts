@@ -71,7 +71,8 @@ export function expandSelection(items: readonly unknown[], shape: readonly numbe
 export function describe(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "string") return JSON.stringify(value);
-  if (Array.isArray(value)) return `an array [${value.slice(0, 8).map(describe).join(", ")}${value.length > 8 ? ", ..." : ""}]`;
+  if (Array.isArray(value))
+    return `an array [${value.slice(0, 8).map(describe).join(", ")}${value.length > 8 ? ", ..." : ""}]`;
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   if (typeof value === "object" && value !== null) return `an object ${safeJson(value)}`;
   return String(value);

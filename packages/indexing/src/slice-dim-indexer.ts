@@ -32,9 +32,12 @@ export class SliceDimIndexer implements DimIndexer {
     const bound = (name: string, value: number | null | undefined): number | null => {
       if (value === null || value === undefined) return null;
       if (typeof value !== "number" || !Number.isInteger(value)) {
-        throw new SelectionError(`slice ${name} in dimension ${dim} must be an integer or null, got ${describe(value)}`, {
-          dim,
-        });
+        throw new SelectionError(
+          `slice ${name} in dimension ${dim} must be an integer or null, got ${describe(value)}`,
+          {
+            dim,
+          },
+        );
       }
       return value;
     };

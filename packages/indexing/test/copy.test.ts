@@ -10,7 +10,18 @@ import {
   type BasicSelection,
   type StridedView,
 } from "@z/indexing";
-import { ChunkedArray, KINDS, PADDING, flatOffset, indices, plain, product, valuesOf, type Kind, type Value } from "./chunked.js";
+import {
+  ChunkedArray,
+  KINDS,
+  PADDING,
+  flatOffset,
+  indices,
+  plain,
+  product,
+  valuesOf,
+  type Kind,
+  type Value,
+} from "./chunked.js";
 import { formatSelection } from "./format.js";
 import { DTYPE_CASES, NUMPY_CASES } from "./golden/numpy-copies.js";
 
@@ -53,9 +64,10 @@ function write(array: ChunkedArray, selection: BasicSelection): void {
     shape: indexer.shape,
     strides: stridesFor(indexer.shape, "C"),
   };
-  valuesOf(array.kind, Array.from({ length: n }, (_, i) => i + 1)).forEach(
-    (x, i) => ((source.data as unknown as Value[])[i] = x),
-  );
+  valuesOf(
+    array.kind,
+    Array.from({ length: n }, (_, i) => i + 1),
+  ).forEach((x, i) => ((source.data as unknown as Value[])[i] = x));
   const chunkStrides = stridesFor(array.chunkShape, array.order);
   for (const p of indexer) {
     const chunk = array.chunk(p.chunkCoords, chunkStrides);
@@ -134,7 +146,12 @@ describe("writing selections chunk by chunk gives numpy's z[selection] = values"
           const array = zeros(kind, c, order);
           fill(array, c.selection, 7);
           const { values, padding } = array.contents();
-          expect(values, `${name(c)} ${kind} ${order}`).toEqual(valuesOf(kind, c.written.map((w) => (w === 0 ? 0 : 7))));
+          expect(values, `${name(c)} ${kind} ${order}`).toEqual(
+            valuesOf(
+              kind,
+              c.written.map((w) => (w === 0 ? 0 : 7)),
+            ),
+          );
           expect(padding).toEqual(untouchedPadding(array));
         }
       }
@@ -142,7 +159,12 @@ describe("writing selections chunk by chunk gives numpy's z[selection] = values"
   });
 });
 
-const view = <T extends StridedView["data"]>(data: T, shape: number[], strides = stridesFor(shape, "C"), offset = 0) => ({
+const view = <T extends StridedView["data"]>(
+  data: T,
+  shape: number[],
+  strides = stridesFor(shape, "C"),
+  offset = 0,
+) => ({
   data,
   offset,
   shape,
@@ -225,7 +247,10 @@ describe("copyStrided", () => {
     copyStrided(view(dst, [10, 100]), view(src, [10, 100]));
     expect(dst).toEqual(src);
     const col = new BigUint64Array(10);
-    copyStrided(view(col, [10]), selectionView(view(new BigUint64Array(src.buffer), [10, 100]), [{ start: 0, stop: 10, step: 1 }, 99]));
+    copyStrided(
+      view(col, [10]),
+      selectionView(view(new BigUint64Array(src.buffer), [10, 100]), [{ start: 0, stop: 10, step: 1 }, 99]),
+    );
     expect([...col]).toEqual(Array.from({ length: 10 }, (_, i) => 2n ** 62n + BigInt(i * 100 + 99)));
   });
 
@@ -233,22 +258,50 @@ describe("copyStrided", () => {
     // A signalling NaN (0x7fa00001): reading it as a number may quiet it (0x7fe00001).
     const bits = Uint32Array.from({ length: 12 * 12 }, (_, i) => (i % 5 === 0 ? 0x7fa00001 + i : 0x3f800000 + i));
     const src = new Float32Array(bits.buffer);
-    const rows = selectionView(view(src, [12, 12]), [{ start: 1, stop: 9, step: 1 }, { start: 2, stop: 10, step: 1 }]);
+    const rows = selectionView(view(src, [12, 12]), [
+      { start: 1, stop: 9, step: 1 },
+      { start: 2, stop: 10, step: 1 },
+    ]);
     const dst = new Float32Array(8 * 8 + 3);
     copyStrided({ data: dst, offset: 3, shape: [8, 8], strides: [8, 1] }, rows);
     const got = new Uint32Array(dst.buffer, 12);
-    for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) expect(got[r * 8 + c], `${r}, ${c}`).toBe(bits[(r + 1) * 12 + c + 2]);
+    for (let r = 0; r < 8; r++)
+      for (let c = 0; c < 8; c++) expect(got[r * 8 + c], `${r}, ${c}`).toBe(bits[(r + 1) * 12 + c + 2]);
     // 3-d, int16 rows of 4 (8 bytes), complex elements (2 values each), odd offsets (byte by byte).
     const i16 = Int16Array.from({ length: 4 * 6 * 8 }, (_, i) => i - 100);
     const box = new Int16Array(2 * 3 * 4);
-    copyStrided(view(box, [2, 3, 4]), selectionView(view(i16, [4, 6, 8]), [{ start: 1, stop: 3, step: 1 }, { start: 2, stop: 5, step: 1 }, { start: 4, stop: 8, step: 1 }]));
-    expect([...box]).toEqual([1, 2].flatMap((a) => [2, 3, 4].flatMap((b) => [4, 5, 6, 7].map((c) => a * 48 + b * 8 + c - 100))));
+    copyStrided(
+      view(box, [2, 3, 4]),
+      selectionView(view(i16, [4, 6, 8]), [
+        { start: 1, stop: 3, step: 1 },
+        { start: 2, stop: 5, step: 1 },
+        { start: 4, stop: 8, step: 1 },
+      ]),
+    );
+    expect([...box]).toEqual(
+      [1, 2].flatMap((a) => [2, 3, 4].flatMap((b) => [4, 5, 6, 7].map((c) => a * 48 + b * 8 + c - 100))),
+    );
     const c64 = new Float32Array(new Uint32Array(bits).buffer);
     const pairs = new Float32Array(2 * 3 * 2);
-    copyStrided(view(pairs, [2, 3]), selectionView(view(c64, [6, 12]), [{ start: 0, stop: 2, step: 1 }, { start: 3, stop: 6, step: 1 }]), 2);
-    expect([...new Uint32Array(pairs.buffer)]).toEqual([0, 1].flatMap((r) => [...bits.subarray(r * 24 + 6, r * 24 + 12)]));
+    copyStrided(
+      view(pairs, [2, 3]),
+      selectionView(view(c64, [6, 12]), [
+        { start: 0, stop: 2, step: 1 },
+        { start: 3, stop: 6, step: 1 },
+      ]),
+      2,
+    );
+    expect([...new Uint32Array(pairs.buffer)]).toEqual(
+      [0, 1].flatMap((r) => [...bits.subarray(r * 24 + 6, r * 24 + 12)]),
+    );
     const odd = new Uint8Array(new ArrayBuffer(40), 1, 36);
-    copyStrided(view(odd, [6, 6]), view(Uint8Array.from({ length: 36 }, (_, i) => i), [6, 6]));
+    copyStrided(
+      view(odd, [6, 6]),
+      view(
+        Uint8Array.from({ length: 36 }, (_, i) => i),
+        [6, 6],
+      ),
+    );
     expect([...odd]).toEqual(Array.from({ length: 36 }, (_, i) => i));
   });
 
@@ -283,7 +336,8 @@ describe("copyStrided", () => {
       const want = bytesOf(dst).slice();
       const have = bytesOf(src);
       const unit = k * Kind.BYTES_PER_ELEMENT;
-      const at = (v: StridedView, index: number[]): number => (v.offset + index.reduce((a, i, d) => a + i * v.strides[d]!, 0)) * unit;
+      const at = (v: StridedView, index: number[]): number =>
+        (v.offset + index.reduce((a, i, d) => a + i * v.strides[d]!, 0)) * unit;
       const visit = (index: number[]): void => {
         if (index.length === ndim) {
           want.set(have.subarray(at(src, index), at(src, index) + unit), at(dst, index));
@@ -293,7 +347,10 @@ describe("copyStrided", () => {
       };
       visit([]);
       copyStrided(dst, src, k);
-      expect(Buffer.compare(bytesOf(dst), want), `trial ${trial}: ${Kind.name} k=${k} shape [${shape.join(", ")}]`).toBe(0);
+      expect(
+        Buffer.compare(bytesOf(dst), want),
+        `trial ${trial}: ${Kind.name} k=${k} shape [${shape.join(", ")}]`,
+      ).toBe(0);
     }
   });
 
@@ -355,7 +412,13 @@ describe("copyStrided", () => {
 describe("fillStrided", () => {
   it("fills a strided region with one value", () => {
     const a = new Int16Array(12);
-    fillStrided(selectionView(view(a, [3, 4]), [{ start: 0, stop: 3, step: 2 }, { start: 1, stop: 4, step: 1 }]), 5);
+    fillStrided(
+      selectionView(view(a, [3, 4]), [
+        { start: 0, stop: 3, step: 2 },
+        { start: 1, stop: 4, step: 1 },
+      ]),
+      5,
+    );
     expect([...a]).toEqual([0, 5, 5, 5, 0, 0, 0, 0, 0, 5, 5, 5]);
   });
 
@@ -368,7 +431,10 @@ describe("fillStrided", () => {
     expect([...b]).toEqual([0, 0, 3, 4, 0, 0, 3, 4, 0, 0, 3, 4]);
     const bytes = new Uint8Array(8 * 5);
     fillStrided(view(bytes, [5]), [1, 2, 3, 4, 5, 6, 7, 8], 8);
-    expect([...bytes]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect([...bytes]).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6,
+      7, 8,
+    ]);
   });
 
   it("repeats a single value over every value of multi-value elements", () => {

@@ -79,7 +79,10 @@ export function decodeItem(item: EncodedItem, variant: number): SelectionItem | 
   if (typeof item === "string") return item; // a field name
   if ("s" in item) return slice(item.s[0], item.s[1], item.s[2]);
   if ("x" in item) return item.x;
-  if ("f" in item) return item.shape.length === 1 ? Float64Array.from(item.f) as never : { data: Float64Array.from(item.f), shape: item.shape };
+  if ("f" in item)
+    return item.shape.length === 1
+      ? (Float64Array.from(item.f) as never)
+      : { data: Float64Array.from(item.f), shape: item.shape };
   if ("l" in item) return item.l as SelectionItem;
   if ("bl" in item) return item.bl as SelectionItem;
   if ("i" in item) {
@@ -107,7 +110,11 @@ export function decodeItem(item: EncodedItem, variant: number): SelectionItem | 
   const { b: bits, shape } = item;
   switch (variant % 3) {
     case 0:
-      if (nestable(shape)) return nest(bits.map((x) => x === 1), shape) as SelectionItem;
+      if (nestable(shape))
+        return nest(
+          bits.map((x) => x === 1),
+          shape,
+        ) as SelectionItem;
       return { data: bits.map((x) => x === 1), shape };
     case 1:
       return { data: Uint8Array.from(bits), shape, dtype: { kind: "b" } };

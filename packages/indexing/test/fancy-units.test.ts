@@ -53,10 +53,24 @@ const expand = (p: AnyChunkProjection) =>
     : [p.chunkCoords, p.chunkSelection.map(list), p.outSelection.map(list)];
 
 /** Reads a selection of `a = arange(size)` in one chunk holding the whole array. */
-function readWhole(selection: AnySelection, shape: number[], kind: "orthogonal" | "coordinate" | "mask"): { shape: readonly number[]; values: number[] } {
-  const indexer = createIndexer(kind, selection, shape, shape.map((n) => Math.max(n, 1)));
+function readWhole(
+  selection: AnySelection,
+  shape: number[],
+  kind: "orthogonal" | "coordinate" | "mask",
+): { shape: readonly number[]; values: number[] } {
+  const indexer = createIndexer(
+    kind,
+    selection,
+    shape,
+    shape.map((n) => Math.max(n, 1)),
+  );
   const size = shape.reduce((p, n) => p * n, 1);
-  const chunk: StridedView = { data: Float64Array.from({ length: size }, (_, i) => i), offset: 0, shape, strides: stridesFor(shape, "C") };
+  const chunk: StridedView = {
+    data: Float64Array.from({ length: size }, (_, i) => i),
+    offset: 0,
+    shape,
+    strides: stridesFor(shape, "C"),
+  };
   const out: StridedView = {
     data: new Float64Array(indexer.shape.reduce((p, n) => p * n, 1)),
     offset: 0,
@@ -78,9 +92,15 @@ describe("errors name what is wrong, before any chunk is read", () => {
       index: -9,
       length: 6,
     });
-    expect(catchError(() => new OrthogonalIndexer([BigInt64Array.of(2n ** 60n)], [5], [2]))).toBeInstanceOf(BoundsError);
+    expect(catchError(() => new OrthogonalIndexer([BigInt64Array.of(2n ** 60n)], [5], [2]))).toBeInstanceOf(
+      BoundsError,
+    );
     // an integer next to arrays is checked as zarr checks it, as a one-element array
-    expect(catchError(() => new CoordinateIndexer([9, [0, 1]], [5, 6], [2, 2]))).toMatchObject({ dim: 0, index: 9, length: 5 });
+    expect(catchError(() => new CoordinateIndexer([9, [0, 1]], [5, 6], [2, 2]))).toMatchObject({
+      dim: 0,
+      index: 9,
+      length: 5,
+    });
   });
 
   it("masks of the wrong length or shape", () => {
@@ -93,38 +113,62 @@ describe("errors name what is wrong, before any chunk is read", () => {
       "invalid mask selection; expected one Boolean (mask) array with the same shape as the target array [2, 2], got a Boolean array of shape [1, 2]",
     );
     expect(catchError(() => new MaskIndexer([[0, 1]], [2], [1]))).toBeInstanceOf(SelectionError);
-    expect(catchError(() => new OrthogonalIndexer([{ data: [true, false, true, true], shape: [2, 2] }], [4], [2])).message).toMatch(
-      /^Boolean arrays in an orthogonal selection must be 1-dimensional only/,
-    );
+    expect(
+      catchError(() => new OrthogonalIndexer([{ data: [true, false, true, true], shape: [2, 2] }], [4], [2])).message,
+    ).toMatch(/^Boolean arrays in an orthogonal selection must be 1-dimensional only/);
   });
 
   it("non-integer indices and arrays that are not integer or Boolean arrays", () => {
     expect(catchError(() => new OrthogonalIndexer([[0, 1.5]], [4], [2])).message).toBe(
       "arrays used as indices must be of integer (or boolean) type in dimension 0; got an array [0, 1.5]",
     );
-    for (const bad of [Float64Array.of(0, 1), { data: Float32Array.of(1), shape: [1] }, { data: [1], shape: [1], dtype: { kind: "f" } }, [NaN], ["0"]]) {
+    for (const bad of [
+      Float64Array.of(0, 1),
+      { data: Float32Array.of(1), shape: [1] },
+      { data: [1], shape: [1], dtype: { kind: "f" } },
+      [NaN],
+      ["0"],
+    ]) {
       expect(catchError(() => new OrthogonalIndexer([bad as never], [4], [2]))).toBeInstanceOf(SelectionError);
       expect(catchError(() => new CoordinateIndexer([bad as never], [4], [2]))).toBeInstanceOf(SelectionError);
     }
     expect(catchError(() => new CoordinateIndexer([0.5, 1], [4, 4], [2, 2]))).toBeInstanceOf(SelectionError);
     expect(catchError(() => new OrthogonalIndexer([[[0, 1], [2]]], [4], [2])).message).toMatch(/rectangular/);
-    expect(catchError(() => new OrthogonalIndexer([{ data: [0, 1], shape: [3] }], [4], [2])).message).toMatch(/hold every element/);
+    expect(catchError(() => new OrthogonalIndexer([{ data: [0, 1], shape: [3] }], [4], [2])).message).toMatch(
+      /hold every element/,
+    );
   });
 
   it("arrays that cannot be broadcast, and coordinate selections of the wrong length", () => {
-    expect(catchError(() => new CoordinateIndexer([[0, 1, 2], [0, 1]], [5, 6], [2, 2])).message).toBe(
-      "shape mismatch: indexing arrays could not be broadcast together with shapes [3] [2]",
-    );
+    expect(
+      catchError(
+        () =>
+          new CoordinateIndexer(
+            [
+              [0, 1, 2],
+              [0, 1],
+            ],
+            [5, 6],
+            [2, 2],
+          ),
+      ).message,
+    ).toBe("shape mismatch: indexing arrays could not be broadcast together with shapes [3] [2]");
     expect(catchError(() => new CoordinateIndexer([[0, 1]], [5, 6], [2, 2])).message).toMatch(
       /^invalid coordinate selection; expected one integer \(coordinate\) array per dimension of the target array \(2\), got 1 items/,
     );
-    expect(catchError(() => new CoordinateIndexer([[0], slice(null)] as never, [5, 6], [2, 2]))).toBeInstanceOf(SelectionError);
+    expect(catchError(() => new CoordinateIndexer([[0], slice(null)] as never, [5, 6], [2, 2]))).toBeInstanceOf(
+      SelectionError,
+    );
   });
 
   it("zero steps, too many items, two ellipses, unknown kinds", () => {
-    expect(catchError(() => new OrthogonalIndexer([slice(0, 3, 0)], [4], [2])).message).toBe("slice step cannot be zero (dimension 0)");
+    expect(catchError(() => new OrthogonalIndexer([slice(0, 3, 0)], [4], [2])).message).toBe(
+      "slice step cannot be zero (dimension 0)",
+    );
     expect(catchError(() => new OrthogonalIndexer([[0], [0]], [4], [2])).message).toMatch(/^too many indices/);
-    expect(catchError(() => new OrthogonalIndexer([ELLIPSIS, [0], ELLIPSIS], [4, 4], [2, 2])).message).toMatch(/single ellipsis/);
+    expect(catchError(() => new OrthogonalIndexer([ELLIPSIS, [0], ELLIPSIS], [4, 4], [2, 2])).message).toMatch(
+      /single ellipsis/,
+    );
     expect(catchError(() => new OrthogonalIndexer(["f" as never], [4], [2]))).toBeInstanceOf(SelectionError);
     expect(catchError(() => createIndexer("fancy" as never, undefined, [4], [2]))).toBeInstanceOf(SelectionError);
   });
@@ -135,18 +179,32 @@ describe("index arrays in every form", () => {
   it("JS lists, nested lists, typed arrays and SelectionArrays, with or without strides and dtype", () => {
     const expected = { shape: [2], values: [6, 1] }; // a[[1, 0], [2, 1]]
     for (const [rows, cols] of [
-      [[1, 0], [2, 1]],
+      [
+        [1, 0],
+        [2, 1],
+      ],
       [Int8Array.of(1, 0), Uint16Array.of(2, 1)],
       [BigInt64Array.of(1n, 0n), BigUint64Array.of(2n, 1n)],
-      [{ data: [1, 0], shape: [2] }, { data: Int32Array.of(2, 1), shape: [2], dtype: { kind: "i" } }],
-      [[-2, -3], [-2, 1]],
+      [
+        { data: [1, 0], shape: [2] },
+        { data: Int32Array.of(2, 1), shape: [2], dtype: { kind: "i" } },
+      ],
+      [
+        [-2, -3],
+        [-2, 1],
+      ],
       // every other element of a longer array
-      [{ data: [1, 9, 0, 9], shape: [2], strides: [2] }, { data: [2, 9, 1], shape: [2], strides: [2] }],
+      [
+        { data: [1, 9, 0, 9], shape: [2], strides: [2] },
+        { data: [2, 9, 1], shape: [2], strides: [2] },
+      ],
     ] as const) {
       expect(readWhole([rows, cols] as AnySelection, shape, "coordinate")).toEqual(expected);
     }
     // a transposed 2-d index array: [[0, 2], [1, 0]] stored in F order
-    expect(readWhole([{ data: [0, 1, 2, 0], shape: [2, 2], strides: [1, 2] }, 3] as AnySelection, shape, "coordinate")).toEqual({
+    expect(
+      readWhole([{ data: [0, 1, 2, 0], shape: [2, 2], strides: [1, 2] }, 3] as AnySelection, shape, "coordinate"),
+    ).toEqual({
       shape: [2, 2],
       values: [3, 11, 7, 3],
     });
@@ -154,7 +212,19 @@ describe("index arrays in every form", () => {
 
   it("masks as nested boolean lists, or arrays of a Boolean dtype (as read from a zarr array)", () => {
     const expected = { shape: [3], values: [0, 5, 11] };
-    expect(readWhole([[[true, false, false, false], [false, true, false, false], [false, false, false, true]]], shape, "mask")).toEqual(expected);
+    expect(
+      readWhole(
+        [
+          [
+            [true, false, false, false],
+            [false, true, false, false],
+            [false, false, false, true],
+          ],
+        ],
+        shape,
+        "mask",
+      ),
+    ).toEqual(expected);
     const bytes = Uint8Array.of(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1);
     expect(readWhole([{ data: bytes, shape, strides: [4, 1], dtype: { kind: "b" } }], shape, "mask")).toEqual(expected);
     expect(readWhole({ data: [...bytes].map(Boolean), shape } as AnySelection, shape, "mask")).toEqual(expected);
@@ -164,7 +234,10 @@ describe("index arrays in every form", () => {
   });
 
   it("a list of integers and booleans is an integer list (numpy's asarray); an empty list selects nothing", () => {
-    expect(readWhole([[1, true], null] as AnySelection, shape, "orthogonal")).toEqual({ shape: [2, 4], values: [4, 5, 6, 7, 4, 5, 6, 7] });
+    expect(readWhole([[1, true], null] as AnySelection, shape, "orthogonal")).toEqual({
+      shape: [2, 4],
+      values: [4, 5, 6, 7, 4, 5, 6, 7],
+    });
     expect(readWhole([[], [1]], shape, "orthogonal")).toEqual({ shape: [0, 1], values: [] });
     expect([...new OrthogonalIndexer([[], [1]], shape, [2, 2])]).toEqual([]);
     expect(new CoordinateIndexer([[], []], shape, [2, 2]).nchunks).toBe(0);
@@ -172,7 +245,16 @@ describe("index arrays in every form", () => {
 
   it("integers alone select one point, of shape [1] as zarr-python's vindex", () => {
     expect(readWhole([2, -1], shape, "coordinate")).toEqual({ shape: [1], values: [11] });
-    expect(readWhole([{ data: [2], shape: [] }, { data: [3], shape: [] }], shape, "coordinate")).toEqual({ shape: [1], values: [11] });
+    expect(
+      readWhole(
+        [
+          { data: [2], shape: [] },
+          { data: [3], shape: [] },
+        ],
+        shape,
+        "coordinate",
+      ),
+    ).toEqual({ shape: [1], values: [11] });
   });
 });
 
@@ -193,15 +275,29 @@ describe("huge chunk grids are grouped without visiting every chunk", () => {
     const indexer = new CoordinateIndexer([rows, cols], [1e6, 1e6], [10, 10]);
     const projections = [...indexer].map(expand);
     expect(projections).toEqual([
-      [[0, 0], [[5, 5, 5], [7, 8, 7]], [0, 2, 4]],
+      [
+        [0, 0],
+        [
+          [5, 5, 5],
+          [7, 8, 7],
+        ],
+        [0, 2, 4],
+      ],
       [[1, 0], [[3], [7]], [3]],
-      [[99_999, 0], [[9, 0], [0, 3]], [1, 5]],
+      [
+        [99_999, 0],
+        [
+          [9, 0],
+          [0, 3],
+        ],
+        [1, 5],
+      ],
     ]);
   });
 
   it("and agree with a brute-force grouping on many random points", () => {
     let seed = 12345;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     const shape = [300, 200];
     const chunks = [7, 9];
     for (const n of [10, 5000]) {
@@ -212,10 +308,16 @@ describe("huge chunk grids are grouped without visiting every chunk", () => {
         const key = Math.floor(r / 7) * 23 + Math.floor(cols[i]! / 9);
         groups.set(key, [...(groups.get(key) ?? []), i]);
       });
-      const expected = [...groups.keys()].sort((a, b) => a - b).map((key) => {
-        const items = groups.get(key)!;
-        return [[Math.floor(key / 23), key % 23], [items.map((i) => rows[i]! % 7), items.map((i) => cols[i]! % 9)], items];
-      });
+      const expected = [...groups.keys()]
+        .sort((a, b) => a - b)
+        .map((key) => {
+          const items = groups.get(key)!;
+          return [
+            [Math.floor(key / 23), key % 23],
+            [items.map((i) => rows[i]! % 7), items.map((i) => cols[i]! % 9)],
+            items,
+          ];
+        });
       expect([...new CoordinateIndexer([rows, cols], shape, chunks)].map(expand)).toEqual(expected);
     }
   });
@@ -264,7 +366,15 @@ describe("dispatch helpers", () => {
     expect(isPureFancyIndexing([[0, 1], null], 2)).toBe(false);
     expect(isPureOrthogonalIndexing([[0, 1]], 2)).toBe(true);
     expect(isPureOrthogonalIndexing([[0, 1], null], 2)).toBe(true);
-    expect(isPureOrthogonalIndexing([[0, 1], [0, 1]], 2)).toBe(false);
+    expect(
+      isPureOrthogonalIndexing(
+        [
+          [0, 1],
+          [0, 1],
+        ],
+        2,
+      ),
+    ).toBe(false);
     expect(isPureOrthogonalIndexing([ELLIPSIS, [0, 1]], 2)).toBe(false);
     expect(isPureOrthogonalIndexing([], 0)).toBe(false);
   });
@@ -276,7 +386,9 @@ describe("dispatch helpers", () => {
     expect(selectionKind(slice(null, null, -1), [4])).toBe("basic");
     expect(vindexKind([[true, false]], [2])).toBe("mask");
     expect(vindexKind([0, [1, 2]], [4, 4])).toBe("coordinate");
-    expect(catchError(() => vindexKind([slice(null)], [4])).message).toMatch(/^unsupported selection for vectorized indexing/);
+    expect(catchError(() => vindexKind([slice(null)], [4])).message).toMatch(
+      /^unsupported selection for vectorized indexing/,
+    );
     expect(catchError(() => vindexKind([], []))).toBeInstanceOf(SelectionError);
   });
 });
@@ -295,21 +407,28 @@ describe("copyProjection, fillProjection and coversChunk", () => {
     const c = chunk();
     const value: StridedView = { data: Float64Array.of(1, 2), offset: 0, shape: [2], strides: [1] };
     const outside = points([0, 3], [0, 0], [0, 1]);
-    expect(catchError(() => copyProjection(value, c, outside, "write"))).toMatchObject({ code: "ZARR_BOUNDS", dim: 0, index: 3, length: 3 });
+    expect(catchError(() => copyProjection(value, c, outside, "write"))).toMatchObject({
+      code: "ZARR_BOUNDS",
+      dim: 0,
+      index: 3,
+      length: 3,
+    });
     expect([...c.data].every((x) => x === 0)).toBe(true);
-    expect(catchError(() => copyProjection(value, c, points([0, 1], [0, 0], [0, 2]), "write"))).toBeInstanceOf(BoundsError);
-    expect(catchError(() => copyProjection(value, { ...c, shape: [12], strides: [1] }, points([0], [0], [0]), "read"))).toBeInstanceOf(
-      SelectionError,
+    expect(catchError(() => copyProjection(value, c, points([0, 1], [0, 0], [0, 2]), "write"))).toBeInstanceOf(
+      BoundsError,
     );
+    expect(
+      catchError(() => copyProjection(value, { ...c, shape: [12], strides: [1] }, points([0], [0], [0]), "read")),
+    ).toBeInstanceOf(SelectionError);
     const ortho: AnyChunkProjection = {
       kind: "orthogonal",
       chunkCoords: [0, 0],
       chunkSelection: [Int32Array.of(0, 2), 1],
       outSelection: [{ start: 0, stop: 3, step: 1 }],
     };
-    expect(catchError(() => copyProjection({ ...value, shape: [3], data: new Float64Array(3) }, c, ortho, "write")).message).toMatch(
-      /does not match/,
-    );
+    expect(
+      catchError(() => copyProjection({ ...value, shape: [3], data: new Float64Array(3) }, c, ortho, "write")).message,
+    ).toMatch(/does not match/);
     expect(catchError(() => copyProjection(value, c, ortho, "sideways" as never))).toBeInstanceOf(SelectionError);
     expect(catchError(() => fillProjection({ ...c, data: new Float64Array(5) }, ortho, 1))).toBeInstanceOf(BoundsError);
   });
@@ -326,7 +445,10 @@ describe("copyProjection, fillProjection and coversChunk", () => {
     const ortho = (rows: number[] | DimRange, cols: number[] | DimRange | number): AnyChunkProjection => ({
       kind: "orthogonal",
       chunkCoords: [0, 0],
-      chunkSelection: [Array.isArray(rows) ? Int32Array.from(rows) : rows, Array.isArray(cols) ? Int32Array.from(cols) : cols],
+      chunkSelection: [
+        Array.isArray(rows) ? Int32Array.from(rows) : rows,
+        Array.isArray(cols) ? Int32Array.from(cols) : cols,
+      ],
       outSelection: [],
     });
     expect(coversChunk(ortho([2, 0, 1], { start: 0, stop: 4, step: 1 }), shape)).toBe(true);
@@ -336,11 +458,38 @@ describe("copyProjection, fillProjection and coversChunk", () => {
     expect(coversChunk(ortho([0, 1, 2], 0), shape)).toBe(false);
     expect(coversChunk(ortho([0, 1, 2], 0), [3, 1])).toBe(true);
     const all = [...Array(12).keys()].reverse();
-    expect(coversChunk(points(all.map((i) => Math.floor(i / 4)), all.map((i) => i % 4), all), shape)).toBe(true);
+    expect(
+      coversChunk(
+        points(
+          all.map((i) => Math.floor(i / 4)),
+          all.map((i) => i % 4),
+          all,
+        ),
+        shape,
+      ),
+    ).toBe(true);
     const repeated = [...all, 5];
-    expect(coversChunk(points(repeated.map((i) => Math.floor(i / 4)), repeated.map((i) => i % 4), [...repeated.keys()]), shape)).toBe(true);
+    expect(
+      coversChunk(
+        points(
+          repeated.map((i) => Math.floor(i / 4)),
+          repeated.map((i) => i % 4),
+          [...repeated.keys()],
+        ),
+        shape,
+      ),
+    ).toBe(true);
     const missing = [...all.slice(1), 0];
-    expect(coversChunk(points(missing.map((i) => Math.floor(i / 4)), missing.map((i) => i % 4), all), shape)).toBe(false);
+    expect(
+      coversChunk(
+        points(
+          missing.map((i) => Math.floor(i / 4)),
+          missing.map((i) => i % 4),
+          all,
+        ),
+        shape,
+      ),
+    ).toBe(false);
     expect(coversChunk(points([0, 0], [0, 0], [0, 1]), [1, 1])).toBe(true);
     expect(coversChunk(points([0], [1], [0]), [1, 2])).toBe(false);
   });

@@ -27,12 +27,29 @@ import {
   type AnySelection,
   type StridedView,
 } from "@z/indexing";
-import { ChunkedArray, KINDS, PADDING, flatOffset, indices, plain, product, valuesOf, type Kind, type Value } from "./chunked.js";
+import {
+  ChunkedArray,
+  KINDS,
+  PADDING,
+  flatOffset,
+  indices,
+  plain,
+  product,
+  valuesOf,
+  type Kind,
+  type Value,
+} from "./chunked.js";
 import { FIXTURE, decodeDispatch, decodeSelection, type FancyCase, type FancyKind } from "./fancy-fixture.js";
 
 const ORDERS = ["C", "F"] as const;
 
-function indexerFor(kind: FancyKind, selection: AnySelection, shape: number[], chunks: number[], viaCreate: boolean): Indexer {
+function indexerFor(
+  kind: FancyKind,
+  selection: AnySelection,
+  shape: number[],
+  chunks: number[],
+  viaCreate: boolean,
+): Indexer {
   if (viaCreate) return createIndexer(kind, selection, shape, chunks);
   switch (kind) {
     case "basic":
@@ -87,7 +104,10 @@ function valueView(kind: Kind, valueShape: number[], shape: readonly number[]): 
   const { k, make } = KINDS[kind];
   const n = product(valueShape);
   const data = make(n * k);
-  valuesOf(kind, Array.from({ length: n }, (_, i) => 1000 + i)).forEach((x, i) => ((data as unknown as Value[])[i] = x));
+  valuesOf(
+    kind,
+    Array.from({ length: n }, (_, i) => 1000 + i),
+  ).forEach((x, i) => ((data as unknown as Value[])[i] = x));
   const own = stridesFor(valueShape, "C");
   const lead = shape.length - valueShape.length;
   const strides = shape.map((len, d) => (d < lead || valueShape[d - lead] !== len ? 0 : own[d - lead]!));
@@ -104,7 +124,8 @@ function written(c: FancyCase, replace: (i: number) => number): number[] {
 const untouchedPadding = (array: ChunkedArray): Value[] =>
   valuesOf(array.kind, new Array<number>(array.contents().padding.length / KINDS[array.kind].k).fill(PADDING));
 
-const formatCase = (c: { shape: number[]; chunks: number[]; sel: unknown }) => `shape [${c.shape}] chunks [${c.chunks}] ${JSON.stringify(c.sel)}`;
+const formatCase = (c: { shape: number[]; chunks: number[]; sel: unknown }) =>
+  `shape [${c.shape}] chunks [${c.chunks}] ${JSON.stringify(c.sel)}`;
 
 const byKind = new Map<FancyKind, FancyCase[]>();
 for (const c of FIXTURE.cases) byKind.set(c.kind, [...(byKind.get(c.kind) ?? []), c]);
@@ -122,26 +143,44 @@ describe(`selections as numpy ${FIXTURE.numpy} and zarr-python ${FIXTURE.zarr} (
           const kinds: Kind[] = ["c128", "i64", "V8", "i32"];
           const other = kinds[n % kinds.length]!;
           const [one, theOther] = n % 2 ? (["C", "F"] as const) : (["F", "C"] as const);
-          for (const [kind, chunkOrder, outOrder] of [["f64", "C", "C"], ["f64", "F", "F"], [other, one, theOther]] as const) {
-            expect(read(c, arange(c, kind, chunkOrder), indexer, outOrder), `${kind}: ${chunkOrder} chunks, ${outOrder} output`).toEqual(
-              valuesOf(kind, c.read),
-            );
+          for (const [kind, chunkOrder, outOrder] of [
+            ["f64", "C", "C"],
+            ["f64", "F", "F"],
+            [other, one, theOther],
+          ] as const) {
+            expect(
+              read(c, arange(c, kind, chunkOrder), indexer, outOrder),
+              `${kind}: ${chunkOrder} chunks, ${outOrder} output`,
+            ).toEqual(valuesOf(kind, c.read));
           }
 
           // writes of a value broadcast to the selection, and of a scalar
-          for (const [kind, order] of [["f64", theOther], [other, one]] as const) {
+          for (const [kind, order] of [
+            ["f64", theOther],
+            [other, one],
+          ] as const) {
             const { k, element } = KINDS[kind];
             const array = arange(c, kind, order);
             const value = valueView(kind, c.write.valueShape, indexer.shape);
             const chunkStrides = stridesFor(c.chunks, order);
             for (const p of indexer) copyProjection(value, array.chunk(p.chunkCoords, chunkStrides), p, "write", k);
             const after = array.contents();
-            expect(after.values, `${kind} ${order} write`).toEqual(valuesOf(kind, written(c, (i) => c.write.values[i]!)));
+            expect(after.values, `${kind} ${order} write`).toEqual(
+              valuesOf(
+                kind,
+                written(c, (i) => c.write.values[i]!),
+              ),
+            );
             expect(after.padding, "padding is never written").toEqual(untouchedPadding(array));
 
             const filled = arange(c, kind, order);
             for (const p of indexer) fillProjection(filled.chunk(p.chunkCoords, chunkStrides), p, element(7777), k);
-            expect(filled.contents().values, `${kind} ${order} fill`).toEqual(valuesOf(kind, written(c, () => 7777)));
+            expect(filled.contents().values, `${kind} ${order} fill`).toEqual(
+              valuesOf(
+                kind,
+                written(c, () => 7777),
+              ),
+            );
           }
         });
       });
@@ -153,7 +192,9 @@ describe(`selections as numpy ${FIXTURE.numpy} and zarr-python ${FIXTURE.zarr} (
             for (const order of ORDERS) {
               const data = new Float64Array(product(c.chunks));
               fillProjection({ data, offset: 0, shape: c.chunks, strides: stridesFor(c.chunks, order) }, p, 1);
-              expect(coversChunk(p, c.chunks), `${formatCase(c)} chunk [${p.chunkCoords}]`).toBe(data.every((x) => x === 1));
+              expect(coversChunk(p, c.chunks), `${formatCase(c)} chunk [${p.chunkCoords}]`).toBe(
+                data.every((x) => x === 1),
+              );
             }
           }
         }

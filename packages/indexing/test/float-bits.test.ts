@@ -54,7 +54,10 @@ describe("float32 values keep every bit through the copy kernels", () => {
     copyStrided(view(repeated, [5, 8]), { data: src, offset: 0, shape: [5, 8], strides: [0, 1] });
     expect(bits(repeated)).toEqual(Array.from({ length: 5 }, () => bits(src).slice(0, 8)).flat());
     const inPlace = f32(40);
-    copyStrided({ data: inPlace, offset: 1, shape: [39], strides: [1] }, { data: inPlace, offset: 0, shape: [39], strides: [1] });
+    copyStrided(
+      { data: inPlace, offset: 1, shape: [39], strides: [1] },
+      { data: inPlace, offset: 0, shape: [39], strides: [1] },
+    );
     expect(bits(inPlace).slice(1)).toEqual(bits(src).slice(0, 39));
   });
 
@@ -74,7 +77,14 @@ describe("float32 values keep every bit through the copy kernels", () => {
     const written = new Uint32Array(blank.data.buffer);
     expect(rows.flatMap((r) => cols.map((c) => written[r * 7 + c]))).toEqual(bits(got.data));
 
-    const [points] = new CoordinateIndexer([[0, 5, 2, 4], [6, 0, 3, 1]], shape, shape);
+    const [points] = new CoordinateIndexer(
+      [
+        [0, 5, 2, 4],
+        [6, 0, 3, 1],
+      ],
+      shape,
+      shape,
+    );
     const picked = view(new Float32Array(4), [4]);
     copyProjection(picked, array, points!, "read");
     expect(bits(picked.data)).toEqual([at(0, 6), at(5, 0), at(2, 3), at(4, 1)]);
@@ -88,13 +98,26 @@ describe("float32 values keep every bit through the copy kernels", () => {
     const one = f32(1 * 2).subarray(0, 1); // the signalling NaN 0x7f800001
     for (const order of ["C", "F"] as const) {
       const a = new Float32Array(4 * 5);
-      fillStrided(selectionView(view(a, [4, 5], order), [{ start: 0, stop: 4, step: 2 }, { start: 4, stop: 0, step: -2 }]), one);
+      fillStrided(
+        selectionView(view(a, [4, 5], order), [
+          { start: 0, stop: 4, step: 2 },
+          { start: 4, stop: 0, step: -2 },
+        ]),
+        one,
+      );
       expect(bits(a).filter((b) => b !== 0)).toEqual([0x7f800001, 0x7f800001, 0x7f800001, 0x7f800001]);
     }
     const pairs = new Float32Array(2 * 6);
     fillStrided(view(pairs, [6]), new Float32Array(new Uint32Array([0xff800123, 0x80000000]).buffer), 2);
     expect(bits(pairs)).toEqual(Array.from({ length: 6 }, () => [0xff800123, 0x80000000]).flat());
-    const points = new CoordinateIndexer([[0, 1], [2, 0]], [2, 3], [2, 3]);
+    const points = new CoordinateIndexer(
+      [
+        [0, 1],
+        [2, 0],
+      ],
+      [2, 3],
+      [2, 3],
+    );
     const chunk = view(new Float32Array(6), [2, 3]);
     for (const p of points) fillProjection(chunk, p, one);
     expect(bits(chunk.data)).toEqual([0, 0, 0x7f800001, 0x7f800001, 0, 0]);
@@ -111,7 +134,10 @@ describe("float64 fills keep every bit", () => {
 
   it("a NaN's payload and sign, in long and short, contiguous and strided runs", () => {
     const nan = double(0xfff0000000000123n);
-    for (const [shape, strides] of [[[40], [1]], [[3], [2]]] as const) {
+    for (const [shape, strides] of [
+      [[40], [1]],
+      [[3], [2]],
+    ] as const) {
       const a = new Float64Array(40);
       fillStrided({ data: a, offset: 0, shape, strides }, nan);
       expect(u64(a).filter((b) => b !== 0n)).toEqual(new Array(shape[0]).fill(0xfff0000000000123n));

@@ -3,7 +3,7 @@ import { dataTypeToJSON, parseDataType } from "./dtype.js";
 import type { DataType } from "./dtype-model.js";
 import { MetadataError, ZarrError } from "./errors.js";
 import { decodeFillValue, encodeFillValue } from "./fill-value.js";
-import { encodeJson, stringifyJson } from "./json.js";
+import { stringifyJson } from "./json.js";
 import { JsonFloat, type CodecConfig, type JsonObject, type JsonValue } from "./json-value.js";
 import {
   checkZarrFormat,

@@ -17,10 +17,10 @@ export function encodeBase64(bytes: Uint8Array): string {
   const rest = bytes.length - i;
   if (rest === 1) {
     const n = bytes[i]! << 16;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + "==";
+    out += `${ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!}==`;
   } else if (rest === 2) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + "=";
+    out += `${ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]!}=`;
   }
   return out;
 }

@@ -76,12 +76,18 @@ export function normalizeChunks(chunks: ChunksSpec, shape: readonly number[], it
 
 function checkShape(shape: readonly number[]): void {
   if (!shape.every((length) => Number.isSafeInteger(length) && length >= 0)) {
-    throw new MetadataError(`shape must be a list of non-negative integers, found ${describeJson(shape as JsonValue)}`, {
-      field: "shape",
-    });
+    throw new MetadataError(
+      `shape must be a list of non-negative integers, found ${describeJson(shape as JsonValue)}`,
+      {
+        field: "shape",
+      },
+    );
   }
 }
 
 function chunksError(chunks: ChunksSpec, expected: string): MetadataError {
-  return new MetadataError(`Invalid chunks ${typeof chunks === "boolean" || chunks === undefined ? String(chunks) : describeJson(chunks as JsonValue)}: expected ${expected}`, { field: "chunks" });
+  return new MetadataError(
+    `Invalid chunks ${typeof chunks === "boolean" || chunks === undefined ? String(chunks) : describeJson(chunks as JsonValue)}: expected ${expected}`,
+    { field: "chunks" },
+  );
 }

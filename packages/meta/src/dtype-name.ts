@@ -77,7 +77,9 @@ function structListStr(dtype: StructuredDataType): string {
 function structDictStr(dtype: StructuredDataType): string {
   const names = dtype.fields.map((field) => pythonStrRepr(field.name));
   const formats = dtype.fields.map((field) =>
-    field.shape.length > 0 ? `(${constructionRepr(field.dtype)}, ${tupleRepr(field.shape)})` : constructionRepr(field.dtype),
+    field.shape.length > 0
+      ? `(${constructionRepr(field.dtype)}, ${tupleRepr(field.shape)})`
+      : constructionRepr(field.dtype),
   );
   const offsets = dtype.fields.map((field) => String(field.offset));
   return `{'names': [${names.join(", ")}], 'formats': [${formats.join(", ")}], 'offsets': [${offsets.join(", ")}], 'itemsize': ${dtype.itemsize}}`;

@@ -78,7 +78,13 @@ export function dataTypeEquals(a: DataType, b: DataType): boolean {
       })
     );
   }
-  return a.kind === b.kind && a.byteOrder === b.byteOrder && a.itemsize === b.itemsize && a.unit === b.unit && a.extension === b.extension;
+  return (
+    a.kind === b.kind &&
+    a.byteOrder === b.byteOrder &&
+    a.itemsize === b.itemsize &&
+    a.unit === b.unit &&
+    a.extension === b.extension
+  );
 }
 
 /** Bytes taken by a field: its dtype's item size times the elements of its subarray shape. */
@@ -91,7 +97,11 @@ type SimpleParser = (text: string) => TypestrResult;
 function parseAny(json: JsonValue, key: string | undefined, parseSimple: SimpleParser): DataType {
   if (typeof json === "string") return parseSimpleOrThrow(json, key, parseSimple);
   if (Array.isArray(json)) return parseDescr(json as readonly JsonValue[], key, parseSimple, "");
-  throw dtypeError(key, describe(json), "a type string such as \"<f8\" or a list of [name, dtype] or [name, dtype, shape] fields");
+  throw dtypeError(
+    key,
+    describe(json),
+    'a type string such as "<f8" or a list of [name, dtype] or [name, dtype, shape] fields',
+  );
 }
 
 function parseSimpleOrThrow(text: string, key: string | undefined, parseSimple: SimpleParser): SimpleDataType {
@@ -121,23 +131,35 @@ function parseDescr(
     }
     const [rawName, rawType, rawShape] = entry as readonly JsonValue[];
     if (typeof rawName !== "string") {
-      throw dtypeError(key, `field name ${describe(rawName ?? null)} at ${at}`, "a string (titled fields are not supported)");
+      throw dtypeError(
+        key,
+        `field name ${describe(rawName ?? null)} at ${at}`,
+        "a string (titled fields are not supported)",
+      );
     }
     const name = rawName === "" ? `f${i}` : rawName;
-    if (names.has(name)) throw dtypeError(key, `field name ${JSON.stringify(name)} at ${at}`, "field names that occur once");
+    if (names.has(name))
+      throw dtypeError(key, `field name ${JSON.stringify(name)} at ${at}`, "field names that occur once");
     names.add(name);
 
     let dtype: DataType;
     if (typeof rawType === "string") dtype = parseSimpleOrThrow(rawType, key, parseSimple);
     else if (Array.isArray(rawType)) dtype = parseDescr(rawType as readonly JsonValue[], key, parseSimple, `${at}[1]`);
     else throw dtypeError(key, `field type ${describe(rawType ?? null)} at ${at}`, "a type string or a list of fields");
-    if (dtype.kind === "O") throw dtypeError(key, `object field ${JSON.stringify(name)} at ${at}`, "fields of fixed-size types");
-    if (dtype.kind === "x") throw dtypeError(key, `extension dtype field ${JSON.stringify(name)} at ${at}`, "fields of NumPy dtypes (TensorStore's extension dtypes are supported for whole arrays only)");
+    if (dtype.kind === "O")
+      throw dtypeError(key, `object field ${JSON.stringify(name)} at ${at}`, "fields of fixed-size types");
+    if (dtype.kind === "x")
+      throw dtypeError(
+        key,
+        `extension dtype field ${JSON.stringify(name)} at ${at}`,
+        "fields of NumPy dtypes (TensorStore's extension dtypes are supported for whole arrays only)",
+      );
 
     const shape = rawShape === undefined ? [] : parseShape(rawShape, key, at);
     const field: StructuredField = { name, dtype, shape, offset };
     offset += fieldSize(field);
-    if (offset > MAX_ITEMSIZE) throw dtypeError(key, `structured dtype of ${offset}+ bytes`, `at most ${MAX_ITEMSIZE} bytes`);
+    if (offset > MAX_ITEMSIZE)
+      throw dtypeError(key, `structured dtype of ${offset}+ bytes`, `at most ${MAX_ITEMSIZE} bytes`);
     fields.push(field);
   });
   return { kind: "structured", itemsize: offset, fields };
@@ -153,7 +175,10 @@ function parseShape(json: JsonValue, key: string | undefined, at: string): numbe
 
 function dtypeError(key: string | undefined, found: string, expected: string): DataTypeError {
   const where = key === undefined ? "" : ` in "${key}"`;
-  return new DataTypeError(`Invalid dtype${where}: expected ${expected}, found ${found}`, key === undefined ? {} : { key });
+  return new DataTypeError(
+    `Invalid dtype${where}: expected ${expected}, found ${found}`,
+    key === undefined ? {} : { key },
+  );
 }
 
 /** For error messages: any JSON value (bigints, nested lists, long strings), at most ~120 characters. */
@@ -161,7 +186,9 @@ function describe(value: JsonValue): string {
   if (value instanceof JsonFloat) return String(value.value);
   let text: string;
   if (Array.isArray(value)) {
-    text = JSON.stringify(value, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v instanceof JsonFloat ? v.value : v));
+    text = JSON.stringify(value, (_, v: unknown) =>
+      typeof v === "bigint" ? v.toString() : v instanceof JsonFloat ? v.value : v,
+    );
   } else if (typeof value === "object" && value !== null) {
     return "an object";
   } else if (typeof value === "string") {

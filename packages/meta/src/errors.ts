@@ -63,7 +63,10 @@ export class TooLargeError extends ZarrError {
   /** The most allowed, in the same unit. */
   readonly limit: number;
 
-  constructor(message: string, options: { key?: string; field?: string; size: number; limit: number; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { key?: string; field?: string; size: number; limit: number; cause?: unknown },
+  ) {
     super("ZARR_TOO_LARGE", message, options);
     this.field = options.field;
     this.size = options.size;

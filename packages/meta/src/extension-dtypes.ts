@@ -48,7 +48,13 @@ interface IntFormat {
 
 export type ExtensionFormat = FloatFormat | IntFormat;
 
-const float = (bits: 8 | 16, exponentBits: number, mantissaBits: number, bias: number, specials: Specials): FloatFormat => ({
+const float = (
+  bits: 8 | 16,
+  exponentBits: number,
+  mantissaBits: number,
+  bias: number,
+  specials: Specials,
+): FloatFormat => ({
   kind: "float",
   bits,
   exponentBits,
@@ -72,7 +78,7 @@ const FORMATS: Readonly<Record<ExtensionName, ExtensionFormat>> = {
 export const EXTENSION_NAMES = Object.keys(FORMATS) as readonly ExtensionName[];
 
 export function isExtensionName(text: string): text is ExtensionName {
-  return Object.prototype.hasOwnProperty.call(FORMATS, text);
+  return Object.hasOwn(FORMATS, text);
 }
 
 export function extensionFormat(name: ExtensionName): ExtensionFormat {
@@ -127,7 +133,12 @@ export function encodeFloatCode(format: FloatFormat, x: number): number {
   const maxExponent = (1 << exponentBits) - 1;
   const negative = x < 0 || Object.is(x, -0) || (Number.isNaN(x) && negativeNaN(x));
   const sign = negative ? signBit : 0;
-  const nan = specials === "fnuz" ? signBit : specials === "fn" ? sign | (signBit - 1) : sign | (maxExponent << mantissaBits) | (1 << (mantissaBits - 1));
+  const nan =
+    specials === "fnuz"
+      ? signBit
+      : specials === "fn"
+        ? sign | (signBit - 1)
+        : sign | (maxExponent << mantissaBits) | (1 << (mantissaBits - 1));
   if (Number.isNaN(x)) return nan;
   const a = Math.abs(x);
   let max = maxima.get(format);
@@ -254,7 +265,8 @@ export function encodeExtension(name: ExtensionName, values: ArrayLike<number>):
     for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format.bits, values[i]!);
     return out;
   }
-  const bits = values instanceof Float32Array ? new Uint32Array(values.buffer, values.byteOffset, values.length) : undefined;
+  const bits =
+    values instanceof Float32Array ? new Uint32Array(values.buffer, values.byteOffset, values.length) : undefined;
   if (format.bits === 16) {
     const out = new Uint8Array(values.length * 2);
     for (let i = 0; i < values.length; i++) {
@@ -305,7 +317,12 @@ function float8Plan(format: FloatFormat): Float8Plan {
       specials,
       nanPositive: encodeFloatCode(format, NaN),
       infinity: maxExponent << mantissaBits,
-      maxCode: specials === "ieee" ? ((maxExponent - 1) << mantissaBits) | mantissaMask : specials === "fn" ? (maxExponent << mantissaBits) | (mantissaMask - 1) : 0x7f,
+      maxCode:
+        specials === "ieee"
+          ? ((maxExponent - 1) << mantissaBits) | mantissaMask
+          : specials === "fn"
+            ? (maxExponent << mantissaBits) | (mantissaMask - 1)
+            : 0x7f,
     };
     plans.set(format, plan);
   }

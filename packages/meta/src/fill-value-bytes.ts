@@ -72,7 +72,10 @@ export function fillValueBytes(value: FillValue, dtype: DataType): Uint8Array {
  * into each pair of entries), and for byte-backed dtypes the element's bytes in little-endian
  * order. `null` gives the zero element.
  */
-export function fillValueToElement(value: FillValue, dtype: DataType): number | bigint | readonly [number, number] | Uint8Array {
+export function fillValueToElement(
+  value: FillValue,
+  dtype: DataType,
+): number | bigint | readonly [number, number] | Uint8Array {
   const none = value === null || value === undefined;
   switch (dtype.kind) {
     case "O":
@@ -164,5 +167,7 @@ function isPair(value: unknown): value is readonly [number, number] {
 }
 
 function objectError(dtype: SimpleDataType): DataTypeError {
-  return new DataTypeError(`Object dtype "${typestr(dtype)}" has no fixed-size bytes: its elements are encoded by an object codec`);
+  return new DataTypeError(
+    `Object dtype "${typestr(dtype)}" has no fixed-size bytes: its elements are encoded by an object codec`,
+  );
 }

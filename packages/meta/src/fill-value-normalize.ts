@@ -6,7 +6,16 @@
 import type { FillValue } from "./array-metadata-model.js";
 import type { DataType } from "./dtype-model.js";
 import { extensionIntRange, roundToExtension } from "./extension-dtypes.js";
-import { INT64_MAX, INT64_MIN, NAT, fillValueError, fitBytes, intFillValue, intRange, roundFloat } from "./fill-value-rules.js";
+import {
+  INT64_MAX,
+  INT64_MIN,
+  NAT,
+  fillValueError,
+  fitBytes,
+  intFillValue,
+  intRange,
+  roundFloat,
+} from "./fill-value-rules.js";
 
 const FLOAT_TEXT = /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
 const SPECIAL_FLOAT = /^([+-]?)(nan|inf|infinity)$/i;
@@ -44,7 +53,8 @@ export function normalizeFillValue(value: unknown, dtype: DataType): FillValue {
     case "u": {
       const [min, max] = intRange(dtype);
       const int = toInteger(value);
-      if (int === undefined || int < min || int > max) throw fillValueError(dtype, `an integer from ${min} to ${max}`, value);
+      if (int === undefined || int < min || int > max)
+        throw fillValueError(dtype, `an integer from ${min} to ${max}`, value);
       return intFillValue(int, dtype);
     }
     case "f": {
@@ -80,7 +90,10 @@ export function normalizeFillValue(value: unknown, dtype: DataType): FillValue {
     case "S":
       if (value instanceof Uint8Array) return fitBytes(value, dtype.itemsize);
       if (typeof value === "string" && /^[\x00-\x7f]*$/.test(value)) {
-        return fitBytes(Uint8Array.from(value, (char) => char.charCodeAt(0)), dtype.itemsize);
+        return fitBytes(
+          Uint8Array.from(value, (char) => char.charCodeAt(0)),
+          dtype.itemsize,
+        );
       }
       throw fillValueError(dtype, "a Uint8Array or ASCII text", value);
     case "M":

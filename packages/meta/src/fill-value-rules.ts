@@ -73,7 +73,13 @@ export function dtypeLabel(dtype: DataType): string {
 }
 
 /** A `MetadataError` for field `fill_value`, naming the key when there is one. */
-export function fillValueError(dtype: DataType, expected: string, found: unknown, key?: string, cause?: unknown): MetadataError {
+export function fillValueError(
+  dtype: DataType,
+  expected: string,
+  found: unknown,
+  key?: string,
+  cause?: unknown,
+): MetadataError {
   const where = key === undefined ? "" : ` in "${key}"`;
   return new MetadataError(
     `Invalid fill_value for dtype ${dtypeLabel(dtype)}${where}: expected ${expected}, found ${describeValue(found)}`,

@@ -85,7 +85,12 @@ export function decodeFillValue(json: JsonValue, dtype: DataType, key?: string):
       if (json === "NaT") return NAT;
       const value = json instanceof JsonFloat ? undefined : jsonInteger(json);
       if (value === undefined || value < INT64_MIN || value > INT64_MAX) {
-        throw fillValueError(dtype, `an integer count of the unit from ${INT64_MIN} to ${INT64_MAX} (${INT64_MIN} is NaT)`, json, key);
+        throw fillValueError(
+          dtype,
+          `an integer count of the unit from ${INT64_MIN} to ${INT64_MAX} (${INT64_MIN} is NaT)`,
+          json,
+          key,
+        );
       }
       return value;
     }

@@ -11,15 +11,20 @@ export function isJsonObject(value: JsonValue | undefined): value is JsonObject 
 }
 
 /** The JSON object a metadata document holds; anything else is a `MetadataError` naming `key`. */
-export function readMetadataObject(input: MetadataInput, key: string, options: { keepFloats?: boolean } = {}): JsonObject {
+export function readMetadataObject(
+  input: MetadataInput,
+  key: string,
+  options: { keepFloats?: boolean } = {},
+): JsonObject {
   const doc = typeof input === "string" || input instanceof Uint8Array ? parseJson(input, key, options) : input;
-  if (!isJsonObject(doc)) throw new MetadataError(`"${key}" must hold a JSON object, found ${describeJson(doc)}`, { key });
+  if (!isJsonObject(doc))
+    throw new MetadataError(`"${key}" must hold a JSON object, found ${describeJson(doc)}`, { key });
   return doc;
 }
 
 /** The value of a field that must be present (a `null` value counts as present). */
 export function requireField(doc: JsonObject, field: string, key: string): JsonValue {
-  const value = Object.prototype.hasOwnProperty.call(doc, field) ? doc[field] : undefined;
+  const value = Object.hasOwn(doc, field) ? doc[field] : undefined;
   if (value === undefined) throw new MetadataError(`"${key}" misses the required field "${field}"`, { key, field });
   return value;
 }
@@ -40,11 +45,14 @@ export function fieldError(
   options: { at?: string; cause?: unknown } = {},
 ): MetadataError {
   const at = options.at === undefined ? "" : ` ${options.at}`;
-  return new MetadataError(`"${key}" has an invalid "${field}": expected ${expected}, found ${describeJson(found)}${at}`, {
-    key,
-    field,
-    cause: options.cause,
-  });
+  return new MetadataError(
+    `"${key}" has an invalid "${field}": expected ${expected}, found ${describeJson(found)}${at}`,
+    {
+      key,
+      field,
+      cause: options.cause,
+    },
+  );
 }
 
 /**

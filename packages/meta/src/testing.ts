@@ -151,7 +151,11 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
     add("set/get", "stores only the bytes of the view it is given", async (store) => {
       const backing = pattern(64, 1);
       await w(store).set("view", backing.subarray(10, 20));
-      assertBytes(await store.get("view"), pattern(64, 1).slice(10, 20), `get("view") after set of a 10-byte view at offset 10`);
+      assertBytes(
+        await store.get("view"),
+        pattern(64, 1).slice(10, 20),
+        `get("view") after set of a 10-byte view at offset 10`,
+      );
     });
 
     add("set/get", "overwrite replaces the whole value", async (store) => {
@@ -212,18 +216,30 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
       const value = pattern(32, 5);
       await w(store).set("k", value);
       value.fill(0xee);
-      assertBytes(await store.get("k"), pattern(32, 5), `get("k") after the caller overwrote the buffer it passed to set`);
+      assertBytes(
+        await store.get("k"),
+        pattern(32, 5),
+        `get("k") after the caller overwrote the buffer it passed to set`,
+      );
     });
 
     add("aliasing", "changing a returned buffer does not change the store", async (store) => {
       await w(store).set("k", pattern(32, 5));
       const first = await store.get("k");
       first?.fill(0xee);
-      assertBytes(await store.get("k"), pattern(32, 5), `get("k") after the caller overwrote the buffer a previous get returned`);
+      assertBytes(
+        await store.get("k"),
+        pattern(32, 5),
+        `get("k") after the caller overwrote the buffer a previous get returned`,
+      );
       if (ranges && store.getRange) {
         const part = await store.getRange("k", { offset: 0, length: 16 });
         part?.fill(0xee);
-        assertBytes(await store.get("k"), pattern(32, 5), `get("k") after the caller overwrote the buffer getRange returned`);
+        assertBytes(
+          await store.get("k"),
+          pattern(32, 5),
+          `get("k") after the caller overwrote the buffer getRange returned`,
+        );
       }
     });
 
@@ -232,7 +248,9 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
       for (let i = 0; i < 48; i++) keys.push(`c/${i % 3}/${i % 2}/${i}.0`);
       await Promise.all(keys.map((key, i) => w(store).set(key, pattern(1000 + i, i))));
       const values = await Promise.all(keys.map((key) => store.get(key)));
-      values.forEach((value, i) => assertBytes(value, pattern(1000 + i, i), `get(${q(keys[i] ?? "")}) after concurrent sets`));
+      values.forEach((value, i) =>
+        assertBytes(value, pattern(1000 + i, i), `get(${q(keys[i] ?? "")}) after concurrent sets`),
+      );
     });
 
     add("concurrency", "concurrent sets of one key leave one whole value", async (store) => {
@@ -243,7 +261,9 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
       if (value === undefined) fail(`get("same") after concurrent sets: expected a value, got undefined`);
       const first = value[0] ?? -1;
       if (value.length !== size || !fills.includes(first) || value.some((byte) => byte !== first)) {
-        fail(`get("same") after concurrent sets of ${size}-byte values each filled with one byte: expected one of them whole, got ${describeBytes(value)}`);
+        fail(
+          `get("same") after concurrent sets of ${size}-byte values each filled with one byte: expected one of them whole, got ${describeBytes(value)}`,
+        );
       }
     });
   }
@@ -278,21 +298,33 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
     add("getRange", "reads { offset, length }, { offset } and { suffixLength } ranges", async (store) => {
       await w(store).set("a/0.0", ten());
       for (const [range, expected] of cases) {
-        assertBytes(await r(store).getRange("a/0.0", range), Uint8Array.from(expected), `getRange("a/0.0", ${fmt(range)}) of bytes 0..9`);
+        assertBytes(
+          await r(store).getRange("a/0.0", range),
+          Uint8Array.from(expected),
+          `getRange("a/0.0", ${fmt(range)}) of bytes 0..9`,
+        );
       }
     });
 
     add("getRange", "clamps ranges that run past the end", async (store) => {
       await w(store).set("a/0.0", ten());
       for (const [range, expected] of beyond) {
-        assertBytes(await r(store).getRange("a/0.0", range), Uint8Array.from(expected), `getRange("a/0.0", ${fmt(range)}) of bytes 0..9`);
+        assertBytes(
+          await r(store).getRange("a/0.0", range),
+          Uint8Array.from(expected),
+          `getRange("a/0.0", ${fmt(range)}) of bytes 0..9`,
+        );
       }
     });
 
     add("getRange", "ranges of an empty value are empty", async (store) => {
       await w(store).set("empty", new Uint8Array(0));
       for (const range of [{ offset: 0, length: 4 }, { offset: 0 }, { suffixLength: 4 }] satisfies ByteRange[]) {
-        assertBytes(await r(store).getRange("empty", range), new Uint8Array(0), `getRange("empty", ${fmt(range)}) of a 0-byte value`);
+        assertBytes(
+          await r(store).getRange("empty", range),
+          new Uint8Array(0),
+          `getRange("empty", ${fmt(range)}) of a 0-byte value`,
+        );
       }
     });
 
@@ -300,8 +332,16 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
       const big = pattern(1 << 20, 11);
       await w(store).set("big", big);
       const range = { offset: 300_001, length: 65_537 };
-      assertBytes(await r(store).getRange("big", range), big.slice(300_001, 300_001 + 65_537), `getRange("big", ${fmt(range)}) of 1 MiB`);
-      assertBytes(await r(store).getRange("big", { suffixLength: 3 }), big.slice(-3), `getRange("big", { suffixLength: 3 }) of 1 MiB`);
+      assertBytes(
+        await r(store).getRange("big", range),
+        big.slice(300_001, 300_001 + 65_537),
+        `getRange("big", ${fmt(range)}) of 1 MiB`,
+      );
+      assertBytes(
+        await r(store).getRange("big", { suffixLength: 3 }),
+        big.slice(-3),
+        `getRange("big", { suffixLength: 3 }) of 1 MiB`,
+      );
     });
   }
 
@@ -346,7 +386,8 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
 
   if (listDir && writable) {
     const dir = (store: Store, prefix: string): Promise<DirectoryListing> => {
-      if (typeof store.listDir !== "function") fail("store.listDir is missing; pass { listDir: false } if the store cannot list directories");
+      if (typeof store.listDir !== "function")
+        fail("store.listDir is missing; pass { listDir: false } if the store cannot list directories");
       return store.listDir(prefix);
     };
 
@@ -384,7 +425,8 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
     }
     if (ranges) {
       add("unsafe keys", "getRange refuses keys that could escape the root", async (store) => {
-        for (const key of unsafe) await assertRefused(() => r(store).getRange(key, { offset: 0 }), `getRange(${q(key)})`);
+        for (const key of unsafe)
+          await assertRefused(() => r(store).getRange(key, { offset: 0 }), `getRange(${q(key)})`);
       });
     }
     if (listable) {
@@ -397,10 +439,13 @@ export function storeContractChecks(options: StoreContractOptions<never> = {}): 
     if (listDir) {
       add("unsafe keys", "listDir refuses prefixes that could escape the root", async (store) => {
         for (const prefix of ["../", "a/../../", "/abs/", "a\\b/", "a//"]) {
-          await assertRefused(async () => {
-            if (typeof store.listDir !== "function") fail("store.listDir is missing");
-            return store.listDir(prefix);
-          }, `listDir(${q(prefix)})`);
+          await assertRefused(
+            async () => {
+              if (typeof store.listDir !== "function") fail("store.listDir is missing");
+              return store.listDir(prefix);
+            },
+            `listDir(${q(prefix)})`,
+          );
         }
       });
     }
@@ -419,12 +464,14 @@ function w(store: Store): Required<Pick<Store, "set" | "delete">> {
 }
 
 function r(store: Store): Required<Pick<Store, "getRange">> {
-  if (typeof store.getRange !== "function") fail("store.getRange is missing; pass { ranges: false } if the store cannot read ranges");
+  if (typeof store.getRange !== "function")
+    fail("store.getRange is missing; pass { ranges: false } if the store cannot read ranges");
   return store as Required<Pick<Store, "getRange">>;
 }
 
 function l(store: Store): Required<Pick<Store, "list">> {
-  if (typeof store.list !== "function") fail("store.list is missing; pass { listable: false } if the store cannot list keys");
+  if (typeof store.list !== "function")
+    fail("store.list is missing; pass { listable: false } if the store cannot list keys");
   return store as Required<Pick<Store, "list">>;
 }
 
@@ -435,18 +482,22 @@ function fail(message: string): never {
 }
 
 function assertUndefined(actual: unknown, what: string): void {
-  if (actual !== undefined) fail(`${what}: expected undefined, got ${actual instanceof Uint8Array ? describeBytes(actual) : String(actual)}`);
+  if (actual !== undefined)
+    fail(`${what}: expected undefined, got ${actual instanceof Uint8Array ? describeBytes(actual) : String(actual)}`);
 }
 
 function assertBytes(actual: unknown, expected: Uint8Array, what: string): void {
   if (actual === undefined) fail(`${what}: expected ${describeBytes(expected)}, got undefined`);
-  if (!(actual instanceof Uint8Array)) fail(`${what}: expected a Uint8Array, got ${Object.prototype.toString.call(actual)}`);
+  if (!(actual instanceof Uint8Array))
+    fail(`${what}: expected a Uint8Array, got ${Object.prototype.toString.call(actual)}`);
   if (actual.length !== expected.length) {
     fail(`${what}: expected ${describeBytes(expected)}, got ${describeBytes(actual)}`);
   }
   for (let i = 0; i < expected.length; i++) {
     if (actual[i] !== expected[i]) {
-      fail(`${what}: bytes differ first at index ${i} (expected ${expected[i]}, got ${actual[i]}); expected ${describeBytes(expected)}, got ${describeBytes(actual)}`);
+      fail(
+        `${what}: bytes differ first at index ${i} (expected ${expected[i]}, got ${actual[i]}); expected ${describeBytes(expected)}, got ${describeBytes(actual)}`,
+      );
     }
   }
 }
@@ -462,12 +513,17 @@ function assertStrings(actual: unknown, expected: readonly string[], what: strin
   const missing = want.filter((item) => !got.includes(item));
   const extra = got.filter((item) => !want.includes(item));
   if (missing.length > 0 || extra.length > 0) {
-    fail(`${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}` + (missing.length > 0 ? `; missing ${JSON.stringify(missing)}` : "") + (extra.length > 0 ? `; unexpected ${JSON.stringify(extra)}` : ""));
+    fail(
+      `${what}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}` +
+        (missing.length > 0 ? `; missing ${JSON.stringify(missing)}` : "") +
+        (extra.length > 0 ? `; unexpected ${JSON.stringify(extra)}` : ""),
+    );
   }
 }
 
 function assertListing(actual: unknown, expected: DirectoryListing, what: string): void {
-  if (typeof actual !== "object" || actual === null) fail(`${what}: expected { keys, prefixes }, got ${String(actual)}`);
+  if (typeof actual !== "object" || actual === null)
+    fail(`${what}: expected { keys, prefixes }, got ${String(actual)}`);
   const listing = actual as Partial<DirectoryListing>;
   assertStrings(listing.keys, expected.keys, `${what}.keys`);
   assertStrings(listing.prefixes, expected.prefixes, `${what}.prefixes`);
@@ -482,7 +538,9 @@ async function assertRefused(action: () => Promise<unknown>, what: string): Prom
     if (code === "ZARR_STORE") return;
     fail(`${what}: expected a StoreError (code "ZARR_STORE"), got ${describeError(err)}`);
   }
-  fail(`${what}: expected a StoreError (code "ZARR_STORE") refusing the key, but it succeeded with ${result instanceof Uint8Array ? describeBytes(result) : JSON.stringify(result)}`);
+  fail(
+    `${what}: expected a StoreError (code "ZARR_STORE") refusing the key, but it succeeded with ${result instanceof Uint8Array ? describeBytes(result) : JSON.stringify(result)}`,
+  );
 }
 
 // -- values and formatting -----------------------------------------------------------------------
@@ -513,7 +571,12 @@ function q(key: string): string {
 }
 
 function fmt(range: ByteRange): string {
-  return JSON.stringify(range).replaceAll('"', "").replaceAll(":", ": ").replaceAll(",", ", ").replace("{", "{ ").replace("}", " }");
+  return JSON.stringify(range)
+    .replaceAll('"', "")
+    .replaceAll(":", ": ")
+    .replaceAll(",", ", ")
+    .replace("{", "{ ")
+    .replace("}", " }");
 }
 
 function describeBytes(value: Uint8Array): string {

@@ -17,18 +17,58 @@ const CHAR_CODE = /^([<>|=]?)([?bBhHiIlLqQefdFDO])$/;
 
 /** NumPy's one-character type codes, as on 64-bit Linux (where `l` is 8 bytes). */
 const CHAR_CODES: Readonly<Record<string, string>> = {
-  "?": "b1", b: "i1", B: "u1", h: "i2", H: "u2", i: "i4", I: "u4", l: "i8", L: "u8", q: "i8", Q: "u8",
-  e: "f2", f: "f4", d: "f8", F: "c8", D: "c16", O: "O",
+  "?": "b1",
+  b: "i1",
+  B: "u1",
+  h: "i2",
+  H: "u2",
+  i: "i4",
+  I: "u4",
+  l: "i8",
+  L: "u8",
+  q: "i8",
+  Q: "u8",
+  e: "f2",
+  f: "f4",
+  d: "f8",
+  F: "c8",
+  D: "c16",
+  O: "O",
 };
 
 /** NumPy's type names (as on 64-bit Linux, where `int` is 8 bytes). */
 const NAMES: Readonly<Record<string, string>> = {
-  bool: "|b1", bool_: "|b1", bool8: "|b1",
-  int8: "|i1", int16: "<i2", int32: "<i4", int64: "<i8", int: "<i8", int_: "<i8",
-  uint8: "|u1", uint16: "<u2", uint32: "<u4", uint64: "<u8", uint: "<u8",
-  float16: "<f2", float32: "<f4", float64: "<f8", half: "<f2", single: "<f4", double: "<f8", float: "<f8", float_: "<f8",
-  complex64: "<c8", complex128: "<c16", complex: "<c16", complex_: "<c16",
-  object: "|O", object_: "|O", bytes_: "|S0", str_: "<U0", void: "|V0",
+  bool: "|b1",
+  bool_: "|b1",
+  bool8: "|b1",
+  int8: "|i1",
+  int16: "<i2",
+  int32: "<i4",
+  int64: "<i8",
+  int: "<i8",
+  int_: "<i8",
+  uint8: "|u1",
+  uint16: "<u2",
+  uint32: "<u4",
+  uint64: "<u8",
+  uint: "<u8",
+  float16: "<f2",
+  float32: "<f4",
+  float64: "<f8",
+  half: "<f2",
+  single: "<f4",
+  double: "<f8",
+  float: "<f8",
+  float_: "<f8",
+  complex64: "<c8",
+  complex128: "<c16",
+  complex: "<c16",
+  complex_: "<c16",
+  object: "|O",
+  object_: "|O",
+  bytes_: "|S0",
+  str_: "<U0",
+  void: "|V0",
 };
 
 /** Reads a `.zarray` type string such as `<f8`, `|b1`, `>M8[10s]`, `|S12`, `<U5`, `|O`. */
@@ -71,7 +111,10 @@ export function typestr(dtype: SimpleDataType): string {
   if (dtype.kind === "O") return "|O";
   if (dtype.kind === "x") return dtype.extension!;
   const size = dtype.kind === "U" ? dtype.itemsize / 4 : dtype.itemsize;
-  const unit = (dtype.kind === "M" || dtype.kind === "m") && dtype.unit !== undefined && dtype.unit !== "generic" ? `[${dtype.unit}]` : "";
+  const unit =
+    (dtype.kind === "M" || dtype.kind === "m") && dtype.unit !== undefined && dtype.unit !== "generic"
+      ? `[${dtype.unit}]`
+      : "";
   return `${dtype.byteOrder}${dtype.kind}${size}${unit}`;
 }
 
@@ -84,16 +127,28 @@ function extensionDataType(name: Parameters<typeof extensionItemsize>[0]): Simpl
   return { kind: "x", byteOrder: itemsize === 1 ? "|" : "<", itemsize, extension: name };
 }
 
-function build(order: string, kind: SimpleKind, digits: string, unit: string | undefined, user: boolean): TypestrResult {
+function build(
+  order: string,
+  kind: SimpleKind,
+  digits: string,
+  unit: string | undefined,
+  user: boolean,
+): TypestrResult {
   if (unit !== undefined && kind !== "M" && kind !== "m") return `${EXPECTED}; only M8 and m8 take a [unit]`;
   const size = digits === "" ? undefined : Number(digits);
-  const simple = (itemsize: number): SimpleDataType => ({ kind, byteOrder: byteOrder(kind, itemsize, order), itemsize });
+  const simple = (itemsize: number): SimpleDataType => ({
+    kind,
+    byteOrder: byteOrder(kind, itemsize, order),
+    itemsize,
+  });
   switch (kind) {
     case "b":
       return size === 1 ? simple(1) : "b1 (booleans take 1 byte)";
     case "i":
     case "u":
-      return size === 1 || size === 2 || size === 4 || size === 8 ? simple(size) : `${kind}1, ${kind}2, ${kind}4 or ${kind}8 (integers take 1, 2, 4 or 8 bytes)`;
+      return size === 1 || size === 2 || size === 4 || size === 8
+        ? simple(size)
+        : `${kind}1, ${kind}2, ${kind}4 or ${kind}8 (integers take 1, 2, 4 or 8 bytes)`;
     case "f":
       return size === 2 || size === 4 || size === 8 ? simple(size) : "f2, f4 or f8 (floats take 2, 4 or 8 bytes)";
     case "c":

@@ -12,7 +12,13 @@ export const V1_ATTRS_KEY = "attrs";
  * `compression_opts` sets when zarr-python's `migrate_1to2` builds the codec.
  */
 const POSITIONAL_OPTION: Record<string, string> = {
-  zlib: "level", gzip: "level", bz2: "level", zstd: "level", lz4: "acceleration", lzma: "format", blosc: "cname",
+  zlib: "level",
+  gzip: "level",
+  bz2: "level",
+  zstd: "level",
+  lz4: "acceleration",
+  lzma: "format",
+  blosc: "cname",
 };
 
 /**
@@ -50,7 +56,8 @@ function compressorConfig(compression: JsonValue, options: JsonValue, key: strin
   if (options === null) return { id: compression };
   if (typeof options === "object" && !Array.isArray(options)) return { ...(options as JsonObject), id: compression };
   const name = POSITIONAL_OPTION[compression];
-  if (name === undefined) throw fieldError(key, "compression_opts", `an object of options for "${compression}"`, options);
+  if (name === undefined)
+    throw fieldError(key, "compression_opts", `an object of options for "${compression}"`, options);
   return { id: compression, [name]: options };
 }
 

@@ -19,30 +19,41 @@ const ZARRAY = {
   // zarr.create(10, dtype="<f4", fill_value=np.nan, compressor=None)
   nan: '{\n    "chunks": [\n        10\n    ],\n    "compressor": null,\n    "dtype": "<f4",\n    "fill_value": "NaN",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        10\n    ],\n    "zarr_format": 2\n}',
   // zarr.create((4, 4), chunks=(2, 2), dtype="i2", dimension_separator="/", compressor=None)
-  nested: '{\n    "chunks": [\n        2,\n        2\n    ],\n    "compressor": null,\n    "dimension_separator": "/",\n    "dtype": "<i2",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        4,\n        4\n    ],\n    "zarr_format": 2\n}',
+  nested:
+    '{\n    "chunks": [\n        2,\n        2\n    ],\n    "compressor": null,\n    "dimension_separator": "/",\n    "dtype": "<i2",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        4,\n        4\n    ],\n    "zarr_format": 2\n}',
   // zarr.create((4, 4), chunks=(2, 2), dtype="i2", dimension_separator=".", compressor=None)
-  dotted: '{\n    "chunks": [\n        2,\n        2\n    ],\n    "compressor": null,\n    "dimension_separator": ".",\n    "dtype": "<i2",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        4,\n        4\n    ],\n    "zarr_format": 2\n}',
+  dotted:
+    '{\n    "chunks": [\n        2,\n        2\n    ],\n    "compressor": null,\n    "dimension_separator": ".",\n    "dtype": "<i2",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        4,\n        4\n    ],\n    "zarr_format": 2\n}',
   // zarr.create((10000, 10000), dtype="<f8", fill_value=None)
-  guessed: '{\n    "chunks": [\n        313,\n        625\n    ],\n    "compressor": {\n        "blocksize": 0,\n        "clevel": 5,\n        "cname": "lz4",\n        "id": "blosc",\n        "shuffle": 1\n    },\n    "dtype": "<f8",\n    "fill_value": null,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        10000,\n        10000\n    ],\n    "zarr_format": 2\n}',
+  guessed:
+    '{\n    "chunks": [\n        313,\n        625\n    ],\n    "compressor": {\n        "blocksize": 0,\n        "clevel": 5,\n        "cname": "lz4",\n        "id": "blosc",\n        "shuffle": 1\n    },\n    "dtype": "<f8",\n    "fill_value": null,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        10000,\n        10000\n    ],\n    "zarr_format": 2\n}',
   // zarr.create((20, 20), chunks=(10, 10), dtype="i4", fill_value=42, compressor=zarr.Zlib(level=1),
   //             filters=[numcodecs.Delta(dtype="i4")])
-  filtered: '{\n    "chunks": [\n        10,\n        10\n    ],\n    "compressor": {\n        "id": "zlib",\n        "level": 1\n    },\n    "dtype": "<i4",\n    "fill_value": 42,\n    "filters": [\n        {\n            "astype": "<i4",\n            "dtype": "<i4",\n            "id": "delta"\n        }\n    ],\n    "order": "C",\n    "shape": [\n        20,\n        20\n    ],\n    "zarr_format": 2\n}',
+  filtered:
+    '{\n    "chunks": [\n        10,\n        10\n    ],\n    "compressor": {\n        "id": "zlib",\n        "level": 1\n    },\n    "dtype": "<i4",\n    "fill_value": 42,\n    "filters": [\n        {\n            "astype": "<i4",\n            "dtype": "<i4",\n            "id": "delta"\n        }\n    ],\n    "order": "C",\n    "shape": [\n        20,\n        20\n    ],\n    "zarr_format": 2\n}',
   // zarr.create((), dtype="<i4", compressor=None)
-  scalar: '{\n    "chunks": [],\n    "compressor": null,\n    "dtype": "<i4",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [],\n    "zarr_format": 2\n}',
+  scalar:
+    '{\n    "chunks": [],\n    "compressor": null,\n    "dtype": "<i4",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [],\n    "zarr_format": 2\n}',
   // zarr.create(8, dtype="<f8", fill_value=1e-7, filters=[], compressor=None)
   tiny: '{\n    "chunks": [\n        8\n    ],\n    "compressor": null,\n    "dtype": "<f8",\n    "fill_value": 1e-07,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        8\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype=[("a", "<i4"), ("b", "<f8", (2,))], compressor=None)
-  structured: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": [\n        [\n            "a",\n            "<i4"\n        ],\n        [\n            "b",\n            "<f8",\n            [\n                2\n            ]\n        ]\n    ],\n    "fill_value": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  structured:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": [\n        [\n            "a",\n            "<i4"\n        ],\n        [\n            "b",\n            "<f8",\n            [\n                2\n            ]\n        ]\n    ],\n    "fill_value": "AAAAAAAAAAAAAAAAAAAAAAAAAAA=",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype="|S4", fill_value=b"ab", compressor=None)
-  bytes: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "|S4",\n    "fill_value": "YWI=",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  bytes:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "|S4",\n    "fill_value": "YWI=",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype="<M8[ns]", compressor=None)
-  datetime: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<M8[ns]",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  datetime:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<M8[ns]",\n    "fill_value": 0,\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype="<c16", fill_value=1+2j, compressor=None)
-  complex: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<c16",\n    "fill_value": [\n        1.0,\n        2.0\n    ],\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  complex:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<c16",\n    "fill_value": [\n        1.0,\n        2.0\n    ],\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype="<U3", fill_value="hé", compressor=None)
-  unicode: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<U3",\n    "fill_value": "h\\u00e9",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  unicode:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "<U3",\n    "fill_value": "h\\u00e9",\n    "filters": null,\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
   // zarr.create(3, dtype=object, object_codec=numcodecs.VLenUTF8(), compressor=None)
-  object: '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "|O",\n    "fill_value": 0,\n    "filters": [\n        {\n            "id": "vlen-utf8"\n        }\n    ],\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
+  object:
+    '{\n    "chunks": [\n        3\n    ],\n    "compressor": null,\n    "dtype": "|O",\n    "fill_value": 0,\n    "filters": [\n        {\n            "id": "vlen-utf8"\n        }\n    ],\n    "order": "C",\n    "shape": [\n        3\n    ],\n    "zarr_format": 2\n}',
 };
 
 const BLOSC = { blocksize: 0, clevel: 5, cname: "lz4", id: "blosc", shuffle: 1 };
@@ -79,7 +90,14 @@ describe("serializeArrayMetadata", () => {
 
   it("writes a false bool fill, F order, a NaN fill and a null fill", () => {
     const base = { zarrFormat: 2, compressor: null, order: "C", filters: null } as const;
-    const bool: ArrayMetadata = { ...base, shape: [5, 5], chunks: [2, 2], dtype: parseDataType("|b1"), fillValue: false, order: "F" };
+    const bool: ArrayMetadata = {
+      ...base,
+      shape: [5, 5],
+      chunks: [2, 2],
+      dtype: parseDataType("|b1"),
+      fillValue: false,
+      order: "F",
+    };
     const nan: ArrayMetadata = { ...base, shape: [10], chunks: [10], dtype: parseDataType("<f4"), fillValue: NaN };
     const none: ArrayMetadata = {
       ...base,
@@ -122,7 +140,15 @@ describe("serializeArrayMetadata", () => {
       filters: [{ id: "delta", dtype: "<i4", astype: "<i4" }],
     };
     expect(serializeArrayMetadata(meta)).toBe(ZARRAY.filtered);
-    const tiny: ArrayMetadata = { ...meta, shape: [8], chunks: [8], dtype: parseDataType("<f8"), compressor: null, fillValue: 1e-7, filters: [] };
+    const tiny: ArrayMetadata = {
+      ...meta,
+      shape: [8],
+      chunks: [8],
+      dtype: parseDataType("<f8"),
+      compressor: null,
+      fillValue: 1e-7,
+      filters: [],
+    };
     expect(serializeArrayMetadata(tiny)).toBe(ZARRAY.tiny);
   });
 
@@ -138,7 +164,9 @@ describe("serializeArrayMetadata", () => {
       filters: null,
     };
     expect(() => serializeArrayMetadata(meta)).toThrow(expect.objectContaining({ field: "chunks" }));
-    expect(() => serializeArrayMetadata({ ...meta, chunks: [2, 2] })).toThrow(expect.objectContaining({ field: "chunks" }));
+    expect(() => serializeArrayMetadata({ ...meta, chunks: [2, 2] })).toThrow(
+      expect.objectContaining({ field: "chunks" }),
+    );
     expect(() => serializeArrayMetadata({ ...meta, chunks: [2], order: "X" as "C" })).toThrow(
       expect.objectContaining({ field: "order" }),
     );
@@ -173,7 +201,16 @@ describe("parseArrayMetadata", () => {
   });
 
   it("reads already-parsed JSON, such as consolidated metadata holds", () => {
-    const doc = { zarr_format: 2, shape: [4], chunks: [2], dtype: "<i2", compressor: null, fill_value: 0, order: "C", filters: null };
+    const doc = {
+      zarr_format: 2,
+      shape: [4],
+      chunks: [2],
+      dtype: "<i2",
+      compressor: null,
+      fill_value: 0,
+      order: "C",
+      filters: null,
+    };
     expect(parseArrayMetadata(doc).shape).toEqual([4]);
   });
 

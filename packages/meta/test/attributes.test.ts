@@ -3,7 +3,8 @@ import { JsonFloat, MetadataError, encodeAttributes, parseAttributes, serializeA
 
 // g.attrs["x"] = float("nan"); g.attrs["a"] = {"b": [1, 2.0, "é"]}; g.attrs["big"] = 2**64 - 1
 // makes zarr-python 2.13 store exactly this under ".zattrs":
-const ZATTRS = '{\n    "a": {\n        "b": [\n            1,\n            2.0,\n            "\\u00e9"\n        ]\n    },\n    "big": 18446744073709551615,\n    "x": NaN\n}';
+const ZATTRS =
+  '{\n    "a": {\n        "b": [\n            1,\n            2.0,\n            "\\u00e9"\n        ]\n    },\n    "big": 18446744073709551615,\n    "x": NaN\n}';
 
 describe(".zattrs", () => {
   it("is written as zarr-python writes it", () => {

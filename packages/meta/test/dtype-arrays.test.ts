@@ -37,7 +37,10 @@ describe("typedArrayConstructor and valuesPerElement", () => {
   });
 
   it("gives structured elements as their bytes", () => {
-    const dtype = parseDataType([["a", "<i4"], ["b", ">f8", [2]]]);
+    const dtype = parseDataType([
+      ["a", "<i4"],
+      ["b", ">f8", [2]],
+    ]);
     expect(typedArrayConstructor(dtype)).toBe(Uint8Array);
     expect(valuesPerElement(dtype)).toBe(20);
   });
@@ -81,22 +84,59 @@ describe("byteSwapInPlace converts to and from little-endian as NumPy's astype d
 
   it("swaps every big-endian field of a structured dtype, nested and subarray fields included", () => {
     // Two elements of this dtype, filled field by field in NumPy, then .astype(dtype.newbyteorder('<')).
-    const dtype = parseDataType([["a", ">i2", [2]], ["b", [["x", ">f4"], ["y", "|u1"], ["z", "<u2"]]], ["c", ">U1"], ["d", "|S2"], ["e", ">c8", [1]], ["f", "<i4"]] as JsonValue);
+    const dtype = parseDataType([
+      ["a", ">i2", [2]],
+      [
+        "b",
+        [
+          ["x", ">f4"],
+          ["y", "|u1"],
+          ["z", "<u2"],
+        ],
+      ],
+      ["c", ">U1"],
+      ["d", "|S2"],
+      ["e", ">c8", [1]],
+      ["f", "<i4"],
+    ] as JsonValue);
     expect(dtype.itemsize).toBe(29);
-    const bytes = fromHex("000100023fc000000702010000007178793f80000040000000050000000003fffcc0000000080301000000727a7740400000c080000006000000");
+    const bytes = fromHex(
+      "000100023fc000000702010000007178793f80000040000000050000000003fffcc0000000080301000000727a7740400000c080000006000000",
+    );
     expect(needsByteSwap(dtype)).toBe(true);
     byteSwapInPlace(bytes, dtype);
-    expect(toHex(bytes)).toBe("010002000000c03f0702017100000078790000803f00000040050000000300fcff000000c0080301720000007a7700004040000080c006000000");
+    expect(toHex(bytes)).toBe(
+      "010002000000c03f0702017100000078790000803f00000040050000000300fcff000000c0080301720000007a7700004040000080c006000000",
+    );
   });
 
   it("needs no swap for structs without big-endian multi-byte fields", () => {
-    expect(needsByteSwap(parseDataType([["a", "<i4"], ["b", ">u1"], ["c", "|S4"], ["d", [["e", "<f8"]], [3]]]))).toBe(false);
-    expect(needsByteSwap(parseDataType([["a", "<i4"], ["b", [["e", ">f8"]], [3]]]))).toBe(true);
+    expect(
+      needsByteSwap(
+        parseDataType([
+          ["a", "<i4"],
+          ["b", ">u1"],
+          ["c", "|S4"],
+          ["d", [["e", "<f8"]], [3]],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      needsByteSwap(
+        parseDataType([
+          ["a", "<i4"],
+          ["b", [["e", ">f8"]], [3]],
+        ]),
+      ),
+    ).toBe(true);
     expect(needsByteSwap(parseDataType(">U0"))).toBe(false);
   });
 
   it("swaps a large subarray field in one run", () => {
-    const dtype = parseDataType([["a", ">u2", [1000]], ["b", "|u1"]]);
+    const dtype = parseDataType([
+      ["a", ">u2", [1000]],
+      ["b", "|u1"],
+    ]);
     const bytes = new Uint8Array(2 * 2001);
     bytes[0] = 1;
     bytes[1998] = 2;

@@ -93,23 +93,277 @@ const SIMPLE: [string, string, number, string][] = [
 
 // [descr, what zarr-python writes back, itemsize, str(dtype), [name, offset, size] of each field].
 const STRUCTURED: [JsonValue, JsonValue, number, string, [string, number, number][]][] = [
-  [[["a", "<i4"], ["b", "<f8"]], [["a", "<i4"], ["b", "<f8"]], 12, "[('a', '<i4'), ('b', '<f8')]", [["a", 0, 4], ["b", 4, 8]]],
-  [[["r", "|u1"], ["g", "|u1"], ["b", "|u1"]], [["r", "|u1"], ["g", "|u1"], ["b", "|u1"]], 3, "[('r', 'u1'), ('g', 'u1'), ('b', 'u1')]", [["r", 0, 1], ["g", 1, 1], ["b", 2, 1]]],
-  [[["x", "<f4"], ["y", "<f4"], ["z", "<f4", [2, 2]]], [["x", "<f4"], ["y", "<f4"], ["z", "<f4", [2, 2]]], 24, "[('x', '<f4'), ('y', '<f4'), ('z', '<f4', (2, 2))]", [["x", 0, 4], ["y", 4, 4], ["z", 8, 16]]],
-  [[["foo", "<f4"], ["bar", [["baz", "<f4"], ["qux", "<i4"]]]], [["foo", "<f4"], ["bar", [["baz", "<f4"], ["qux", "<i4"]]]], 12, "[('foo', '<f4'), ('bar', [('baz', '<f4'), ('qux', '<i4')])]", [["foo", 0, 4], ["bar", 4, 8]]],
-  [[["a", "|u1"], ["", "|V7"], ["b", "<f8"]], [["a", "|u1"], ["f1", "|V7"], ["b", "<f8"]], 16, "[('a', 'u1'), ('f1', 'V7'), ('b', '<f8')]", [["a", 0, 1], ["f1", 1, 7], ["b", 8, 8]]],
-  [[["a", "|u1"], ["", "|V7"], ["b", "<f8"], ["c", "|u1"], ["", "|V7"]], [["a", "|u1"], ["f1", "|V7"], ["b", "<f8"], ["c", "|u1"], ["f4", "|V7"]], 24, "[('a', 'u1'), ('f1', 'V7'), ('b', '<f8'), ('c', 'u1'), ('f4', 'V7')]", [["a", 0, 1], ["f1", 1, 7], ["b", 8, 8], ["c", 16, 1], ["f4", 17, 7]]],
-  [[["a", [["p", "|u1"], ["", "|V7"], ["q", "<i8"]]], ["b", "|u1"], ["", "|V7"]], [["a", [["p", "|u1"], ["f1", "|V7"], ["q", "<i8"]]], ["b", "|u1"], ["f2", "|V7"]], 24, "[('a', [('p', 'u1'), ('f1', 'V7'), ('q', '<i8')]), ('b', 'u1'), ('f2', 'V7')]", [["a", 0, 16], ["b", 16, 1], ["f2", 17, 7]]],
-  [[["a", "<i4", [2, 3]], ["b", [["x", ">f4"], ["y", "|u1", [2]]]]], [["a", "<i4", [2, 3]], ["b", [["x", ">f4"], ["y", "|u1", [2]]]]], 30, "[('a', '<i4', (2, 3)), ('b', [('x', '>f4'), ('y', 'u1', (2,))])]", [["a", 0, 24], ["b", 24, 6]]],
+  [
+    [
+      ["a", "<i4"],
+      ["b", "<f8"],
+    ],
+    [
+      ["a", "<i4"],
+      ["b", "<f8"],
+    ],
+    12,
+    "[('a', '<i4'), ('b', '<f8')]",
+    [
+      ["a", 0, 4],
+      ["b", 4, 8],
+    ],
+  ],
+  [
+    [
+      ["r", "|u1"],
+      ["g", "|u1"],
+      ["b", "|u1"],
+    ],
+    [
+      ["r", "|u1"],
+      ["g", "|u1"],
+      ["b", "|u1"],
+    ],
+    3,
+    "[('r', 'u1'), ('g', 'u1'), ('b', 'u1')]",
+    [
+      ["r", 0, 1],
+      ["g", 1, 1],
+      ["b", 2, 1],
+    ],
+  ],
+  [
+    [
+      ["x", "<f4"],
+      ["y", "<f4"],
+      ["z", "<f4", [2, 2]],
+    ],
+    [
+      ["x", "<f4"],
+      ["y", "<f4"],
+      ["z", "<f4", [2, 2]],
+    ],
+    24,
+    "[('x', '<f4'), ('y', '<f4'), ('z', '<f4', (2, 2))]",
+    [
+      ["x", 0, 4],
+      ["y", 4, 4],
+      ["z", 8, 16],
+    ],
+  ],
+  [
+    [
+      ["foo", "<f4"],
+      [
+        "bar",
+        [
+          ["baz", "<f4"],
+          ["qux", "<i4"],
+        ],
+      ],
+    ],
+    [
+      ["foo", "<f4"],
+      [
+        "bar",
+        [
+          ["baz", "<f4"],
+          ["qux", "<i4"],
+        ],
+      ],
+    ],
+    12,
+    "[('foo', '<f4'), ('bar', [('baz', '<f4'), ('qux', '<i4')])]",
+    [
+      ["foo", 0, 4],
+      ["bar", 4, 8],
+    ],
+  ],
+  [
+    [
+      ["a", "|u1"],
+      ["", "|V7"],
+      ["b", "<f8"],
+    ],
+    [
+      ["a", "|u1"],
+      ["f1", "|V7"],
+      ["b", "<f8"],
+    ],
+    16,
+    "[('a', 'u1'), ('f1', 'V7'), ('b', '<f8')]",
+    [
+      ["a", 0, 1],
+      ["f1", 1, 7],
+      ["b", 8, 8],
+    ],
+  ],
+  [
+    [
+      ["a", "|u1"],
+      ["", "|V7"],
+      ["b", "<f8"],
+      ["c", "|u1"],
+      ["", "|V7"],
+    ],
+    [
+      ["a", "|u1"],
+      ["f1", "|V7"],
+      ["b", "<f8"],
+      ["c", "|u1"],
+      ["f4", "|V7"],
+    ],
+    24,
+    "[('a', 'u1'), ('f1', 'V7'), ('b', '<f8'), ('c', 'u1'), ('f4', 'V7')]",
+    [
+      ["a", 0, 1],
+      ["f1", 1, 7],
+      ["b", 8, 8],
+      ["c", 16, 1],
+      ["f4", 17, 7],
+    ],
+  ],
+  [
+    [
+      [
+        "a",
+        [
+          ["p", "|u1"],
+          ["", "|V7"],
+          ["q", "<i8"],
+        ],
+      ],
+      ["b", "|u1"],
+      ["", "|V7"],
+    ],
+    [
+      [
+        "a",
+        [
+          ["p", "|u1"],
+          ["f1", "|V7"],
+          ["q", "<i8"],
+        ],
+      ],
+      ["b", "|u1"],
+      ["f2", "|V7"],
+    ],
+    24,
+    "[('a', [('p', 'u1'), ('f1', 'V7'), ('q', '<i8')]), ('b', 'u1'), ('f2', 'V7')]",
+    [
+      ["a", 0, 16],
+      ["b", 16, 1],
+      ["f2", 17, 7],
+    ],
+  ],
+  [
+    [
+      ["a", "<i4", [2, 3]],
+      [
+        "b",
+        [
+          ["x", ">f4"],
+          ["y", "|u1", [2]],
+        ],
+      ],
+    ],
+    [
+      ["a", "<i4", [2, 3]],
+      [
+        "b",
+        [
+          ["x", ">f4"],
+          ["y", "|u1", [2]],
+        ],
+      ],
+    ],
+    30,
+    "[('a', '<i4', (2, 3)), ('b', [('x', '>f4'), ('y', 'u1', (2,))])]",
+    [
+      ["a", 0, 24],
+      ["b", 24, 6],
+    ],
+  ],
   [[["a", "<i4", 2]], [["a", "<i4", [2]]], 8, "[('a', '<i4', (2,))]", [["a", 0, 8]]],
   [[["a", "<i4", 1]], [["a", "<i4"]], 4, "[('a', '<i4')]", [["a", 0, 4]]],
   [[["a", "<i4", [1]]], [["a", "<i4", [1]]], 4, "[('a', '<i4', (1,))]", [["a", 0, 4]]],
   [[["a", "<i4", 0]], [["a", "<i4", [0]]], 0, "[('a', '<i4', (0,))]", [["a", 0, 0]]],
   [[["a", "<i4", [2, 0]]], [["a", "<i4", [2, 0]]], 0, "[('a', '<i4', (2, 0))]", [["a", 0, 0]]],
-  [[["a", "<M8[ns]"], ["b", "<U2"], ["c", "|b1"], ["d", "|S3"], ["e", ">c8"], ["f", "|V2"], ["g", "<f2"], ["h", "<m8[10s]"], ["i", "<i1"], ["j", ">M8"]], [["a", "<M8[ns]"], ["b", "<U2"], ["c", "|b1"], ["d", "|S3"], ["e", ">c8"], ["f", "|V2"], ["g", "<f2"], ["h", "<m8[10s]"], ["i", "|i1"], ["j", ">M8"]], 49, "[('a', '<M8[ns]'), ('b', '<U2'), ('c', '?'), ('d', 'S3'), ('e', '>c8'), ('f', 'V2'), ('g', '<f2'), ('h', '<m8[10s]'), ('i', 'i1'), ('j', '>M8')]", [["a", 0, 8], ["b", 8, 8], ["c", 16, 1], ["d", 17, 3], ["e", 20, 8], ["f", 28, 2], ["g", 30, 2], ["h", 32, 8], ["i", 40, 1], ["j", 41, 8]]],
+  [
+    [
+      ["a", "<M8[ns]"],
+      ["b", "<U2"],
+      ["c", "|b1"],
+      ["d", "|S3"],
+      ["e", ">c8"],
+      ["f", "|V2"],
+      ["g", "<f2"],
+      ["h", "<m8[10s]"],
+      ["i", "<i1"],
+      ["j", ">M8"],
+    ],
+    [
+      ["a", "<M8[ns]"],
+      ["b", "<U2"],
+      ["c", "|b1"],
+      ["d", "|S3"],
+      ["e", ">c8"],
+      ["f", "|V2"],
+      ["g", "<f2"],
+      ["h", "<m8[10s]"],
+      ["i", "|i1"],
+      ["j", ">M8"],
+    ],
+    49,
+    "[('a', '<M8[ns]'), ('b', '<U2'), ('c', '?'), ('d', 'S3'), ('e', '>c8'), ('f', 'V2'), ('g', '<f2'), ('h', '<m8[10s]'), ('i', 'i1'), ('j', '>M8')]",
+    [
+      ["a", 0, 8],
+      ["b", 8, 8],
+      ["c", 16, 1],
+      ["d", 17, 3],
+      ["e", 20, 8],
+      ["f", 28, 2],
+      ["g", 30, 2],
+      ["h", 32, 8],
+      ["i", 40, 1],
+      ["j", 41, 8],
+    ],
+  ],
   [[["a", [["b", "<i4"]], [2]]], [["a", [["b", "<i4"]], [2]]], 8, "[('a', [('b', '<i4')], (2,))]", [["a", 0, 8]]],
-  [[["", "<i4"], ["", "<i4"]], [["f0", "<i4"], ["f1", "<i4"]], 8, "[('f0', '<i4'), ('f1', '<i4')]", [["f0", 0, 4], ["f1", 4, 4]]],
-  [[["it's", "<i4"], ["q\"", "|u1"], ["nl\n", "|u1"], ["\u00e9\u00a0", "|u1"]], [["it's", "<i4"], ["q\"", "|u1"], ["nl\n", "|u1"], ["\u00e9\u00a0", "|u1"]], 7, "[(\"it's\", '<i4'), ('q\"', 'u1'), ('nl\\n', 'u1'), ('\u00e9\\xa0', 'u1')]", [["it's", 0, 4], ["q\"", 4, 1], ["nl\n", 5, 1], ["\u00e9\u00a0", 6, 1]]],
+  [
+    [
+      ["", "<i4"],
+      ["", "<i4"],
+    ],
+    [
+      ["f0", "<i4"],
+      ["f1", "<i4"],
+    ],
+    8,
+    "[('f0', '<i4'), ('f1', '<i4')]",
+    [
+      ["f0", 0, 4],
+      ["f1", 4, 4],
+    ],
+  ],
+  [
+    [
+      ["it's", "<i4"],
+      ['q"', "|u1"],
+      ["nl\n", "|u1"],
+      ["\u00e9\u00a0", "|u1"],
+    ],
+    [
+      ["it's", "<i4"],
+      ['q"', "|u1"],
+      ["nl\n", "|u1"],
+      ["\u00e9\u00a0", "|u1"],
+    ],
+    7,
+    "[(\"it's\", '<i4'), ('q\"', 'u1'), ('nl\\n', 'u1'), ('\u00e9\\xa0', 'u1')]",
+    [
+      ["it's", 0, 4],
+      ['q"', 4, 1],
+      ["nl\n", 5, 1],
+      ["\u00e9\u00a0", 6, 1],
+    ],
+  ],
   [[], [], 0, "[]", []],
   [[["a", []]], [["a", []]], 0, "[('a', [])]", [["a", 0, 0]]],
 ];
@@ -212,11 +466,24 @@ describe("parseDataType reads structured descrs as NumPy builds them", () => {
     expect(dataTypeToJSON(dtype)).toEqual(written);
     expect(dtype.itemsize).toBe(itemsize);
     expect(numpyName(dtype)).toBe(name);
-    expect(dtype.fields.map((f) => [f.name, f.offset, f.shape.reduce((n, d) => n * d, f.dtype.itemsize)])).toEqual(fields);
+    expect(dtype.fields.map((f) => [f.name, f.offset, f.shape.reduce((n, d) => n * d, f.dtype.itemsize)])).toEqual(
+      fields,
+    );
   });
 
   it("models nested and subarray fields", () => {
-    expect(parseDataType([["a", "<i4", [2, 3]], ["b", [["x", ">f4"], ["y", "|u1", [2]]]]])).toEqual({
+    expect(
+      parseDataType([
+        ["a", "<i4", [2, 3]],
+        [
+          "b",
+          [
+            ["x", ">f4"],
+            ["y", "|u1", [2]],
+          ],
+        ],
+      ]),
+    ).toEqual({
       kind: "structured",
       itemsize: 30,
       fields: [
@@ -248,7 +515,12 @@ describe("parseDataType reads structured descrs as NumPy builds them", () => {
         { name: "b", dtype: { kind: "i", byteOrder: "<", itemsize: 4 }, shape: [], offset: 8 },
       ],
     };
-    expect(dataTypeToJSON(dtype)).toEqual([["a", "|u1"], ["", "|V7"], ["b", "<i4"], ["", "|V4"]]);
+    expect(dataTypeToJSON(dtype)).toEqual([
+      ["a", "|u1"],
+      ["", "|V7"],
+      ["b", "<i4"],
+      ["", "|V4"],
+    ]);
     expect(numpyName(dtype)).toBe("{'names': ['a', 'b'], 'formats': ['u1', '<i4'], 'offsets': [0, 8], 'itemsize': 16}");
   });
 });
@@ -260,16 +532,27 @@ describe("dataTypeFromUser takes what zarr.create takes", () => {
 
   it("takes structured dtypes with NumPy names in their fields", () => {
     // zarr.create(dtype=[('a', 'f4'), ('b', 'int64', (2,)), ('c', [('d', '?')])]) writes:
-    expect(dataTypeToJSON(dataTypeFromUser([["a", "f4"], ["b", "int64", [2]], ["c", [["d", "?"]]]]))).toEqual([
+    expect(
+      dataTypeToJSON(
+        dataTypeFromUser([
+          ["a", "f4"],
+          ["b", "int64", [2]],
+          ["c", [["d", "?"]]],
+        ]),
+      ),
+    ).toEqual([
       ["a", "<f4"],
       ["b", "<i8", [2]],
       ["c", [["d", "|b1"]]],
     ]);
   });
 
-  it.each(["M8", "datetime64", "m8", "timedelta64", "<M8[generic]"])("refuses generic datetimes like zarr-python: %s", (spec) => {
-    expect(() => dataTypeFromUser(spec)).toThrow(/generic units are not supported/);
-  });
+  it.each(["M8", "datetime64", "m8", "timedelta64", "<M8[generic]"])(
+    "refuses generic datetimes like zarr-python: %s",
+    (spec) => {
+      expect(() => dataTypeFromUser(spec)).toThrow(/generic units are not supported/);
+    },
+  );
 
   it("does not take zarr-python's object codec shorthands", () => {
     expect(() => dataTypeFromUser("str")).toThrow(/object codec/);
@@ -287,10 +570,37 @@ describe("dataTypeEquals", () => {
   });
 
   it("compares structured dtypes field by field", () => {
-    const a = parseDataType([["a", "<i4"], ["b", "<f8", [2]]]);
-    expect(dataTypeEquals(a, parseDataType([["a", "<i4"], ["b", "<f8", [2]]]))).toBe(true);
-    expect(dataTypeEquals(a, parseDataType([["a", "<i4"], ["b", "<f8", [3]]]))).toBe(false);
-    expect(dataTypeEquals(a, parseDataType([["x", "<i4"], ["b", "<f8", [2]]]))).toBe(false);
+    const a = parseDataType([
+      ["a", "<i4"],
+      ["b", "<f8", [2]],
+    ]);
+    expect(
+      dataTypeEquals(
+        a,
+        parseDataType([
+          ["a", "<i4"],
+          ["b", "<f8", [2]],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      dataTypeEquals(
+        a,
+        parseDataType([
+          ["a", "<i4"],
+          ["b", "<f8", [3]],
+        ]),
+      ),
+    ).toBe(false);
+    expect(
+      dataTypeEquals(
+        a,
+        parseDataType([
+          ["x", "<i4"],
+          ["b", "<f8", [2]],
+        ]),
+      ),
+    ).toBe(false);
     expect(dataTypeEquals(a, parseDataType("|V20"))).toBe(false);
   });
 });
@@ -337,8 +647,20 @@ describe("invalid dtypes", () => {
     [[["a", "<i4", [2], 5]], "a field [name, dtype] or [name, dtype, shape]"],
     [[[1, "<i4"]], "a string (titled fields are not supported)"],
     [[[["title", "a"], "<i4"]], "a string (titled fields are not supported)"],
-    [[["a", "<i4"], ["a", "<f8"]], "field names that occur once"],
-    [[["f1", "<i4"], ["", "<f8"]], "field names that occur once"],
+    [
+      [
+        ["a", "<i4"],
+        ["a", "<f8"],
+      ],
+      "field names that occur once",
+    ],
+    [
+      [
+        ["f1", "<i4"],
+        ["", "<f8"],
+      ],
+      "field names that occur once",
+    ],
     [[["a", 4]], "a type string or a list of fields"],
     [[["a", "<i3"]], "integers take 1, 2, 4 or 8 bytes"],
     [[["a", "|O"]], "fields of fixed-size types"],

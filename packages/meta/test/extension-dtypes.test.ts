@@ -33,9 +33,18 @@ interface Goldens {
   int2: { decode: number[] };
   [name: string]: unknown;
 }
-const goldens = JSON.parse(readFileSync(new URL("./fixtures/ml-dtypes-goldens.json", import.meta.url), "utf8")) as Goldens;
+const goldens = JSON.parse(
+  readFileSync(new URL("./fixtures/ml-dtypes-goldens.json", import.meta.url), "utf8"),
+) as Goldens;
 
-const FLOAT8 = ["float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz"] as const;
+const FLOAT8 = [
+  "float8_e3m4",
+  "float8_e4m3fn",
+  "float8_e4m3fnuz",
+  "float8_e4m3b11fnuz",
+  "float8_e5m2",
+  "float8_e5m2fnuz",
+] as const;
 
 const f32 = (bits: number): number => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
 const bitsOf = (values: Float32Array): number[] => Array.from(new Uint32Array(values.buffer));
@@ -64,7 +73,8 @@ describe("TensorStore's extension dtypes in .zarray", () => {
 
   it("round-trip a TensorStore .zarray byte for byte", () => {
     // As TensorStore 0.1.85 writes it.
-    const text = '{"chunks":[2],"compressor":null,"dimension_separator":".","dtype":"bfloat16","fill_value":1.5,"filters":null,"order":"C","shape":[5],"zarr_format":2}';
+    const text =
+      '{"chunks":[2],"compressor":null,"dimension_separator":".","dtype":"bfloat16","fill_value":1.5,"filters":null,"order":"C","shape":[5],"zarr_format":2}';
     const meta = parseArrayMetadata(new TextEncoder().encode(text));
     expect(meta.fillValue).toBe(1.5);
     expect(JSON.parse(serializeArrayMetadata(meta))).toEqual(JSON.parse(text));
@@ -106,9 +116,13 @@ describe("float8 formats against ml_dtypes", () => {
   }
 
   it("fnuz formats have one NaN (0x80) and no negative zero; fn formats no infinity", () => {
-    expect(Array.from(encodeExtension("float8_e4m3fnuz", [NaN, -0, Infinity, -1e30]))).toEqual([0x80, 0x00, 0x80, 0x80]);
+    expect(Array.from(encodeExtension("float8_e4m3fnuz", [NaN, -0, Infinity, -1e30]))).toEqual([
+      0x80, 0x00, 0x80, 0x80,
+    ]);
     expect(Array.from(encodeExtension("float8_e4m3fn", [Infinity, 448, 464, 480]))).toEqual([0x7f, 0x7e, 0x7e, 0x7f]);
-    expect(Array.from(encodeExtension("float8_e5m2", [Infinity, -Infinity, 61440, 57344]))).toEqual([0x7c, 0xfc, 0x7c, 0x7b]);
+    expect(Array.from(encodeExtension("float8_e5m2", [Infinity, -Infinity, 61440, 57344]))).toEqual([
+      0x7c, 0xfc, 0x7c, 0x7b,
+    ]);
   });
 });
 
@@ -130,11 +144,13 @@ describe("bfloat16 against ml_dtypes", () => {
     }
     const values = decodeExtension("bfloat16", all) as Float32Array;
     const bits = new Uint32Array(values.buffer);
-    for (let c = 0; c < 2 ** 16; c += 257) expect(bits[c]).toBe(c << 16 >>> 0);
+    for (let c = 0; c < 2 ** 16; c += 257) expect(bits[c]).toBe((c << 16) >>> 0);
     const back = new Uint16Array(encodeExtension("bfloat16", values).buffer);
-    for (let c = 0; c < 2 ** 16; c++) if (!Number.isNaN(values[c]!) && back[c] !== c) throw new Error(`code ${c} came back as ${back[c]}`);
+    for (let c = 0; c < 2 ** 16; c++)
+      if (!Number.isNaN(values[c]!) && back[c] !== c) throw new Error(`code ${c} came back as ${back[c]}`);
     // NaNs come back as ml_dtypes writes them from float32: the quiet NaN of their sign.
-    for (const c of [0x7f81, 0x7fc0, 0x7fff, 0xff81, 0xffc0, 0xffff]) expect(back[c], `code ${c.toString(16)}`).toBe(c & 0x8000 ? 0xffc0 : 0x7fc0);
+    for (const c of [0x7f81, 0x7fc0, 0x7fff, 0xff81, 0xffc0, 0xffff])
+      expect(back[c], `code ${c.toString(16)}`).toBe(c & 0x8000 ? 0xffc0 : 0x7fc0);
   });
 });
 
@@ -166,7 +182,7 @@ describe("fill values of the extension dtypes", () => {
   });
 
   it("write numbers as TensorStore writes them", () => {
-    expect(JSON.stringify(encodeFillValue(1.5, dt("bfloat16")) as object)).toBe("{\"value\":1.5}");
+    expect(JSON.stringify(encodeFillValue(1.5, dt("bfloat16")) as object)).toBe('{"value":1.5}');
     expect(encodeFillValue(NaN, dt("float8_e4m3fnuz"))).toBe("NaN");
     expect(encodeFillValue(-3, dt("int4"))).toBe(-3);
   });

@@ -24,10 +24,14 @@ describe("error messages from hostile metadata values", () => {
   it("describeJson renders anything briefly and never throws", () => {
     expect(describeJson(big)).toBe("1180591620717411303424");
     expect(describeJson([big, 1])).toBe("[1180591620717411303424, 1]");
-    expect((parseJson("[1e400, -1e400, NaN]", "x", { keepFloats: true }) as JsonValue[]).map(describeJson)).toEqual(["Infinity", "-Infinity", "NaN"]);
+    expect((parseJson("[1e400, -1e400, NaN]", "x", { keepFloats: true }) as JsonValue[]).map(describeJson)).toEqual([
+      "Infinity",
+      "-Infinity",
+      "NaN",
+    ]);
     expect(describeJson({ a: [big] })).toBe("an object");
     expect(describeJson([[[[big]]]])).toBe("a list of 1 items");
-    expect(describeJson("\u0000\ud800" + "x".repeat(100))).toMatch(/^"\\u0000\\ud800x+…"$/);
+    expect(describeJson(`\u0000\ud800${"x".repeat(100)}`)).toMatch(/^"\\u0000\\ud800x+…"$/);
     expect(describeJson(undefined)).toBe("nothing");
   });
 
@@ -50,11 +54,18 @@ describe("error messages from hostile metadata values", () => {
     // Shapes and chunks handed in as values (from JSON a caller parsed) too.
     expect(() => guessChunks([big as unknown as number], 4)).toThrow(MetadataError);
     expect(() => guessChunks([big as unknown as number], 4)).toThrow(/found \[1180591620717411303424\]/);
-    expect(() => normalizeChunks([big as unknown as number], [10], 4)).toThrow(/Invalid chunks \[1180591620717411303424\]/);
+    expect(() => normalizeChunks([big as unknown as number], [10], 4)).toThrow(
+      /Invalid chunks \[1180591620717411303424\]/,
+    );
   });
 
   it("dtypes with bigints, nested lists and long strings are DataTypeErrors", () => {
-    for (const dtype of [[["a", "<f4", [big]]], [["a", [["b", [["c", "<f4", [big]]]]]]], "<" + "x".repeat(500), big] as JsonValue[]) {
+    for (const dtype of [
+      [["a", "<f4", [big]]],
+      [["a", [["b", [["c", "<f4", [big]]]]]]],
+      `<${"x".repeat(500)}`,
+      big,
+    ] as JsonValue[]) {
       let error: unknown;
       try {
         parseDataType(dtype, "a/.zarray");

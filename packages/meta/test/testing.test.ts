@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { StoreError, type ByteRange, type DirectoryListing, type Store } from "@z/meta";
-import { describeStoreContract, storeContractChecks, StoreContractError, type StoreContractCheck } from "@z/meta/testing";
+import {
+  describeStoreContract,
+  storeContractChecks,
+  StoreContractError,
+  type StoreContractCheck,
+} from "@z/meta/testing";
 
 /** The smallest store that keeps the whole contract: a Map, copying values in and out. */
 class MapStore implements Store {
@@ -62,11 +67,18 @@ function checkedPrefix(prefix: string): void {
 
 describeStoreContract("MapStore", async () => new MapStore(), { describe, it }, { refusesUnsafeKeys: true });
 
-describeStoreContract("a read-only store", async () => ({ get: async () => undefined }), { describe, it }, { writable: false });
+describeStoreContract(
+  "a read-only store",
+  async () => ({ get: async () => undefined }),
+  { describe, it },
+  { writable: false },
+);
 
 /** Runs one check of the kit on `store` and returns what it threw. */
 async function failureOf(group: string, name: string, store: Store): Promise<Error> {
-  const check = storeContractChecks({ refusesUnsafeKeys: true }).find((c: StoreContractCheck) => c.group === group && c.name === name);
+  const check = storeContractChecks({ refusesUnsafeKeys: true }).find(
+    (c: StoreContractCheck) => c.group === group && c.name === name,
+  );
   if (check === undefined) throw new Error(`no check ${group}: ${name}`);
   const err = await check.run(store).then(
     () => undefined,
@@ -81,7 +93,9 @@ describe("the contract kit catches a store that", () => {
     const store = new MapStore();
     store.get = async (key) => store.values.get(key);
     const err = await failureOf("aliasing", "changing a returned buffer does not change the store", store);
-    expect(err.message).toMatch(/^get\("k"\) after the caller overwrote the buffer a previous get returned: bytes differ first at index 0/);
+    expect(err.message).toMatch(
+      /^get\("k"\) after the caller overwrote the buffer a previous get returned: bytes differ first at index 0/,
+    );
   });
 
   it("keeps the buffers it is given", async () => {
@@ -106,7 +120,9 @@ describe("the contract kit catches a store that", () => {
       return new Uint8Array(range.length ?? value.length - range.offset);
     };
     const err = await failureOf("getRange", "clamps ranges that run past the end", store);
-    expect(err.message).toContain('getRange("a/0.0", { offset: 8, length: 5 }) of bytes 0..9: expected 2 bytes [8, 9], got 5 bytes');
+    expect(err.message).toContain(
+      'getRange("a/0.0", { offset: 8, length: 5 }) of bytes 0..9: expected 2 bytes [8, 9], got 5 bytes',
+    );
   });
 
   it("lists a key twice or misses one", async () => {
@@ -121,7 +137,9 @@ describe("the contract kit catches a store that", () => {
     const store = new MapStore();
     store.get = async () => undefined;
     const err = await failureOf("unsafe keys", "get refuses keys that could escape the root", store);
-    expect(err.message).toBe('get("../x"): expected a StoreError (code "ZARR_STORE") refusing the key, but it succeeded with undefined');
+    expect(err.message).toBe(
+      'get("../x"): expected a StoreError (code "ZARR_STORE") refusing the key, but it succeeded with undefined',
+    );
   });
 
   it("claims to be writable but is not", async () => {
@@ -132,7 +150,9 @@ describe("the contract kit catches a store that", () => {
 
 describe("storeContractChecks", () => {
   it("leaves out what the store does not claim", () => {
-    const groups = (options: Parameters<typeof storeContractChecks>[0]) => [...new Set(storeContractChecks(options).map((c) => c.group))];
+    const groups = (options: Parameters<typeof storeContractChecks>[0]) => [
+      ...new Set(storeContractChecks(options).map((c) => c.group)),
+    ];
     expect(groups({})).toEqual(["get", "set/get", "delete", "aliasing", "concurrency", "getRange", "list", "listDir"]);
     expect(groups({ writable: false, refusesUnsafeKeys: true })).toEqual(["get", "unsafe keys"]);
     expect(groups({ listable: false, ranges: false })).toEqual(["get", "set/get", "delete", "aliasing", "concurrency"]);

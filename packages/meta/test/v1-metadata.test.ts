@@ -10,15 +10,34 @@ const META = `{
 describe("spec v1 metadata", () => {
   it("reads as the v2 metadata zarr-python's migrate_1to2 writes", () => {
     expect(parseArrayMetadataV1(META)).toMatchObject({
-      shape: [5, 7], chunks: [2, 3], compressor: { id: "zlib", level: 1 }, fillValue: -1, filters: null, order: "C",
+      shape: [5, 7],
+      chunks: [2, 3],
+      compressor: { id: "zlib", level: 1 },
+      fillValue: -1,
+      filters: null,
+      order: "C",
     });
   });
 
   it("turns compression options into a codec config", () => {
     const doc = (compression: unknown, opts: unknown) =>
-      arrayDocumentV1ToV2({ zarr_format: 1, shape: [1], chunks: [1], dtype: "<f8", compression, compression_opts: opts, fill_value: NaN, order: "C" } as never);
+      arrayDocumentV1ToV2({
+        zarr_format: 1,
+        shape: [1],
+        chunks: [1],
+        dtype: "<f8",
+        compression,
+        compression_opts: opts,
+        fill_value: NaN,
+        order: "C",
+      } as never);
     expect(doc("none", null).compressor).toBeNull();
-    expect(doc("blosc", { cname: "lz4", clevel: 5, shuffle: 1 }).compressor).toEqual({ cname: "lz4", clevel: 5, shuffle: 1, id: "blosc" });
+    expect(doc("blosc", { cname: "lz4", clevel: 5, shuffle: 1 }).compressor).toEqual({
+      cname: "lz4",
+      clevel: 5,
+      shuffle: 1,
+      id: "blosc",
+    });
     expect(doc("gzip", 5).compressor).toEqual({ id: "gzip", level: 5 });
     expect(doc("none", null).fill_value).toBe("NaN");
   });

@@ -45,7 +45,12 @@ export interface AtomicWriteOptions {
  * rename cross file systems (a mount point between `tempDir` and the file), the write is made
  * again from the file's own directory.
  */
-export async function writeFileAtomic(fs: StoreFileSystem, file: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  fs: StoreFileSystem,
+  file: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const dir = dirname(file);
   const tempDir = options.tempDir ?? dir;
   await fs.mkdir(dir, { recursive: true });
@@ -63,7 +68,8 @@ export async function writeFileAtomic(fs: StoreFileSystem, file: string, data: U
     await renameWithRetry(fs, temp, file);
   } catch (err) {
     if (created) await fs.unlink(temp).catch(() => undefined);
-    if (errorCode(err) === "EXDEV" && tempDir !== dir) return writeFileAtomic(fs, file, data, { ...options, tempDir: dir });
+    if (errorCode(err) === "EXDEV" && tempDir !== dir)
+      return writeFileAtomic(fs, file, data, { ...options, tempDir: dir });
     throw err;
   }
   if (options.fsync === true) {
@@ -118,7 +124,10 @@ export interface TemporaryFile {
  * the file named `of` in `dir` (a zip file's working copies, written by `fileByteSource`). A
  * missing directory has none.
  */
-export async function findTemporaryFiles(dir: string, options: { recursive?: boolean; of?: string } = {}): Promise<TemporaryFile[]> {
+export async function findTemporaryFiles(
+  dir: string,
+  options: { recursive?: boolean; of?: string } = {},
+): Promise<TemporaryFile[]> {
   const fs = fileSystem();
   const found: TemporaryFile[] = [];
   const visit = async (at: string): Promise<void> => {
@@ -134,7 +143,11 @@ export async function findTemporaryFiles(dir: string, options: { recursive?: boo
       const path = join(at, entry.name);
       if (entry.isDirectory()) {
         if (options.recursive === true) below.push(visit(path));
-      } else if (entry.isFile() && isTemporaryFile(entry.name) && (options.of === undefined || temporaryOf(entry.name, options.of))) {
+      } else if (
+        entry.isFile() &&
+        isTemporaryFile(entry.name) &&
+        (options.of === undefined || temporaryOf(entry.name, options.of))
+      ) {
         const stats = await fs.stat(path).catch(() => undefined); // gone meanwhile: its write finished
         if (stats !== undefined) found.push({ path, size: stats.size, modified: stats.mtime });
       }
@@ -157,7 +170,10 @@ function temporaryOf(name: string, target: string): boolean {
  * when it was gone already.
  */
 export async function removeTemporaryFile(path: string): Promise<boolean> {
-  if (!isTemporaryFile(basename(path))) throw new StoreError(`refusing to remove ${path}: it is not named as a temporary file of an atomic write (<name>.<32 hex digits>.partial)`);
+  if (!isTemporaryFile(basename(path)))
+    throw new StoreError(
+      `refusing to remove ${path}: it is not named as a temporary file of an atomic write (<name>.<32 hex digits>.partial)`,
+    );
   try {
     await fileSystem().unlink(path);
     return true;

@@ -1,6 +1,14 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-import { StoreError, checkKey, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
+import {
+  StoreError,
+  checkKey,
+  type ByteRange,
+  type DirectoryListing,
+  type ListableStore,
+  type StoreOptions,
+  type WritableStore,
+} from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
 import { forgetFiles } from "./file-read.js";
 import { fileSystem, type StoreFileSystem } from "./file-system.js";
@@ -130,7 +138,11 @@ export class DirectoryStore implements WritableStore, ListableStore {
    * false when it is shorter or longer (`parts` then hold what it had), `undefined` when there is
    * no value. Errors as `get`'s.
    */
-  async getIntoParts(key: string, parts: readonly Uint8Array[], options: StoreOptions = {}): Promise<boolean | undefined> {
+  async getIntoParts(
+    key: string,
+    parts: readonly Uint8Array[],
+    options: StoreOptions = {},
+  ): Promise<boolean | undefined> {
     const path = this.filePath(key);
     if (this.#ownFs) throw new StoreError(`getIntoParts cannot use the replaced fs of this store (${key})`, { key });
     options.signal?.throwIfAborted();
@@ -214,7 +226,8 @@ export class DirectoryStore implements WritableStore, ListableStore {
       if (!stats.isFile()) return undefined;
       const size = stats.size;
       const start = "suffixLength" in range ? Math.max(0, size - range.suffixLength) : Math.min(range.offset, size);
-      const end = "suffixLength" in range || range.length === undefined ? size : Math.min(size, range.offset + range.length);
+      const end =
+        "suffixLength" in range || range.length === undefined ? size : Math.min(size, range.offset + range.length);
       const out = new Uint8Array(end - start);
       let filled = 0;
       while (filled < out.length) {
@@ -276,7 +289,8 @@ export class DirectoryStore implements WritableStore, ListableStore {
       } else {
         const stats = fstatSync(fd);
         if (!stats.isFile()) return undefined;
-        start = "suffixLength" in range ? Math.max(0, stats.size - range.suffixLength) : Math.min(range.offset, stats.size);
+        start =
+          "suffixLength" in range ? Math.max(0, stats.size - range.suffixLength) : Math.min(range.offset, stats.size);
         length = stats.size - start;
       }
       const out = buffer !== undefined && length <= buffer.length ? buffer.subarray(0, length) : new Uint8Array(length);
@@ -308,7 +322,10 @@ export class DirectoryStore implements WritableStore, ListableStore {
       if (errorCode(err) === "EISDIR" || errorCode(err) === "ENOTEMPTY" || errorCode(err) === "EEXIST") {
         const stats = await this.#fs.stat(path).catch(() => undefined);
         if (stats?.isDirectory() === true) {
-          throw new StoreError(`cannot write ${JSON.stringify(key)} (${path}): a directory is in the way`, { key, cause: err });
+          throw new StoreError(`cannot write ${JSON.stringify(key)} (${path}): a directory is in the way`, {
+            key,
+            cause: err,
+          });
         }
       }
       throw ioError("write", key, path, err);
@@ -409,7 +426,8 @@ export class DirectoryStore implements WritableStore, ListableStore {
         () => true,
         (err: unknown) => (isMissing(err) ? false : rethrow(options.signal, "inspect", to, path, err)),
       );
-    if (!(await exists(source))) throw new StoreError(`cannot rename ${JSON.stringify(from)}: it does not exist`, { key: from });
+    if (!(await exists(source)))
+      throw new StoreError(`cannot rename ${JSON.stringify(from)}: it does not exist`, { key: from });
     if (await exists(target)) throw new StoreError(`cannot rename to ${JSON.stringify(to)}: it exists`, { key: to });
     try {
       await this.#fs.mkdir(dirname(target), { recursive: true });
@@ -421,14 +439,21 @@ export class DirectoryStore implements WritableStore, ListableStore {
     }
   }
 
-  async #walk(dir: string, keyPrefix: string, partial: string, out: string[], signal: AbortSignal | undefined): Promise<void> {
+  async #walk(
+    dir: string,
+    keyPrefix: string,
+    partial: string,
+    out: string[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const entries = await this.#readdir(dir, keyPrefix, signal);
     const below: Promise<void>[] = [];
     for (const entry of entries) {
       if (!entry.name.startsWith(partial)) continue;
       const kind = await this.#kind(entry, dir);
       if (kind === "file" && !PARTIAL_FILE.test(entry.name)) out.push(keyPrefix + entry.name);
-      else if (kind === "directory") below.push(this.#walk(join(dir, entry.name), `${keyPrefix}${entry.name}/`, "", out, signal));
+      else if (kind === "directory")
+        below.push(this.#walk(join(dir, entry.name), `${keyPrefix}${entry.name}/`, "", out, signal));
     }
     await Promise.all(below);
   }
@@ -470,10 +495,19 @@ function owned(buffer: Uint8Array): Uint8Array {
 }
 
 function checkRange(key: string, range: ByteRange): void {
-  const fields: [string, number | undefined][] = "suffixLength" in range ? [["suffixLength", range.suffixLength]] : [["offset", range.offset], ["length", range.length]];
+  const fields: [string, number | undefined][] =
+    "suffixLength" in range
+      ? [["suffixLength", range.suffixLength]]
+      : [
+          ["offset", range.offset],
+          ["length", range.length],
+        ];
   for (const [name, value] of fields) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`, { key });
+      throw new StoreError(
+        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
+        { key },
+      );
     }
   }
 }

@@ -50,7 +50,8 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
   /** The file as published; undefined while it does not exist (an atomic source's file is created by `sync()`). */
   let file: FileHandle | undefined;
   try {
-    if (atomic) file = await open(path, "r").catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
+    if (atomic)
+      file = await open(path, "r").catch((err: unknown) => (isMissing(err) ? undefined : Promise.reject(err)));
     else file = await open(path, writable ? ((await exists(path)) ? "r+" : "w+") : "r");
   } catch (cause) {
     throw new StoreError(`cannot open ${path}: ${(cause as Error).message}`, { cause });
@@ -87,8 +88,13 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
         copy = { handle, path: temp };
         return handle;
       } catch (cause) {
-        await fileSystem().unlink(temp).catch(() => undefined);
-        throw new StoreError(`cannot write ${path}: making its working copy ${temp} failed: ${(cause as Error).message}`, { cause });
+        await fileSystem()
+          .unlink(temp)
+          .catch(() => undefined);
+        throw new StoreError(
+          `cannot write ${path}: making its working copy ${temp} failed: ${(cause as Error).message}`,
+          { cause },
+        );
       } finally {
         making = undefined;
       }
@@ -109,8 +115,10 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
       const handle = current();
       let done = 0;
       while (done < length) {
-        const bytesRead = handle === undefined ? 0 : (await handle.read(out, done, length - done, offset + done)).bytesRead;
-        if (bytesRead === 0) throw new StoreError(`${path} ends before byte ${offset + length} (read ${offset + done})`);
+        const bytesRead =
+          handle === undefined ? 0 : (await handle.read(out, done, length - done, offset + done)).bytesRead;
+        if (bytesRead === 0)
+          throw new StoreError(`${path} ends before byte ${offset + length} (read ${offset + done})`);
         done += bytesRead;
       }
       return out;
@@ -120,7 +128,8 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
       const handle = atomic ? await working(false) : file!;
       unsynced = true;
       let done = 0;
-      while (done < data.length) done += (await handle.write(data, done, data.length - done, offset + done)).bytesWritten;
+      while (done < data.length)
+        done += (await handle.write(data, done, data.length - done, offset + done)).bytesWritten;
     },
     async truncate(size: number) {
       if (!writable) refuse();
@@ -149,7 +158,10 @@ export async function fileByteSource(path: string, options: FileByteSourceOption
       const working = copy;
       copy = undefined;
       await Promise.all([file?.close(), working?.handle.close()]);
-      if (working !== undefined) await fileSystem().unlink(working.path).catch(() => undefined);
+      if (working !== undefined)
+        await fileSystem()
+          .unlink(working.path)
+          .catch(() => undefined);
     },
   };
 }

@@ -48,12 +48,18 @@ export class FileLockSynchronizer implements Synchronizer {
         return () => unlink(path).catch(() => {});
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") {
-          throw new StoreError(`cannot lock ${JSON.stringify(key)} with ${path}: ${(err as Error).message}`, { key, cause: err });
+          throw new StoreError(`cannot lock ${JSON.stringify(key)} with ${path}: ${(err as Error).message}`, {
+            key,
+            cause: err,
+          });
         }
       }
       if (await this.#holderIsGone(path)) continue;
       if (Date.now() - started > this.#timeout) {
-        throw new StoreError(`timed out after ${this.#timeout} ms waiting for the lock on ${JSON.stringify(key)} (${path})`, { key });
+        throw new StoreError(
+          `timed out after ${this.#timeout} ms waiting for the lock on ${JSON.stringify(key)} (${path})`,
+          { key },
+        );
       }
       await new Promise((r) => setTimeout(r, delay));
     }

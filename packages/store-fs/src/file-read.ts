@@ -30,7 +30,12 @@ function close(path: string, entry: Shared): void {
  * for large ranges, and `fs.promises.readFile` is as fast as open, fstat, read and close for whole
  * 8 KiB files, so whole values are still read with it.)
  */
-export async function readFileRange(path: string, offset: number, length: number, options: { signal?: AbortSignal | undefined } = {}): Promise<Uint8Array> {
+export async function readFileRange(
+  path: string,
+  offset: number,
+  length: number,
+  options: { signal?: AbortSignal | undefined } = {},
+): Promise<Uint8Array> {
   let entry = open_.get(path);
   if (entry === undefined) {
     entry = { handle: open(path, "r"), users: 0, closing: undefined, forgotten: false };

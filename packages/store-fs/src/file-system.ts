@@ -12,7 +12,12 @@ export interface StoreFileSystem {
   /** The whole file. */
   readFile(path: string, options: { signal?: AbortSignal | undefined }): Promise<Uint8Array>;
   /** `length` bytes from `offset`, fewer at the end of the file (by default one open, read and close). */
-  readRange(path: string, offset: number, length: number, options: { signal?: AbortSignal | undefined }): Promise<Uint8Array>;
+  readRange(
+    path: string,
+    offset: number,
+    length: number,
+    options: { signal?: AbortSignal | undefined },
+  ): Promise<Uint8Array>;
   open(path: string, flags: string): Promise<FileHandle>;
   rename(oldPath: string, newPath: string): Promise<void>;
   unlink(path: string): Promise<void>;

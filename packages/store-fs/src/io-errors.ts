@@ -19,7 +19,13 @@ export function ioError(action: string, key: string, path: string, err: unknown)
 }
 
 /** Lets the error of an aborted operation through as it is; anything else becomes a `StoreError`. */
-export function rethrow(signal: AbortSignal | undefined, action: string, key: string, path: string, err: unknown): never {
+export function rethrow(
+  signal: AbortSignal | undefined,
+  action: string,
+  key: string,
+  path: string,
+  err: unknown,
+): never {
   if (signal?.aborted === true || (err instanceof Error && err.name === "AbortError")) throw err;
   throw ioError(action, key, path, err);
 }

@@ -33,4 +33,3 @@ export function listPrefix(prefix: string): { dir: string[]; partial: string } {
   }
   return { dir: slash === -1 ? [] : prefixSegments(prefix.slice(0, slash + 1)), partial };
 }
-

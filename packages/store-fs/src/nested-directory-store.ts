@@ -23,7 +23,9 @@ export class NestedDirectoryStore extends DirectoryStore {
   constructor(root: string, options: NestedDirectoryStoreOptions = {}) {
     const separator: unknown = options.dimensionSeparator ?? "/";
     if (separator !== "/") {
-      throw new StoreError(`NestedDirectoryStore only supports "/" as dimension separator, got ${JSON.stringify(separator)}`);
+      throw new StoreError(
+        `NestedDirectoryStore only supports "/" as dimension separator, got ${JSON.stringify(separator)}`,
+      );
     }
     super(root, { ...options, dimensionSeparator: "/" });
   }

@@ -10,10 +10,16 @@ const IOV_MAX = 1024;
  * false when it is shorter or longer (`parts` then hold what it had), undefined when it does not
  * exist; rejects with Node's error for anything else.
  */
-export async function readParts(path: string, parts: readonly Uint8Array[], signal?: AbortSignal): Promise<boolean | undefined> {
+export async function readParts(
+  path: string,
+  parts: readonly Uint8Array[],
+  signal?: AbortSignal,
+): Promise<boolean | undefined> {
   let fd: number;
   try {
-    fd = await new Promise<number>((resolve, reject) => open(path, "r", (error, fd) => (error ? reject(error) : resolve(fd))));
+    fd = await new Promise<number>((resolve, reject) =>
+      open(path, "r", (error, fd) => (error ? reject(error) : resolve(fd))),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return undefined;
@@ -28,7 +34,9 @@ export async function readParts(path: string, parts: readonly Uint8Array[], sign
     while (at < queue.length) {
       signal?.throwIfAborted();
       const batch = queue.slice(at, at + IOV_MAX);
-      const n = await new Promise<number>((resolve, reject) => readv(fd, batch, position, (error, n) => (error ? reject(error) : resolve(n))));
+      const n = await new Promise<number>((resolve, reject) =>
+        readv(fd, batch, position, (error, n) => (error ? reject(error) : resolve(n))),
+      );
       if (n === 0) break;
       position += n;
       // Past the parts read in full; a part read in part continues from where it stopped.

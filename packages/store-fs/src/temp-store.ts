@@ -27,7 +27,10 @@ export class TempStore extends DirectoryStore implements AsyncDisposable {
     try {
       root = mkdtempSync(join(dir, prefix));
     } catch (err) {
-      throw new StoreError(`cannot create a temporary directory in ${dir}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new StoreError(
+        `cannot create a temporary directory in ${dir}: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     super(root, rest);
     removeAtExit.add(this.root);
@@ -47,7 +50,8 @@ export class TempStore extends DirectoryStore implements AsyncDisposable {
 
   /** After `close()`, writing would bring the directory back; it is refused instead. */
   override async set(key: string, value: Uint8Array, options?: StoreOptions): Promise<void> {
-    if (this.#closed) throw new StoreError(`cannot write ${JSON.stringify(key)}: the TempStore at ${this.root} is closed`, { key });
+    if (this.#closed)
+      throw new StoreError(`cannot write ${JSON.stringify(key)}: the TempStore at ${this.root} is closed`, { key });
     return super.set(key, value, options);
   }
 
@@ -59,7 +63,10 @@ export class TempStore extends DirectoryStore implements AsyncDisposable {
     try {
       await rm(this.root, { recursive: true, force: true });
     } catch (err) {
-      throw new StoreError(`cannot remove the temporary directory ${this.root}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new StoreError(
+        `cannot remove the temporary directory ${this.root}: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
   }
 

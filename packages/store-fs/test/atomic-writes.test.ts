@@ -18,7 +18,8 @@ function storeWith(fs: Partial<StoreFileSystem> = {}, fsync = false): { store: D
   return { store: new DirectoryStore(temp.root, { fs, fsync }), root: temp.root };
 }
 
-const partials = async (root: string): Promise<string[]> => (await fileTree(root)).filter((path) => path.endsWith(".partial"));
+const partials = async (root: string): Promise<string[]> =>
+  (await fileTree(root)).filter((path) => path.endsWith(".partial"));
 
 /** A Node-style system error, as fs would throw it. */
 const systemError = (code: string, message: string): Error => Object.assign(new Error(`${code}: ${message}`), { code });
@@ -88,7 +89,9 @@ describe("atomic writes", () => {
   it("keep the old value and remove the temporary file when the rename fails", async () => {
     const { store: good, root } = storeWith();
     await good.set("arr/0.0", utf8("old value"));
-    const store = new DirectoryStore(root, { fs: { rename: async () => Promise.reject(systemError("EIO", "i/o error, rename")) } });
+    const store = new DirectoryStore(root, {
+      fs: { rename: async () => Promise.reject(systemError("EIO", "i/o error, rename")) },
+    });
 
     const err = await failure(store.set("arr/0.0", utf8("new value")));
 

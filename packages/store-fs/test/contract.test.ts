@@ -9,7 +9,12 @@ import { DirectoryStore, NestedDirectoryStore, TempStore } from "@z/store-fs";
 const freshDir = () => mkdtemp(join(tmpdir(), "z-store-fs-"));
 const removeRoot = (store: DirectoryStore) => rm(store.root, { recursive: true, force: true });
 
-describeStoreContract("DirectoryStore", async () => new DirectoryStore(await freshDir()), { describe, it }, { refusesUnsafeKeys: true, dispose: removeRoot });
+describeStoreContract(
+  "DirectoryStore",
+  async () => new DirectoryStore(await freshDir()),
+  { describe, it },
+  { refusesUnsafeKeys: true, dispose: removeRoot },
+);
 
 // A root that does not exist yet: the first set creates it, reads before that find nothing.
 describeStoreContract(
@@ -19,8 +24,23 @@ describeStoreContract(
   { refusesUnsafeKeys: true, dispose: (store) => rm(join(store.root, "..", ".."), { recursive: true, force: true }) },
 );
 
-describeStoreContract("DirectoryStore with fsync", async () => new DirectoryStore(await freshDir(), { fsync: true }), { describe, it }, { dispose: removeRoot });
+describeStoreContract(
+  "DirectoryStore with fsync",
+  async () => new DirectoryStore(await freshDir(), { fsync: true }),
+  { describe, it },
+  { dispose: removeRoot },
+);
 
-describeStoreContract("NestedDirectoryStore", async () => new NestedDirectoryStore(await freshDir()), { describe, it }, { refusesUnsafeKeys: true, dispose: removeRoot });
+describeStoreContract(
+  "NestedDirectoryStore",
+  async () => new NestedDirectoryStore(await freshDir()),
+  { describe, it },
+  { refusesUnsafeKeys: true, dispose: removeRoot },
+);
 
-describeStoreContract("TempStore", () => new TempStore(), { describe, it }, { refusesUnsafeKeys: true, dispose: (store) => store.close() });
+describeStoreContract(
+  "TempStore",
+  () => new TempStore(),
+  { describe, it },
+  { refusesUnsafeKeys: true, dispose: (store) => store.close() },
+);

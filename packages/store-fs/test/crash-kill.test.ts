@@ -12,9 +12,10 @@ import { hasZarrPython, python } from "../../../scripts/test-child/python.js";
 
 const RANDOM_TRIALS = 10;
 
-
 /** zarr-python's nchunks_initialized of the array at each root (opened with its separator), and how many chunks hold data. */
-function zarrPythonCounts(arrays: { root: string; separator: string }[]): { nchunks_initialized: number; with_data: number }[] {
+function zarrPythonCounts(
+  arrays: { root: string; separator: string }[],
+): { nchunks_initialized: number; with_data: number }[] {
   return python(
     `
 import json, sys, zarr
@@ -45,7 +46,17 @@ print("null")`,
         separator,
       );
     } else {
-      const zarray = { zarr_format: 2, shape: [512, 512], chunks: [64, 64], dtype: "<i4", compressor: null, fill_value: 0, filters: null, order: "C", dimension_separator: separator };
+      const zarray = {
+        zarr_format: 2,
+        shape: [512, 512],
+        chunks: [64, 64],
+        dtype: "<i4",
+        compressor: null,
+        fill_value: 0,
+        filters: null,
+        order: "C",
+        dimension_separator: separator,
+      };
       await new DirectoryStore(root).set(".zarray", new TextEncoder().encode(JSON.stringify(zarray)));
     }
     templates.set(separator, root);
@@ -65,21 +76,31 @@ let trials = 0;
 async function trial(separator: string, mode: "hang" | "random"): Promise<{ root: string; written: number }> {
   const root = join(dir, `trial-${trials++}`);
   await cp(templates.get(separator)!, root, { recursive: true });
-  const { stdout } = await killAfterReady(child, [root, separator, mode], mode === "hang" ? 0 : () => Math.random() * 80);
+  const { stdout } = await killAfterReady(
+    child,
+    [root, separator, mode],
+    mode === "hang" ? 0 : () => Math.random() * 80,
+  );
   const written = Math.max(0, ...[...stdout.matchAll(/^wrote (\d+)$/gm)].map((m) => Number(m[1])));
   return { root, written };
 }
 
 describe("killing a process writing chunks to a directory store", () => {
-  for (const [separator, layout] of [[".", "flat"], ["/", "nested"]] as const) {
+  for (const [separator, layout] of [
+    [".", "flat"],
+    ["/", "nested"],
+  ] as const) {
     it(`between a chunk's temporary file and its rename leaves a file no reader counts (${layout} chunk keys)`, async () => {
       const { root, written } = await trial(separator, "hang");
       expect(written).toBe(63);
       expect(await chunkKeys(root)).toHaveLength(63);
-      if (hasZarrPython) expect(zarrPythonCounts([{ root, separator }])).toEqual([{ nchunks_initialized: 63, with_data: 63 }]);
+      if (hasZarrPython)
+        expect(zarrPythonCounts([{ root, separator }])).toEqual([{ nchunks_initialized: 63, with_data: 63 }]);
       // The temporary file is whole, hidden, and in the array's directory (not in a numbered one).
       const temporaries = await findTemporaryFiles(root, { recursive: true });
-      expect(temporaries.map((t) => relative(root, t.path))).toEqual([expect.stringMatching(separator === "." ? /^\.7\.7\.[0-9a-f]{32}\.partial$/ : /^\.7\.[0-9a-f]{32}\.partial$/)]);
+      expect(temporaries.map((t) => relative(root, t.path))).toEqual([
+        expect.stringMatching(separator === "." ? /^\.7\.7\.[0-9a-f]{32}\.partial$/ : /^\.7\.[0-9a-f]{32}\.partial$/),
+      ]);
       expect(temporaries[0]!.size).toBe(64 * 64 * 4);
     }, 30_000);
   }
@@ -94,6 +115,9 @@ describe("killing a process writing chunks to a directory store", () => {
       expect([written, written + 1]).toContain(chunks);
       arrays.push({ root, separator, chunks });
     }
-    if (hasZarrPython) expect(zarrPythonCounts(arrays)).toEqual(arrays.map((a) => ({ nchunks_initialized: a.chunks, with_data: a.chunks })));
+    if (hasZarrPython)
+      expect(zarrPythonCounts(arrays)).toEqual(
+        arrays.map((a) => ({ nchunks_initialized: a.chunks, with_data: a.chunks })),
+      );
   }, 60_000);
 });

@@ -79,7 +79,8 @@ describe("DirectoryStore", () => {
 
   it("removes a subtree with rmdir, and the root itself with rmdir()", async () => {
     const store = fresh();
-    for (const key of ["g/.zgroup", "g/arr/.zarray", "g/arr/0.0", "g/arr/0.1", "g/other/.zarray", "g/arrx"]) await store.set(key, utf8(key));
+    for (const key of ["g/.zgroup", "g/arr/.zarray", "g/arr/0.0", "g/arr/0.1", "g/other/.zarray", "g/arrx"])
+      await store.set(key, utf8(key));
     await store.rmdir("g/arr");
     expect((await store.list()).sort()).toEqual(["g/.zgroup", "g/arrx", "g/other/.zarray"]);
     await store.rmdir("g/other/");
@@ -116,7 +117,18 @@ describe("DirectoryStore", () => {
     const temp = new TempStore();
     temps.push(temp);
     const store = new DirectoryStore(join(temp.root, "store"));
-    for (const key of ["../outside", "a/../../outside", "/etc/passwd", "a\\..\\..\\outside", "a//b", "a/", "", "..", "a/./b", "a\0b"]) {
+    for (const key of [
+      "../outside",
+      "a/../../outside",
+      "/etc/passwd",
+      "a\\..\\..\\outside",
+      "a//b",
+      "a/",
+      "",
+      "..",
+      "a/./b",
+      "a\0b",
+    ]) {
       const err = await store.set(key, utf8("x")).then(
         () => undefined,
         (e: unknown) => e,
@@ -165,8 +177,15 @@ describe("DirectoryStore", () => {
     expect(Buffer.compare((await store.get("a/big"))!, big)).toBe(0);
     expect(Buffer.compare((await store.get("a/small"))!, big.subarray(0, 8192))).toBe(0);
     expect(await store.get("a/empty")).toEqual(new Uint8Array(0));
-    expect(Buffer.compare((await store.getRange("a/big", { offset: 1_000_001, length: 700_000 }))!, big.subarray(1_000_001, 1_700_001))).toBe(0);
-    expect(Buffer.compare((await store.getRange("a/small", { offset: 8000, length: 4096 }))!, big.subarray(8000, 8192))).toBe(0);
+    expect(
+      Buffer.compare(
+        (await store.getRange("a/big", { offset: 1_000_001, length: 700_000 }))!,
+        big.subarray(1_000_001, 1_700_001),
+      ),
+    ).toBe(0);
+    expect(
+      Buffer.compare((await store.getRange("a/small", { offset: 8000, length: 4096 }))!, big.subarray(8000, 8192)),
+    ).toBe(0);
     expect(await store.getRange("a/small", { offset: 9000, length: 10 })).toEqual(new Uint8Array(0));
     expect(await store.get("a")).toBeUndefined();
     expect(await store.getRange("a", { offset: 0, length: 10 })).toBeUndefined();
@@ -231,10 +250,15 @@ describe("DirectoryStore", () => {
       for (const key of ["a/k", "a/empty", "a/missing", "a"]) {
         for (const range of ranges) {
           const into = store.getRangeSyncInto(key, range, buffer);
-          expect(into, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toEqual(await store.getRange(key, range));
+          expect(into, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toEqual(
+            await store.getRange(key, range),
+          );
           // A range's length, where it gives one, decides (the file is not asked its size first).
           const asked = "length" in range && range.length !== undefined ? range.length : into?.length;
-          if (into !== undefined) expect(into.buffer === buffer.buffer, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toBe(asked! <= buffer.length);
+          if (into !== undefined)
+            expect(into.buffer === buffer.buffer, `${key} ${JSON.stringify(range)} into ${buffer.length}`).toBe(
+              asked! <= buffer.length,
+            );
         }
       }
     }

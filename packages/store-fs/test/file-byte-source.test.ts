@@ -76,7 +76,10 @@ describe("fileByteSource, writable (atomic by default)", () => {
     await writeFile(join(dir, "other"), "two");
     const { rename } = await import("node:fs/promises");
     await rename(join(dir, "other"), path);
-    await expect(source.write(0, utf8("x"))).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("was replaced or removed since it was opened") });
+    await expect(source.write(0, utf8("x"))).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("was replaced or removed since it was opened"),
+    });
     await source.close();
     expect(await readdir(dir)).toEqual(["data.zip"]);
   });
@@ -97,7 +100,10 @@ describe("fileByteSource, writable (atomic by default)", () => {
     const path = join(dir, "data.zip");
     await writeFile(path, "old");
     const source = await fileByteSource(path);
-    await expect(source.write(0, utf8("x"))).rejects.toMatchObject({ code: "ZARR_STORE", message: `${path} was opened read-only` });
+    await expect(source.write(0, utf8("x"))).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: `${path} was opened read-only`,
+    });
     await source.close();
   });
 });
@@ -115,12 +121,17 @@ describe("temporary files of atomic writes", () => {
     for (const path of Object.values(files)) await writeFile(path, "x");
     expect(isTemporaryFile(".0.0.0123456789abcdef0123456789abcdef.partial")).toBe(true);
     expect(isTemporaryFile("0.0.partial")).toBe(false);
-    expect((await findTemporaryFiles(dir, { recursive: true })).map((t) => t.path)).toEqual([files.metadata, files.ours, files.zarrPython].sort());
+    expect((await findTemporaryFiles(dir, { recursive: true })).map((t) => t.path)).toEqual(
+      [files.metadata, files.ours, files.zarrPython].sort(),
+    );
     expect(await findTemporaryFiles(dir)).toEqual([]);
     expect(await findTemporaryFiles(join(dir, "missing"), { recursive: true })).toEqual([]);
     expect(await removeTemporaryFile(files.ours)).toBe(true);
     expect(await removeTemporaryFile(files.ours)).toBe(false);
-    await expect(removeTemporaryFile(files.lookalike)).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("not named as a temporary file") });
+    await expect(removeTemporaryFile(files.lookalike)).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("not named as a temporary file"),
+    });
     await expect(removeTemporaryFile(files.chunk)).rejects.toMatchObject({ code: "ZARR_STORE" });
     expect(await read(files.chunk)).toBe("x");
   });

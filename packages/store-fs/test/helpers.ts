@@ -20,4 +20,5 @@ export async function fileTree(root: string): Promise<string[]> {
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-export const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
+export const text = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder().decode(bytes);

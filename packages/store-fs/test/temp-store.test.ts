@@ -5,10 +5,11 @@ import { describe, expect, it } from "vitest";
 import { DirectoryStore, TempStore } from "@z/store-fs";
 import { text, utf8 } from "./helpers.js";
 
-const exists = (path: string): Promise<boolean> => stat(path).then(
-  () => true,
-  () => false,
-);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe("TempStore", () => {
   it("is a DirectoryStore in a fresh directory under os.tmpdir()", async () => {

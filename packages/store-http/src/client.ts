@@ -47,13 +47,16 @@ export class HttpClient {
         if (!(err instanceof TransientFailure)) throw err;
         if (attempt >= retries) {
           const tries = attempt + 1;
-          throw new HttpStoreError(`${request.method} ${request.url.href} failed${tries > 1 ? ` after ${tries} attempts` : ""}: ${err.message}`, {
-            method: request.method,
-            url: request.url.href,
-            status: err.status,
-            key: request.key,
-            cause: err.cause ?? err,
-          });
+          throw new HttpStoreError(
+            `${request.method} ${request.url.href} failed${tries > 1 ? ` after ${tries} attempts` : ""}: ${err.message}`,
+            {
+              method: request.method,
+              url: request.url.href,
+              status: err.status,
+              key: request.key,
+              cause: err.cause ?? err,
+            },
+          );
         }
         await sleep(retryDelay(attempt + 1, base, maxRetryDelay, err.retryAfter), request.signal);
       }
@@ -85,10 +88,17 @@ export class HttpClient {
     };
     try {
       callerSignal?.throwIfAborted();
-      const headers = request.headers === undefined ? this.#options.headers : { ...this.#options.headers, ...request.headers };
+      const headers =
+        request.headers === undefined ? this.#options.headers : { ...this.#options.headers, ...request.headers };
       let response: TransportResponse;
       try {
-        response = await this.#options.transport({ method: request.method, url: request.url, headers, body: request.body, signal: controller.signal });
+        response = await this.#options.transport({
+          method: request.method,
+          url: request.url,
+          headers,
+          body: request.body,
+          signal: controller.signal,
+        });
       } catch (err) {
         throw explain(err, "network error");
       }
@@ -96,7 +106,11 @@ export class HttpClient {
       // Retry-After), like 503: retried, never a failure of the key.
       if (response.status >= 500 || response.status === 429) {
         await response.discard();
-        throw new TransientFailure(`${response.status} ${response.statusText}`.trim(), response.status, parseRetryAfter(response.headers.get("retry-after")));
+        throw new TransientFailure(
+          `${response.status} ${response.statusText}`.trim(),
+          response.status,
+          parseRetryAfter(response.headers.get("retry-after")),
+        );
       }
       try {
         return await handle(response);
@@ -115,7 +129,8 @@ export class HttpClient {
 /** An error's message with its cause's (undici says "fetch failed", the cause says why). */
 function describe(err: Error): string {
   // Node's connection attempts to several addresses fail with an AggregateError and no message.
-  if (err instanceof AggregateError && err.message === "") return err.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ");
+  if (err instanceof AggregateError && err.message === "")
+    return err.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ");
   const cause = err.cause;
   return cause instanceof Error && cause.message !== err.message ? `${err.message} (${cause.message})` : err.message;
 }

@@ -13,7 +13,10 @@ export class HttpStoreError extends StoreError {
   /** The status of the last response, when there was one. */
   readonly status: number | undefined;
 
-  constructor(message: string, options: { method: string; url: string; status?: number; key?: string; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { method: string; url: string; status?: number; key?: string; cause?: unknown },
+  ) {
     super(message, { key: options.key, cause: options.cause });
     this.method = options.method;
     this.url = options.url;

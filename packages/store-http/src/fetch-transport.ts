@@ -27,6 +27,7 @@ export function fetchTransport(fetcher: FetchFunction): Transport {
 
 /** `fetch` with `globalThis.fetch`, looked up at each request (so it can be replaced or mocked). */
 export const globalFetchTransport: Transport = fetchTransport((input, init) => {
-  if (typeof globalThis.fetch !== "function") throw new StoreError("no fetch: this runtime has no global fetch; pass one in the options");
+  if (typeof globalThis.fetch !== "function")
+    throw new StoreError("no fetch: this runtime has no global fetch; pass one in the options");
   return globalThis.fetch(input, init);
 });

@@ -14,13 +14,17 @@ export function headerRecord(init: HeadersInit | undefined): Record<string, stri
   const add = (name: string, value: string) => {
     const key = String(name).toLowerCase();
     const text = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
-    if (!TOKEN.test(key) || /[\0\r\n]/.test(text)) throw new StoreError(`invalid HTTP option headers: ${JSON.stringify(name)}: ${JSON.stringify(value)} is not a valid header`);
+    if (!TOKEN.test(key) || /[\0\r\n]/.test(text))
+      throw new StoreError(
+        `invalid HTTP option headers: ${JSON.stringify(name)}: ${JSON.stringify(value)} is not a valid header`,
+      );
     out[key] = key in out ? `${out[key]}, ${text}` : text;
   };
   if (init === undefined) return out;
   if (Array.isArray(init)) {
     for (const pair of init) {
-      if (pair.length !== 2) throw new StoreError(`invalid HTTP option headers: expected [name, value] pairs, got ${JSON.stringify(pair)}`);
+      if (pair.length !== 2)
+        throw new StoreError(`invalid HTTP option headers: expected [name, value] pairs, got ${JSON.stringify(pair)}`);
       add(pair[0]!, pair[1]!);
     }
   } else if (typeof (init as Headers).forEach === "function") {

@@ -42,46 +42,75 @@ export class HttpByteSource implements ByteSource {
     if (length === 0) return new Uint8Array(0);
     const range = { offset, length };
     const header = `bytes=${offset}-${offset + length - 1}`;
-    return this.#client.send({ method: "GET", url: this.url, headers: { range: header, "accept-encoding": "identity" }, signal: options.signal }, async (response) => {
-      this.#check(response, "GET");
-      const body = await response.body();
-      if (response.status === 206) {
-        const contentRange = response.headers.get("content-range");
-        const problem = partialMismatch(range, parseContentRange(contentRange), body.length, contentRange);
-        if (problem === undefined && body.length === length) return body;
-        throw this.#error("GET", response.status, `answered Range: ${header} with ${problem ?? `${body.length} bytes`}`);
-      }
-      if (body.length < offset + length) throw this.#error("GET", response.status, `has ${body.length} bytes, fewer than the ${offset + length} needed`);
-      return body.slice(offset, offset + length);
-    });
+    return this.#client.send(
+      {
+        method: "GET",
+        url: this.url,
+        headers: { range: header, "accept-encoding": "identity" },
+        signal: options.signal,
+      },
+      async (response) => {
+        this.#check(response, "GET");
+        const body = await response.body();
+        if (response.status === 206) {
+          const contentRange = response.headers.get("content-range");
+          const problem = partialMismatch(range, parseContentRange(contentRange), body.length, contentRange);
+          if (problem === undefined && body.length === length) return body;
+          throw this.#error(
+            "GET",
+            response.status,
+            `answered Range: ${header} with ${problem ?? `${body.length} bytes`}`,
+          );
+        }
+        if (body.length < offset + length)
+          throw this.#error(
+            "GET",
+            response.status,
+            `has ${body.length} bytes, fewer than the ${offset + length} needed`,
+          );
+        return body.slice(offset, offset + length);
+      },
+    );
   }
 
   async #fetchSize(signal: AbortSignal | undefined): Promise<number> {
-    const fromHead = await this.#client.send({ method: "HEAD", url: this.url, headers: { "accept-encoding": "identity" }, signal }, async (response) => {
-      await response.discard();
-      const length = response.headers.get("content-length");
-      // Some servers (and pre-signed URLs) refuse HEAD; a range request tells the size too.
-      return isOk(response.status) && length !== null && /^\s*\d+\s*$/.test(length) && response.headers.get("content-encoding") === null ? Number(length) : undefined;
-    });
+    const fromHead = await this.#client.send(
+      { method: "HEAD", url: this.url, headers: { "accept-encoding": "identity" }, signal },
+      async (response) => {
+        await response.discard();
+        const length = response.headers.get("content-length");
+        // Some servers (and pre-signed URLs) refuse HEAD; a range request tells the size too.
+        return isOk(response.status) &&
+          length !== null &&
+          /^\s*\d+\s*$/.test(length) &&
+          response.headers.get("content-encoding") === null
+          ? Number(length)
+          : undefined;
+      },
+    );
     if (fromHead !== undefined) return fromHead;
-    return this.#client.send({ method: "GET", url: this.url, headers: { range: "bytes=0-0", "accept-encoding": "identity" }, signal }, async (response) => {
-      if (response.status === 416) {
-        await response.discard();
-        return 0;
-      }
-      this.#check(response, "GET");
-      if (response.status === 206) {
-        const total = parseContentRange(response.headers.get("content-range"))?.total;
-        await response.discard();
-        if (total === undefined) throw this.#error("GET", 206, "gave no total size in Content-Range");
-        return total;
-      }
-      return (await response.body()).length;
-    });
+    return this.#client.send(
+      { method: "GET", url: this.url, headers: { range: "bytes=0-0", "accept-encoding": "identity" }, signal },
+      async (response) => {
+        if (response.status === 416) {
+          await response.discard();
+          return 0;
+        }
+        this.#check(response, "GET");
+        if (response.status === 206) {
+          const total = parseContentRange(response.headers.get("content-range"))?.total;
+          await response.discard();
+          if (total === undefined) throw this.#error("GET", 206, "gave no total size in Content-Range");
+          return total;
+        }
+        return (await response.body()).length;
+      },
+    );
   }
 
   #check(response: TransportResponse, method: string): void {
-    if (!isOk(response.status)) throw this.#error(method, response.status, `failed: ${response.status} ${response.statusText}`.trim());
+    if (!isOk(response.status))
+      throw this.#error(method, response.status, `failed: ${response.status} ${response.statusText}`.trim());
     if (isHtml(response)) throw this.#error(method, response.status, "answered with an HTML page instead of the file");
   }
 

@@ -77,7 +77,8 @@ export class HttpStore implements WritableStore {
     this.#rejectHtml = options.rejectHtml ?? true;
     const missing = options.missingStatuses ?? [404];
     for (const status of missing) {
-      if (!(Number.isInteger(status) && status >= 400 && status < 500)) throw new StoreError(`invalid missingStatuses: ${status} is not a 4xx status`);
+      if (!(Number.isInteger(status) && status >= 400 && status < 500))
+        throw new StoreError(`invalid missingStatuses: ${status} is not a 4xx status`);
     }
     this.#missing = new Set(missing);
   }
@@ -93,7 +94,8 @@ export class HttpStore implements WritableStore {
     return this.#client.send({ method: "GET", url, key, signal: options.signal }, async (response) => {
       if (this.#missing.has(response.status)) return discard(response, undefined);
       if (!isOk(response.status)) throw await this.#failure(response, "GET", url, key);
-      if (response.status === 206) throw await this.#failure(response, "GET", url, key, "a partial (206) response to a request without Range");
+      if (response.status === 206)
+        throw await this.#failure(response, "GET", url, key, "a partial (206) response to a request without Range");
       this.#checkHtml(response, url, key);
       return response.body();
     });
@@ -119,7 +121,12 @@ export class HttpStore implements WritableStore {
       const contentRange = response.headers.get("content-range");
       const problem = partialMismatch(range, parseContentRange(contentRange), body.length, contentRange);
       if (problem !== undefined) {
-        throw new HttpStoreError(`GET ${url.href} (Range: ${header}) answered with ${problem}`, { method: "GET", url: url.href, status: 206, key });
+        throw new HttpStoreError(`GET ${url.href} (Range: ${header}) answered with ${problem}`, {
+          method: "GET",
+          url: url.href,
+          status: 206,
+          key,
+        });
       }
       return probe ? new Uint8Array(0) : body;
     });
@@ -143,13 +150,18 @@ export class HttpStore implements WritableStore {
     const url = this.keyUrl(key);
     this.#checkWritable(key);
     await this.#client.send({ method: "DELETE", url, key, signal: options.signal }, async (response) => {
-      if (!isOk(response.status) && !this.#missing.has(response.status)) throw await this.#failure(response, "DELETE", url, key);
+      if (!isOk(response.status) && !this.#missing.has(response.status))
+        throw await this.#failure(response, "DELETE", url, key);
       await response.discard();
     });
   }
 
   #checkWritable(key: string): void {
-    if (!this.writable) throw new StoreError(`cannot write ${JSON.stringify(key)}: the HttpStore at ${this.url.href} is read-only (pass { writable: true } to PUT and DELETE)`, { key });
+    if (!this.writable)
+      throw new StoreError(
+        `cannot write ${JSON.stringify(key)}: the HttpStore at ${this.url.href} is read-only (pass { writable: true } to PUT and DELETE)`,
+        { key },
+      );
   }
 
   #checkHtml(response: TransportResponse, url: URL, key: string): void {
@@ -161,10 +173,21 @@ export class HttpStore implements WritableStore {
     );
   }
 
-  async #failure(response: TransportResponse, method: string, url: URL, key: string, detail?: string): Promise<HttpStoreError> {
+  async #failure(
+    response: TransportResponse,
+    method: string,
+    url: URL,
+    key: string,
+    detail?: string,
+  ): Promise<HttpStoreError> {
     await response.discard();
     const status = `${response.status} ${response.statusText}`.trim();
-    return new HttpStoreError(`${method} ${url.href} failed: ${detail ?? status}`, { method, url: url.href, status: response.status, key });
+    return new HttpStoreError(`${method} ${url.href} failed: ${detail ?? status}`, {
+      method,
+      url: url.href,
+      status: response.status,
+      key,
+    });
   }
 }
 

@@ -6,7 +6,10 @@ export function baseUrl(url: string | URL): URL {
   try {
     base = new URL(url);
   } catch (err) {
-    throw new StoreError(`invalid HttpStore URL ${JSON.stringify(String(url))}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new StoreError(
+      `invalid HttpStore URL ${JSON.stringify(String(url))}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   if (base.protocol !== "http:" && base.protocol !== "https:") {
     throw new StoreError(`invalid HttpStore URL ${JSON.stringify(base.href)}: only http: and https: are supported`);

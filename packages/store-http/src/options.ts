@@ -42,15 +42,28 @@ export interface ResolvedHttpOptions {
 }
 
 export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
-  const number = (name: string, value: number | undefined, fallback: number, { integer = false, min = 0 } = {}): number => {
+  const number = (
+    name: string,
+    value: number | undefined,
+    fallback: number,
+    { integer = false, min = 0 } = {},
+  ): number => {
     const resolved = value ?? fallback;
-    if (typeof resolved !== "number" || Number.isNaN(resolved) || resolved < min || (integer && !Number.isInteger(resolved))) {
-      throw new StoreError(`invalid HTTP option ${name}: expected ${integer ? "an integer" : "a number"} of at least ${min}, got ${String(value)}`);
+    if (
+      typeof resolved !== "number" ||
+      Number.isNaN(resolved) ||
+      resolved < min ||
+      (integer && !Number.isInteger(resolved))
+    ) {
+      throw new StoreError(
+        `invalid HTTP option ${name}: expected ${integer ? "an integer" : "a number"} of at least ${min}, got ${String(value)}`,
+      );
     }
     return resolved;
   };
   return {
-    transport: options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetchTransport),
+    transport:
+      options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetchTransport),
     headers: headerRecord(options.headers),
     concurrency: number("concurrency", options.concurrency, 6, { integer: true, min: 1 }),
     retries: number("retries", options.retries, 3, { integer: true }),

@@ -8,7 +8,9 @@ import { StoreError, type ByteRange } from "@z/meta";
 export function rangeHeader(key: string, range: ByteRange): { header: string; probe: boolean } {
   checkRange(key, range);
   if ("suffixLength" in range) {
-    return range.suffixLength === 0 ? { header: "bytes=-1", probe: true } : { header: `bytes=-${range.suffixLength}`, probe: false };
+    return range.suffixLength === 0
+      ? { header: "bytes=-1", probe: true }
+      : { header: `bytes=-${range.suffixLength}`, probe: false };
   }
   const { offset, length } = range;
   if (length === 0) return { header: `bytes=${offset}-${offset}`, probe: true };
@@ -38,20 +40,30 @@ export function parseContentRange(header: string | null): ContentRange | undefin
  * must start where asked, not run past what was asked, and (when the size is known) stop only at
  * the end of what was asked or of the value; its body must be as long as the Content-Range says.
  */
-export function partialMismatch(range: ByteRange, contentRange: ContentRange | undefined, bodyLength: number, header: string | null): string | undefined {
-  if (contentRange === undefined) return `a 206 response with ${header === null ? "no Content-Range" : `an unreadable Content-Range ${JSON.stringify(header)}`}`;
+export function partialMismatch(
+  range: ByteRange,
+  contentRange: ContentRange | undefined,
+  bodyLength: number,
+  header: string | null,
+): string | undefined {
+  if (contentRange === undefined)
+    return `a 206 response with ${header === null ? "no Content-Range" : `an unreadable Content-Range ${JSON.stringify(header)}`}`;
   const { start, end, total } = contentRange;
   const shown = `Content-Range ${JSON.stringify(header)}`;
-  if (bodyLength !== end - start + 1) return `a 206 response whose body has ${bodyLength} bytes but whose ${shown} says ${end - start + 1}`;
+  if (bodyLength !== end - start + 1)
+    return `a 206 response whose body has ${bodyLength} bytes but whose ${shown} says ${end - start + 1}`;
   if ("suffixLength" in range) {
     const wanted = Math.max(range.suffixLength, 1);
     if (end - start + 1 > wanted) return `${shown} for the last ${wanted} bytes`;
-    if (total !== undefined && (end !== total - 1 || start !== Math.max(0, total - wanted))) return `${shown} for the last ${wanted} bytes`;
+    if (total !== undefined && (end !== total - 1 || start !== Math.max(0, total - wanted)))
+      return `${shown} for the last ${wanted} bytes`;
     return undefined;
   }
   const last = range.length === undefined ? Infinity : range.offset + Math.max(range.length, 1) - 1;
-  if (start !== range.offset || end > last) return `${shown} for bytes from ${range.offset}${last === Infinity ? "" : ` to ${last}`}`;
-  if (total !== undefined && end !== Math.min(last, total - 1)) return `${shown} for bytes from ${range.offset}${last === Infinity ? "" : ` to ${last}`} (cut short)`;
+  if (start !== range.offset || end > last)
+    return `${shown} for bytes from ${range.offset}${last === Infinity ? "" : ` to ${last}`}`;
+  if (total !== undefined && end !== Math.min(last, total - 1))
+    return `${shown} for bytes from ${range.offset}${last === Infinity ? "" : ` to ${last}`} (cut short)`;
   return undefined;
 }
 
@@ -59,14 +71,26 @@ export function partialMismatch(range: ByteRange, contentRange: ContentRange | u
 export function sliceRange(value: Uint8Array, range: ByteRange): Uint8Array {
   if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength), value.length);
   const start = Math.min(range.offset, value.length);
-  return value.slice(start, range.length === undefined ? value.length : Math.min(value.length, range.offset + range.length));
+  return value.slice(
+    start,
+    range.length === undefined ? value.length : Math.min(value.length, range.offset + range.length),
+  );
 }
 
 function checkRange(key: string, range: ByteRange): void {
-  const fields: [string, number | undefined][] = "suffixLength" in range ? [["suffixLength", range.suffixLength]] : [["offset", range.offset], ["length", range.length]];
+  const fields: [string, number | undefined][] =
+    "suffixLength" in range
+      ? [["suffixLength", range.suffixLength]]
+      : [
+          ["offset", range.offset],
+          ["length", range.length],
+        ];
   for (const [name, value] of fields) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`, { key });
+      throw new StoreError(
+        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
+        { key },
+      );
     }
   }
 }

@@ -42,7 +42,10 @@ function declaredLength(response: Response): number | undefined {
 }
 
 const wrongLength = (got: number | string, expected: number, status: number): TransientFailure =>
-  new TransientFailure(`the body has ${got} bytes but Content-Length says ${expected} (${typeof got === "number" && got < expected ? "truncated response" : "longer response"})`, status);
+  new TransientFailure(
+    `the body has ${got} bytes but Content-Length says ${expected} (${typeof got === "number" && got < expected ? "truncated response" : "longer response"})`,
+    status,
+  );
 
 /** Lets go of a body we do not need, so the connection can be reused. */
 export async function discardBody(response: Response): Promise<void> {

@@ -4,7 +4,13 @@
  * so that many clients failing together do not retry together. A server's Retry-After wins when
  * it asks for longer, up to `max`.
  */
-export function retryDelay(attempt: number, base: number, max: number, retryAfter: number | undefined, random: () => number = Math.random): number {
+export function retryDelay(
+  attempt: number,
+  base: number,
+  max: number,
+  retryAfter: number | undefined,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(max, base * 2 ** (attempt - 1));
   const backoff = ceiling / 2 + (random() * ceiling) / 2;
   return Math.min(max, Math.max(backoff, retryAfter ?? 0));

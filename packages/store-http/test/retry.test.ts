@@ -3,8 +3,12 @@ import { parseRetryAfter, retryDelay } from "../src/retry.js";
 
 describe("backoff", () => {
   it("doubles from the base, with jitter in the upper half, capped", () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 100, 10_000, undefined, () => 0))).toEqual([50, 100, 200, 400]);
-    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 100, 10_000, undefined, () => 1))).toEqual([100, 200, 400, 800]);
+    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 100, 10_000, undefined, () => 0))).toEqual([
+      50, 100, 200, 400,
+    ]);
+    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 100, 10_000, undefined, () => 1))).toEqual([
+      100, 200, 400, 800,
+    ]);
     expect(retryDelay(20, 100, 10_000, undefined, () => 1)).toBe(10_000);
   });
 

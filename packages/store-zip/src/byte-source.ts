@@ -26,7 +26,13 @@ export function blobSource(blob: Blob): ByteSource {
  * `source.read`, checked: a source that returns fewer or more bytes than asked for is broken or
  * was cut short, and is reported as a `StoreError` saying what was being read.
  */
-export async function readExactly(source: ByteSource, offset: number, length: number, what: string, options: ByteSourceOptions & { key?: string } = {}): Promise<Uint8Array> {
+export async function readExactly(
+  source: ByteSource,
+  offset: number,
+  length: number,
+  what: string,
+  options: ByteSourceOptions & { key?: string } = {},
+): Promise<Uint8Array> {
   if (length === 0) return new Uint8Array(0);
   let bytes: Uint8Array;
   try {
@@ -35,11 +41,17 @@ export async function readExactly(source: ByteSource, offset: number, length: nu
     if (options.signal?.aborted === true || (err instanceof Error && err.name === "AbortError")) throw err;
     if (err instanceof StoreError) throw err;
     const detail = err instanceof Error ? err.message : String(err);
-    throw new StoreError(`cannot read ${what} (${length} bytes at offset ${offset}): ${detail}`, { key: options.key, cause: err });
+    throw new StoreError(`cannot read ${what} (${length} bytes at offset ${offset}): ${detail}`, {
+      key: options.key,
+      cause: err,
+    });
   }
   if (!(bytes instanceof Uint8Array) || bytes.length !== length) {
     const got = bytes instanceof Uint8Array ? `${bytes.length} bytes` : String(bytes);
-    throw new StoreError(`cannot read ${what}: asked the byte source for ${length} bytes at offset ${offset}, got ${got}`, { key: options.key });
+    throw new StoreError(
+      `cannot read ${what}: asked the byte source for ${length} bytes at offset ${offset}, got ${got}`,
+      { key: options.key },
+    );
   }
   return bytes;
 }

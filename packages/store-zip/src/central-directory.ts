@@ -46,7 +46,12 @@ export interface Archive {
  * prepended to the archive are allowed. At most two reads when the directory is near the end
  * (one when the archive is small). Throws a `StoreError` saying what is wrong otherwise.
  */
-export async function readArchive(source: ByteSource, size: number, what: string, signal?: AbortSignal): Promise<Archive> {
+export async function readArchive(
+  source: ByteSource,
+  size: number,
+  what: string,
+  signal?: AbortSignal,
+): Promise<Archive> {
   function fail(detail: string): never {
     throw new StoreError(`cannot open ${what}: ${detail}`);
   }
@@ -56,7 +61,9 @@ export async function readArchive(source: ByteSource, size: number, what: string
   const tailStart = size - tailLength;
   const tail = await readExactly(source, tailStart, tailLength, `the end of ${what}`, { signal });
   const read = async (at: number, length: number, part: string): Promise<Uint8Array> =>
-    at >= tailStart && at + length <= size ? tail.subarray(at - tailStart, at - tailStart + length) : readExactly(source, at, length, `${part} of ${what}`, { signal });
+    at >= tailStart && at + length <= size
+      ? tail.subarray(at - tailStart, at - tailStart + length)
+      : readExactly(source, at, length, `${part} of ${what}`, { signal });
 
   const endIndex = findEndRecord(tail);
   if (endIndex < 0) fail("not a zip archive (no end of central directory record in its last bytes)");
@@ -78,7 +85,9 @@ export async function readArchive(source: ByteSource, size: number, what: string
       if (u32(locator, 4) !== 0 || u32(locator, 16) > 1) fail("archives spanning several disks are not supported");
       // zipfile looks for the zip64 end record right before the locator (so it works with bytes
       // prepended); where the locator says it is comes second (a record with extensible data).
-      const candidates = [locatorAt - ZIP64_END_SIZE, u64(locator, 8) ?? -1].filter((at) => at >= 0 && at + ZIP64_END_SIZE <= locatorAt);
+      const candidates = [locatorAt - ZIP64_END_SIZE, u64(locator, 8) ?? -1].filter(
+        (at) => at >= 0 && at + ZIP64_END_SIZE <= locatorAt,
+      );
       let record: Uint8Array | undefined;
       for (const at of candidates) {
         const bytes = await read(at, ZIP64_END_SIZE, "the zip64 end record");
@@ -88,7 +97,8 @@ export async function readArchive(source: ByteSource, size: number, what: string
           break;
         }
       }
-      if (record === undefined) fail("it has a zip64 end locator but no zip64 end of central directory record where the locator says");
+      if (record === undefined)
+        fail("it has a zip64 end locator but no zip64 end of central directory record where the locator says");
       disk = u32(record, 16);
       centralDisk = u32(record, 20);
       const fields = [u64(record, 32), u64(record, 40), u64(record, 48)];
@@ -101,11 +111,15 @@ export async function readArchive(source: ByteSource, size: number, what: string
   // Checked before anything is read or allocated for them: a corrupt (or hostile) end record may
   // claim any count and size, and the directory is then read whole.
   if (count > Math.floor(centralSize / CENTRAL_HEADER_SIZE)) {
-    fail(`corrupt: its end record counts ${count} entries, which take at least ${count * CENTRAL_HEADER_SIZE} bytes, but says the central directory is ${centralSize} bytes`);
+    fail(
+      `corrupt: its end record counts ${count} entries, which take at least ${count * CENTRAL_HEADER_SIZE} bytes, but says the central directory is ${centralSize} bytes`,
+    );
   }
   const base = centralEnd - centralSize - centralOffset;
   if (base < 0) {
-    fail(`truncated or corrupt: the end record puts a ${centralSize}-byte central directory at offset ${centralOffset}, but the directory must end at ${centralEnd}`);
+    fail(
+      `truncated or corrupt: the end record puts a ${centralSize}-byte central directory at offset ${centralOffset}, but the directory must end at ${centralEnd}`,
+    );
   }
   const centralStart = centralOffset + base;
   const directory = await read(centralStart, centralSize, "the central directory");
@@ -140,10 +154,16 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
     const index = entries.length;
     const where = `central directory entry #${index} (offset ${centralStart + at})`;
     function fail(detail: string, key?: string): never {
-      throw new StoreError(`cannot open ${what}: ${where}${key === undefined ? "" : ` for ${JSON.stringify(key)}`} ${detail}`, { key });
+      throw new StoreError(
+        `cannot open ${what}: ${where}${key === undefined ? "" : ` for ${JSON.stringify(key)}`} ${detail}`,
+        { key },
+      );
     }
     if (at + CENTRAL_HEADER_SIZE > directory.length) fail(`is cut short: the central directory is truncated`);
-    if (u32(directory, at) !== SIG_CENTRAL) fail(`has a bad signature 0x${u32(directory, at).toString(16).padStart(8, "0")} (expected 0x${SIG_CENTRAL.toString(16).padStart(8, "0")}): the central directory is corrupt`);
+    if (u32(directory, at) !== SIG_CENTRAL)
+      fail(
+        `has a bad signature 0x${u32(directory, at).toString(16).padStart(8, "0")} (expected 0x${SIG_CENTRAL.toString(16).padStart(8, "0")}): the central directory is corrupt`,
+      );
     const nameLength = u16(directory, at + 28);
     const extraLength = u16(directory, at + 30);
     const commentLength = u16(directory, at + 32);
@@ -152,7 +172,10 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
     const flags = u16(directory, at + 8);
     const rawName = directory.slice(at + CENTRAL_HEADER_SIZE, at + CENTRAL_HEADER_SIZE + nameLength);
     const name = decodeName(rawName, flags);
-    const extra = directory.subarray(at + CENTRAL_HEADER_SIZE + nameLength, at + CENTRAL_HEADER_SIZE + nameLength + extraLength);
+    const extra = directory.subarray(
+      at + CENTRAL_HEADER_SIZE + nameLength,
+      at + CENTRAL_HEADER_SIZE + nameLength + extraLength,
+    );
 
     let size = u32(directory, at + 24);
     let compressedSize = u32(directory, at + 20);
@@ -181,24 +204,26 @@ function parseCentralDirectory(directory: Uint8Array, centralStart: number, base
     }
     if (disk !== 0) fail("is on another disk: archives spanning several disks are not supported", name);
 
-    entries.push(makeEntry({
-      name,
-      rawName,
-      flags,
-      method: u16(directory, at + 10),
-      dosTime: u16(directory, at + 12),
-      dosDate: u16(directory, at + 14),
-      crc32: u32(directory, at + 16),
-      compressedSize,
-      size,
-      offset: offset + base,
-      versionMadeBy: u16(directory, at + 4),
-      versionNeeded: u16(directory, at + 6),
-      internalAttributes: u16(directory, at + 36),
-      externalAttributes: u32(directory, at + 38),
-      extra: extraLength === 0 ? extra : withoutZip64(extra).slice(),
-      comment: directory.subarray(next - commentLength, next).slice(),
-    }));
+    entries.push(
+      makeEntry({
+        name,
+        rawName,
+        flags,
+        method: u16(directory, at + 10),
+        dosTime: u16(directory, at + 12),
+        dosDate: u16(directory, at + 14),
+        crc32: u32(directory, at + 16),
+        compressedSize,
+        size,
+        offset: offset + base,
+        versionMadeBy: u16(directory, at + 4),
+        versionNeeded: u16(directory, at + 6),
+        internalAttributes: u16(directory, at + 36),
+        externalAttributes: u32(directory, at + 38),
+        extra: extraLength === 0 ? extra : withoutZip64(extra).slice(),
+        comment: directory.subarray(next - commentLength, next).slice(),
+      }),
+    );
     at = next;
   }
   return entries;

@@ -4,7 +4,13 @@
  */
 export function toDosDateTime(date: Date): { dosDate: number; dosTime: number } {
   let year = date.getFullYear();
-  let [month, day, hours, minutes, seconds] = [date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds()];
+  let [month, day, hours, minutes, seconds] = [
+    date.getMonth() + 1,
+    date.getDate(),
+    date.getHours(),
+    date.getMinutes(),
+    date.getSeconds(),
+  ];
   if (year < 1980) [year, month, day, hours, minutes, seconds] = [1980, 1, 1, 0, 0, 0];
   else if (year > 2107) [year, month, day, hours, minutes, seconds] = [2107, 12, 31, 23, 59, 58];
   return {

@@ -42,7 +42,11 @@ const FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
  * bytes to write (local header followed by the compressed data) and the local header's length. Sizes go in the header, so no
  * data descriptor is needed.
  */
-export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEncoding): { entry: ZipEntry; bytes: Uint8Array; headerLength: number } {
+export function encodeEntry(
+  name: string,
+  value: Uint8Array,
+  encoding: EntryEncoding,
+): { entry: ZipEntry; bytes: Uint8Array; headerLength: number } {
   const data = encoding.method === METHOD_DEFLATE ? deflateSync(value, { level: encoding.level as 0 }) : value;
   const { raw, flags } = encodeName(name);
   const { dosDate, dosTime } = toDosDateTime(encoding.modified);
@@ -55,7 +59,10 @@ export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEnco
   const out = new ByteWriter(headerLength + data.length);
   out.u32(SIG_LOCAL).u16(version).u16(flags).u16(encoding.method).u16(dosTime).u16(dosDate).u32(crc);
   out.u32(zip64 ? MAX_U32 : data.length).u32(zip64 ? MAX_U32 : value.length);
-  out.u16(raw.length).u16(zip64 ? 20 : 0).bytes(raw);
+  out
+    .u16(raw.length)
+    .u16(zip64 ? 20 : 0)
+    .bytes(raw);
   // In a local header the zip64 field holds both sizes, uncompressed first.
   if (zip64) out.u16(EXTRA_ZIP64).u16(16).u64(value.length).u64(data.length);
   const bytes = out.bytes(data).result();
@@ -85,15 +92,30 @@ export function encodeEntry(name: string, value: Uint8Array, encoding: EntryEnco
  * `centralStart` in a source whose archive begins at `base`. Zip64 records and fields are written
  * where a value does not fit its 32- or 16-bit field (or always, with `forceZip64`).
  */
-export function encodeCentralDirectory(entries: readonly ZipEntry[], centralStart: number, base: number, comment: Uint8Array, forceZip64: boolean): Uint8Array {
+export function encodeCentralDirectory(
+  entries: readonly ZipEntry[],
+  centralStart: number,
+  base: number,
+  comment: Uint8Array,
+  forceZip64: boolean,
+): Uint8Array {
   const zip64Fields = (entry: ZipEntry): number =>
-    (forceZip64 || entry.size >= MAX_U32 ? 1 : 0) + (forceZip64 || entry.compressedSize >= MAX_U32 ? 1 : 0) + (forceZip64 || entry.offset - base >= MAX_U32 ? 1 : 0);
+    (forceZip64 || entry.size >= MAX_U32 ? 1 : 0) +
+    (forceZip64 || entry.compressedSize >= MAX_U32 ? 1 : 0) +
+    (forceZip64 || entry.offset - base >= MAX_U32 ? 1 : 0);
   let capacity = 0;
   for (const entry of entries) {
     const fields = zip64Fields(entry);
-    capacity += CENTRAL_HEADER_SIZE + entry.rawName.length + (fields > 0 ? 4 + 8 * fields : 0) + entry.extra.length + entry.comment.length;
+    capacity +=
+      CENTRAL_HEADER_SIZE +
+      entry.rawName.length +
+      (fields > 0 ? 4 + 8 * fields : 0) +
+      entry.extra.length +
+      entry.comment.length;
   }
-  const out = new ByteWriter(capacity + ZIP64_END_SIZE + ZIP64_LOCATOR_SIZE + END_SIZE + Math.min(comment.length, MAX_U16));
+  const out = new ByteWriter(
+    capacity + ZIP64_END_SIZE + ZIP64_LOCATOR_SIZE + END_SIZE + Math.min(comment.length, MAX_U16),
+  );
   for (const entry of entries) {
     const offset = entry.offset - base;
     const bigSize = forceZip64 || entry.size >= MAX_U32;
@@ -101,11 +123,28 @@ export function encodeCentralDirectory(entries: readonly ZipEntry[], centralStar
     const bigOffset = forceZip64 || offset >= MAX_U32;
     const fields = zip64Fields(entry);
     const needed = fields === 0 ? entry.versionNeeded : Math.max(entry.versionNeeded, VERSION_ZIP64);
-    const madeBy = fields === 0 ? entry.versionMadeBy : (entry.versionMadeBy & 0xff00) | Math.max(entry.versionMadeBy & 0xff, VERSION_ZIP64);
+    const madeBy =
+      fields === 0
+        ? entry.versionMadeBy
+        : (entry.versionMadeBy & 0xff00) | Math.max(entry.versionMadeBy & 0xff, VERSION_ZIP64);
     const extraLength = (fields > 0 ? 4 + 8 * fields : 0) + entry.extra.length;
-    out.u32(SIG_CENTRAL).u16(madeBy).u16(needed).u16(entry.flags).u16(entry.method).u16(entry.dosTime).u16(entry.dosDate).u32(entry.crc32);
+    out
+      .u32(SIG_CENTRAL)
+      .u16(madeBy)
+      .u16(needed)
+      .u16(entry.flags)
+      .u16(entry.method)
+      .u16(entry.dosTime)
+      .u16(entry.dosDate)
+      .u32(entry.crc32);
     out.u32(bigCompressed ? MAX_U32 : entry.compressedSize).u32(bigSize ? MAX_U32 : entry.size);
-    out.u16(entry.rawName.length).u16(extraLength).u16(entry.comment.length).u16(0).u16(entry.internalAttributes).u32(entry.externalAttributes);
+    out
+      .u16(entry.rawName.length)
+      .u16(extraLength)
+      .u16(entry.comment.length)
+      .u16(0)
+      .u16(entry.internalAttributes)
+      .u32(entry.externalAttributes);
     out.u32(bigOffset ? MAX_U32 : offset).bytes(entry.rawName);
     // The zip64 field holds, in this order, exactly the values whose 32-bit fields are maxed out.
     if (fields > 0) {
@@ -121,7 +160,13 @@ export function encodeCentralDirectory(entries: readonly ZipEntry[], centralStar
   const count = entries.length;
   if (forceZip64 || count >= MAX_U16 || centralSize >= MAX_U32 || centralOffset >= MAX_U32) {
     const zip64EndOffset = centralOffset + centralSize;
-    out.u32(SIG_ZIP64_END).u64(ZIP64_END_SIZE - 12).u16(MADE_BY_UNIX | VERSION_ZIP64).u16(VERSION_ZIP64).u32(0).u32(0);
+    out
+      .u32(SIG_ZIP64_END)
+      .u64(ZIP64_END_SIZE - 12)
+      .u16(MADE_BY_UNIX | VERSION_ZIP64)
+      .u16(VERSION_ZIP64)
+      .u32(0)
+      .u32(0);
     out.u64(count).u64(count).u64(centralSize).u64(centralOffset);
     out.u32(SIG_ZIP64_LOCATOR).u32(0).u64(zip64EndOffset).u32(1);
   }

@@ -16,7 +16,10 @@ export function splitExtra(extra: Uint8Array, what: string, key?: string): Extra
     const id = u16(extra, at);
     const length = u16(extra, at + 2);
     if (at + 4 + length > extra.length) {
-      throw new StoreError(`corrupt zip archive: ${what} has an extra field 0x${id.toString(16).padStart(4, "0")} of ${length} bytes running past the end of its ${extra.length}-byte extra data`, { key });
+      throw new StoreError(
+        `corrupt zip archive: ${what} has an extra field 0x${id.toString(16).padStart(4, "0")} of ${length} bytes running past the end of its ${extra.length}-byte extra data`,
+        { key },
+      );
     }
     fields.push({ id, data: extra.subarray(at + 4, at + 4 + length) });
     at += 4 + length;

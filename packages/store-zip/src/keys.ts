@@ -23,10 +23,19 @@ export function checkListPrefix(prefix: string): void {
 
 /** `range` clamped to a value of `size` bytes, like `Uint8Array.prototype.slice`. */
 export function clampRange(key: string, range: ByteRange, size: number): { start: number; end: number } {
-  const fields: [string, number | undefined][] = "suffixLength" in range ? [["suffixLength", range.suffixLength]] : [["offset", range.offset], ["length", range.length]];
+  const fields: [string, number | undefined][] =
+    "suffixLength" in range
+      ? [["suffixLength", range.suffixLength]]
+      : [
+          ["offset", range.offset],
+          ["length", range.length],
+        ];
   for (const [name, value] of fields) {
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`, { key });
+      throw new StoreError(
+        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
+        { key },
+      );
     }
   }
   if ("suffixLength" in range) return { start: Math.max(0, size - range.suffixLength), end: size };

@@ -1,5 +1,19 @@
-import { StoreError, type ByteRange, type DirectoryListing, type ListableStore, type StoreOptions, type WritableStore } from "@z/meta";
-import { blobSource, bytesSource, isWritableSource, readExactly, type ByteSource, type WritableByteSource } from "./byte-source.js";
+import {
+  StoreError,
+  type ByteRange,
+  type DirectoryListing,
+  type ListableStore,
+  type StoreOptions,
+  type WritableStore,
+} from "@z/meta";
+import {
+  blobSource,
+  bytesSource,
+  isWritableSource,
+  readExactly,
+  type ByteSource,
+  type WritableByteSource,
+} from "./byte-source.js";
 import { readArchive } from "./central-directory.js";
 import { entryInfo, isDirectoryEntry, type ZipEntry, type ZipEntryInfo } from "./entry.js";
 import { readEntry, readStoredRange, recordLength, type ReadContext } from "./entry-reader.js";
@@ -113,7 +127,20 @@ export class ZipStore implements WritableStore, ListableStore {
   #dirty: boolean;
   #closed = false;
 
-  private constructor(source: ByteSource, mode: "r" | "a" | "w", options: ZipStoreOptions, state: { entries: ZipEntry[]; base: number; centralStart: number; end: number; comment: Uint8Array; size: number; dirty: boolean }) {
+  private constructor(
+    source: ByteSource,
+    mode: "r" | "a" | "w",
+    options: ZipStoreOptions,
+    state: {
+      entries: ZipEntry[];
+      base: number;
+      centralStart: number;
+      end: number;
+      comment: Uint8Array;
+      size: number;
+      dirty: boolean;
+    },
+  ) {
     this.source = source;
     this.mode = mode;
     this.dimensionSeparator = options.dimensionSeparator;
@@ -146,14 +173,23 @@ export class ZipStore implements WritableStore, ListableStore {
    * see {@link ZipStoreOptions.mode}. Reads the end records and the central directory.
    */
   static async open(source: ByteSource | Uint8Array | Blob, options: ZipStoreOptions = {}): Promise<ZipStore> {
-    const bytes = source instanceof Uint8Array ? bytesSource(source) : typeof Blob !== "undefined" && source instanceof Blob ? blobSource(source) : (source as ByteSource);
+    const bytes =
+      source instanceof Uint8Array
+        ? bytesSource(source)
+        : typeof Blob !== "undefined" && source instanceof Blob
+          ? blobSource(source)
+          : (source as ByteSource);
     const mode = options.mode ?? (isWritableSource(bytes) ? "a" : "r");
-    if (mode !== "r" && mode !== "a" && mode !== "w") throw new StoreError(`invalid ZipStore mode ${JSON.stringify(mode)}: expected "r", "a" or "w"`);
+    if (mode !== "r" && mode !== "a" && mode !== "w")
+      throw new StoreError(`invalid ZipStore mode ${JSON.stringify(mode)}: expected "r", "a" or "w"`);
     const level = options.level ?? 6;
-    if (!(Number.isInteger(level) && level >= 0 && level <= 9)) throw new StoreError(`invalid deflate level ${level}: expected an integer from 0 to 9`);
+    if (!(Number.isInteger(level) && level >= 0 && level <= 9))
+      throw new StoreError(`invalid deflate level ${level}: expected an integer from 0 to 9`);
     const what = options.name ?? "zip archive";
     if (mode !== "r" && !isWritableSource(bytes)) {
-      throw new StoreError(`cannot open ${what} in mode ${JSON.stringify(mode)}: the byte source is read-only (it has no write and truncate)`);
+      throw new StoreError(
+        `cannot open ${what} in mode ${JSON.stringify(mode)}: the byte source is read-only (it has no write and truncate)`,
+      );
     }
     const empty = { entries: [], base: 0, centralStart: 0, end: 0, comment: new Uint8Array(0), size: 0, dirty: true };
     if (mode === "w") {
@@ -166,7 +202,10 @@ export class ZipStore implements WritableStore, ListableStore {
     if (mode === "a") {
       const after = archive.entries.find((entry) => entry.offset >= archive.centralStart);
       if (after !== undefined) {
-        throw new StoreError(`cannot open ${what} for appending: entry ${JSON.stringify(after.name)} lies after the central directory, where new entries would overwrite it`, { key: after.name });
+        throw new StoreError(
+          `cannot open ${what} for appending: entry ${JSON.stringify(after.name)} lies after the central directory, where new entries would overwrite it`,
+          { key: after.name },
+        );
       }
     }
     return new ZipStore(bytes, mode, options, { ...archive, size, dirty: false });
@@ -211,7 +250,12 @@ export class ZipStore implements WritableStore, ListableStore {
     checkKey(key);
     this.#checkWritable(key);
     options.signal?.throwIfAborted();
-    const { entry, bytes, headerLength } = encodeEntry(key, value, { method: this.#method, level: this.#level, modified: this.#now(), forceZip64: this.#forceZip64 });
+    const { entry, bytes, headerLength } = encodeEntry(key, value, {
+      method: this.#method,
+      level: this.#level,
+      modified: this.#now(),
+      forceZip64: this.#forceZip64,
+    });
     await this.#mutex.run(async () => {
       this.#checkWritable(key);
       await this.#cutTail(key, options.signal);
@@ -264,7 +308,8 @@ export class ZipStore implements WritableStore, ListableStore {
       else if (slash < 0 && isFile) keys.add(rest);
     };
     for (const name of this.#files.keys()) visit(name, true);
-    for (const entry of this.#kept.values()) if (isDirectoryEntry(entry) && unsafeKeyReason(entry.name.slice(0, -1)) === undefined) visit(entry.name, false);
+    for (const entry of this.#kept.values())
+      if (isDirectoryEntry(entry) && unsafeKeyReason(entry.name.slice(0, -1)) === undefined) visit(entry.name, false);
     return { keys: [...keys].sort(), prefixes: [...prefixes].sort() };
   }
 
@@ -426,7 +471,9 @@ export class ZipStore implements WritableStore, ListableStore {
   async #move(from: number, to: number, length: number, key: string, signal: AbortSignal | undefined): Promise<void> {
     for (let done = 0; done < length; done += MOVE_PIECE) {
       const size = Math.min(MOVE_PIECE, length - done);
-      const piece = (await readExactly(this.source, from + done, size, `zip entry ${JSON.stringify(key)}`, { key, signal })).slice();
+      const piece = (
+        await readExactly(this.source, from + done, size, `zip entry ${JSON.stringify(key)}`, { key, signal })
+      ).slice();
       await this.#write(to + done, piece, key, signal);
     }
   }
@@ -435,17 +482,28 @@ export class ZipStore implements WritableStore, ListableStore {
     return { source: this.source, sourceSize: this.#size, signal: options.signal };
   }
 
-  async #write(offset: number, bytes: Uint8Array, key: string | undefined, signal: AbortSignal | undefined): Promise<void> {
+  async #write(
+    offset: number,
+    bytes: Uint8Array,
+    key: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     try {
       await (this.source as WritableByteSource).write(offset, bytes, { signal });
     } catch (err) {
       const what = key === undefined ? "the central directory" : JSON.stringify(key);
-      throw this.#ioError(`cannot write ${what} to ${this.#name} (${bytes.length} bytes at offset ${offset})`, key, err, signal);
+      throw this.#ioError(
+        `cannot write ${what} to ${this.#name} (${bytes.length} bytes at offset ${offset})`,
+        key,
+        err,
+        signal,
+      );
     }
   }
 
   #ioError(message: string, key: string | undefined, err: unknown, signal: AbortSignal | undefined): unknown {
-    if (signal?.aborted === true || (err instanceof Error && err.name === "AbortError") || err instanceof StoreError) return err;
+    if (signal?.aborted === true || (err instanceof Error && err.name === "AbortError") || err instanceof StoreError)
+      return err;
     return new StoreError(`${message}: ${err instanceof Error ? err.message : String(err)}`, { key, cause: err });
   }
 
@@ -455,6 +513,7 @@ export class ZipStore implements WritableStore, ListableStore {
 
   #checkWritable(key: string): void {
     this.#checkOpen(key);
-    if (!this.writable) throw new StoreError(`cannot write ${JSON.stringify(key)}: ${this.#name} is open read-only (mode "r")`, { key });
+    if (!this.writable)
+      throw new StoreError(`cannot write ${JSON.stringify(key)}: ${this.#name} is open read-only (mode "r")`, { key });
   }
 }

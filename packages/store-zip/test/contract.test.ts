@@ -57,5 +57,15 @@ class ReopeningZipStore implements Store {
   }
 }
 
-describeStoreContract("ZipStore reopened from its bytes around every write", () => new ReopeningZipStore({}), api, contract);
-describeStoreContract("ZipStore reopened around every write (deflate, zip64)", () => new ReopeningZipStore({ compression: "deflate", forceZip64: true }), api, contract);
+describeStoreContract(
+  "ZipStore reopened from its bytes around every write",
+  () => new ReopeningZipStore({}),
+  api,
+  contract,
+);
+describeStoreContract(
+  "ZipStore reopened around every write (deflate, zip64)",
+  () => new ReopeningZipStore({ compression: "deflate", forceZip64: true }),
+  api,
+  contract,
+);

@@ -46,10 +46,21 @@ print("null")`,
   const file = new MemoryFile();
   const store = await ZipStore.open(file, { mode: "w" });
   const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-  const zarray = (shape: number, chunks: number) => json({ zarr_format: 2, shape: [shape], chunks: [chunks], dtype: "<i4", compressor: null, fill_value: -1, filters: null, order: "C" });
+  const zarray = (shape: number, chunks: number) =>
+    json({
+      zarr_format: 2,
+      shape: [shape],
+      chunks: [chunks],
+      dtype: "<i4",
+      compressor: null,
+      fill_value: -1,
+      filters: null,
+      order: "C",
+    });
   await store.set(".zgroup", json({ zarr_format: 2 }));
   await store.set("a/.zarray", zarray(100, 10));
-  for (let i = 0; i < 10; i++) await store.set(`a/${i}`, new Uint8Array(Int32Array.from({ length: 10 }, (_, j) => 10 * i + j).buffer));
+  for (let i = 0; i < 10; i++)
+    await store.set(`a/${i}`, new Uint8Array(Int32Array.from({ length: 10 }, (_, j) => 10 * i + j).buffer));
   await store.set("b/.zarray", zarray(4 * CHUNK, CHUNK));
   for (let i = 0; i < 4; i++) await store.set(`b/${i}`, new Uint8Array(4 * CHUNK));
   await store.close();
@@ -60,7 +71,8 @@ print("null")`,
 /** The session whose chunks "b" holds, read with z; throws unless "a" is as written and all of "b" is one session's. */
 async function readWithZ(path: string, original: ZipStore): Promise<number> {
   const store = await ZipStore.open(new Uint8Array(await readFile(path)));
-  for (const key of (await original.list()).filter((k) => k.startsWith("a/") || k === ".zgroup")) expect(await store.get(key), key).toEqual(await original.get(key));
+  for (const key of (await original.list()).filter((k) => k.startsWith("a/") || k === ".zgroup"))
+    expect(await store.get(key), key).toEqual(await original.get(key));
   const sessions = new Set<number>();
   for (let i = 0; i < 4; i++) {
     const chunk = await store.get(`b/${i}`);
@@ -82,7 +94,11 @@ describe("killing a process that appends to a zip archive in place", () => {
       const path = join(dir, `trial-${trial}.zip`);
       await copyFile(template, path);
       // Kill moments spread over the run (with some jitter), so that some land before the first commit.
-      const { stdout, killedAfter } = await killAfterReady(child, [path, String(CHUNK)], () => (trial / TRIALS) * 120 + Math.random() * 5);
+      const { stdout, killedAfter } = await killAfterReady(
+        child,
+        [path, String(CHUNK)],
+        () => (trial / TRIALS) * 120 + Math.random() * 5,
+      );
       const committed = Math.max(0, ...[...stdout.matchAll(/^committed (\d+)$/gm)].map((m) => Number(m[1])));
       try {
         const session = await readWithZ(path, original);
@@ -90,7 +106,9 @@ describe("killing a process that appends to a zip archive in place", () => {
         expect([committed, committed + 1]).toContain(session);
         results.push({ path, committed, session, killedAfter });
       } catch (err) {
-        failures.push(`trial ${trial}, killed ${killedAfter.toFixed(1)} ms after starting, ${committed} sessions committed: ${(err as Error).message}`);
+        failures.push(
+          `trial ${trial}, killed ${killedAfter.toFixed(1)} ms after starting, ${committed} sessions committed: ${(err as Error).message}`,
+        );
       }
     }
     expect(failures, `${failures.length} of ${TRIALS} kills lost data`).toEqual([]);

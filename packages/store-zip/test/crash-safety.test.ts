@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { MemoryFile, ZipStore, type WritableByteSource } from "@z/store-zip";
 import { fixture, sameBytes, utf8 } from "./helpers.js";
 
-type Operation = { kind: "write"; offset: number; data: Uint8Array } | { kind: "truncate"; size: number } | { kind: "sync" };
+type Operation =
+  | { kind: "write"; offset: number; data: Uint8Array }
+  | { kind: "truncate"; size: number }
+  | { kind: "sync" };
 
 /**
  * A file written in place, as a file handle is (not atomic), that records every change made to
@@ -51,7 +54,10 @@ class RecordingFile implements WritableByteSource {
  * and in the middle of each write (a kill lands between the pages of a large write; a power
  * failure may keep any part of it), here cut after its first byte, half way and one byte short.
  */
-async function* crashStates(initial: Uint8Array, operations: readonly Operation[]): AsyncGenerator<{ bytes: Uint8Array; at: string }> {
+async function* crashStates(
+  initial: Uint8Array,
+  operations: readonly Operation[],
+): AsyncGenerator<{ bytes: Uint8Array; at: string }> {
   const file = new MemoryFile(initial);
   yield { bytes: file.bytes(), at: "before the first write" };
   for (const [index, op] of operations.entries()) {
@@ -60,7 +66,10 @@ async function* crashStates(initial: Uint8Array, operations: readonly Operation[
         if (cut <= 0 || cut >= op.data.length) continue;
         const partial = new MemoryFile(file.bytes());
         await partial.write(op.offset, op.data.subarray(0, cut));
-        yield { bytes: partial.bytes(), at: `operation ${index} (a write of ${op.data.length} bytes at ${op.offset}) cut after ${cut} bytes` };
+        yield {
+          bytes: partial.bytes(),
+          at: `operation ${index} (a write of ${op.data.length} bytes at ${op.offset}) cut after ${cut} bytes`,
+        };
       }
       await file.write(op.offset, op.data);
     } else if (op.kind === "truncate") {
@@ -90,7 +99,11 @@ function same(a: Map<string, Uint8Array> | Error, b: Map<string, Uint8Array>): b
  * Runs `session` on a recording copy of `initial` and checks every state a crash could leave:
  * the old archive or the new one. Returns how many states were checked.
  */
-async function checkSession(initial: Uint8Array, session: (store: ZipStore) => Promise<void>, options: { forceZip64?: boolean; unfound?: (err: Error) => void } = {}): Promise<number> {
+async function checkSession(
+  initial: Uint8Array,
+  session: (store: ZipStore) => Promise<void>,
+  options: { forceZip64?: boolean; unfound?: (err: Error) => void } = {},
+): Promise<number> {
   const before = await contents(initial);
   if (before instanceof Error) throw before;
   const file = new RecordingFile(initial);
@@ -105,14 +118,17 @@ async function checkSession(initial: Uint8Array, session: (store: ZipStore) => P
     const found = await contents(bytes);
     if (found instanceof Error && options.unfound !== undefined) options.unfound(found);
     else if (!same(found, before) && !same(found, after)) {
-      expect.fail(`a crash ${at} leaves neither the old archive nor the new one: ${found instanceof Error ? found.message : `keys ${[...found.keys()].join(", ")}`}`);
+      expect.fail(
+        `a crash ${at} leaves neither the old archive nor the new one: ${found instanceof Error ? found.message : `keys ${[...found.keys()].join(", ")}`}`,
+      );
     }
     states++;
   }
   return states;
 }
 
-const chunk = (seed: number, length: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) % 251);
+const chunk = (seed: number, length: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, i) => (i * 31 + seed * 7 + (i >> 8)) % 251);
 
 describe("a crash while appending to an archive in a source written in place", () => {
   it("leaves the old archive or the new one: entries added and replaced in zarr-python's archive", async () => {
@@ -131,7 +147,9 @@ describe("a crash while appending to an archive in a source written in place", (
   });
 
   it("leaves the old archive or the new one with zip64 end records, an archive comment, bytes before the archive", async () => {
-    await checkSession(fixture("zip64-forced"), async (store) => void (await store.set("new", chunk(3, 5000))), { forceZip64: true });
+    await checkSession(fixture("zip64-forced"), async (store) => void (await store.set("new", chunk(3, 5000))), {
+      forceZip64: true,
+    });
     await checkSession(fixture("odd"), async (store) => void (await store.set("new", chunk(4, 5000))));
     await checkSession(fixture("prefixed"), async (store) => void (await store.set("x/0", chunk(5, 5000))));
   });
@@ -156,7 +174,12 @@ describe("a crash while appending to an archive in a source written in place", (
     const kinds = file.operations.map((op) => (op.kind === "write" ? `write ${op.data.length}` : op.kind));
     // The entry, the directory and end record with the signature's first byte zero, then that byte.
     expect(kinds).toEqual(["write 32", expect.stringMatching(/^write \d+$/), "sync", "write 1", "truncate", "sync"]);
-    const [entry, directory, , signature] = file.operations as [Operation & { offset: number }, Operation & { offset: number; data: Uint8Array }, Operation, Operation & { offset: number; data: Uint8Array }];
+    const [entry, directory, , signature] = file.operations as [
+      Operation & { offset: number },
+      Operation & { offset: number; data: Uint8Array },
+      Operation,
+      Operation & { offset: number; data: Uint8Array },
+    ];
     expect(entry.offset).toBe(fixture("zarr-stored").length); // after the old end record
     expect(signature.data).toEqual(Uint8Array.from([0x50]));
     expect(signature.offset).toBe(directory.offset + directory.data.length - 22);

@@ -17,10 +17,13 @@ export interface ManifestEntry {
 }
 
 /** What zipfile read from each fixture: every name (the last entry of it), its bytes and method. */
-export const manifest = JSON.parse(readFileSync(new URL("./fixtures/manifest.json", import.meta.url), "utf8")) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
+export const manifest = JSON.parse(
+  readFileSync(new URL("./fixtures/manifest.json", import.meta.url), "utf8"),
+) as Record<string, { entries: Record<string, ManifestEntry>; count: number; comment: string }>;
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-export const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : new TextDecoder().decode(bytes));
+export const text = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 export const base64 = (data: string): Uint8Array => new Uint8Array(Buffer.from(data, "base64"));
 
 /** A source that records every read, to show which bytes a store fetched. */
@@ -70,7 +73,9 @@ export class SparseFile implements WritableByteSource {
   }
 
   async truncate(size: number): Promise<void> {
-    this.#segments = this.#segments.filter((segment) => segment.offset < size).map(({ offset, data }) => ({ offset, data: data.subarray(0, size - offset) }));
+    this.#segments = this.#segments
+      .filter((segment) => segment.offset < size)
+      .map(({ offset, data }) => ({ offset, data: data.subarray(0, size - offset) }));
     this.#size = size;
   }
 }
@@ -95,9 +100,13 @@ export function rangeSource(url: string): ByteSource {
       return Number(response.headers.get("content-length"));
     },
     async read(offset, length, options = {}) {
-      const response = await fetch(url, { headers: { range: `bytes=${offset}-${offset + length - 1}` }, signal: options.signal });
+      const response = await fetch(url, {
+        headers: { range: `bytes=${offset}-${offset + length - 1}` },
+        signal: options.signal,
+      });
       const bytes = new Uint8Array(await response.arrayBuffer());
-      if (response.status !== 206 || bytes.length !== length) throw new Error(`GET ${url} bytes ${offset}+${length}: ${response.status} with ${bytes.length} bytes`);
+      if (response.status !== 206 || bytes.length !== length)
+        throw new Error(`GET ${url} bytes ${offset}+${length}: ${response.status} with ${bytes.length} bytes`);
       return bytes;
     },
   };

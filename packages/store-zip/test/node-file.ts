@@ -31,4 +31,3 @@ export async function nodeFile(path: string): Promise<WritableByteSource & { clo
     close: () => handle.close(),
   };
 }
-

@@ -6,7 +6,8 @@ import { base64, fixture, manifest, text, utf8 } from "./helpers.js";
 // zipfile (test/python/generate.py); manifest.json holds what zipfile reads from each.
 
 /** The names zipfile lists that are keys here: not directories, not `../x`-style names. */
-const keysOf = (name: string): string[] => Object.keys(manifest[name]!.entries).filter((key) => !key.endsWith("/") && !key.startsWith("../"));
+const keysOf = (name: string): string[] =>
+  Object.keys(manifest[name]!.entries).filter((key) => !key.endsWith("/") && !key.startsWith("../"));
 
 describe("reading archives written by zarr-python and zipfile", () => {
   for (const name of ["zarr-stored", "zarr-deflated", "zip64-forced", "odd", "duplicates", "prefixed"]) {
@@ -16,7 +17,11 @@ describe("reading archives written by zarr-python and zipfile", () => {
       for (const key of keysOf(name)) {
         const expected = manifest[name]!.entries[key]!;
         expect(await store.get(key), key).toEqual(base64(expected.data));
-        expect(store.info(key)).toMatchObject({ key, crc32: expected.crc, method: expected.method === 8 ? "deflate" : "stored" });
+        expect(store.info(key)).toMatchObject({
+          key,
+          crc32: expected.crc,
+          method: expected.method === 8 ? "deflate" : "stored",
+        });
       }
     });
   }
@@ -27,7 +32,13 @@ describe("reading archives written by zarr-python and zipfile", () => {
       expect(JSON.parse(text(await store.get(".zgroup"))!)).toEqual({ zarr_format: 2 });
       expect(JSON.parse(text(await store.get(".zattrs"))!)).toEqual({ title: "zip fixture" });
       const zarray = JSON.parse(text(await store.get("foo/bar/.zarray"))!);
-      expect(zarray).toMatchObject({ shape: [4, 6], chunks: [2, 3], dtype: "<i4", dimension_separator: "/", compressor: null });
+      expect(zarray).toMatchObject({
+        shape: [4, 6],
+        chunks: [2, 3],
+        dtype: "<i4",
+        dimension_separator: "/",
+        compressor: null,
+      });
       // chunk (1, 1) of arange(24).reshape(4, 6): rows 2-3, columns 3-5
       const chunk = await store.get("foo/bar/1/1");
       expect(Array.from(new Int32Array(chunk!.buffer, chunk!.byteOffset, 6))).toEqual([15, 16, 17, 21, 22, 23]);
@@ -92,9 +103,19 @@ describe("reading archives written by zarr-python and zipfile", () => {
   it("opens read-only sources read-only: set and delete throw a read-only StoreError", async () => {
     const store = await ZipStore.open(fixture("zarr-stored"));
     expect(store.writable).toBe(false);
-    await expect(store.set("x", utf8("x"))).rejects.toMatchObject({ code: "ZARR_STORE", key: "x", message: expect.stringContaining("read-only") });
-    await expect(store.delete(".zgroup")).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("read-only") });
-    await expect(ZipStore.open(fixture("zarr-stored"), { mode: "a" })).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("read-only") });
+    await expect(store.set("x", utf8("x"))).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      key: "x",
+      message: expect.stringContaining("read-only"),
+    });
+    await expect(store.delete(".zgroup")).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("read-only"),
+    });
+    await expect(ZipStore.open(fixture("zarr-stored"), { mode: "a" })).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("read-only"),
+    });
     // mode "r" on a writable source: the same
     const ro = await ZipStore.open(new MemoryFile(fixture("zarr-stored")), { mode: "r" });
     await expect(ro.set("x", utf8("x"))).rejects.toMatchObject({ code: "ZARR_STORE" });

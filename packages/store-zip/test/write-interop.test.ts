@@ -20,7 +20,17 @@ const json = (value: unknown) => utf8(JSON.stringify(value, null, 4));
 const int32 = (values: number[]) => new Uint8Array(new Int32Array(values).buffer);
 const float64 = (values: number[]) => new Uint8Array(new Float64Array(values).buffer);
 const zarray = (shape: number[], chunks: number[], dtype: string, separator: "." | "/") =>
-  json({ chunks, compressor: null, dimension_separator: separator, dtype, fill_value: 0, filters: null, order: "C", shape, zarr_format: 2 });
+  json({
+    chunks,
+    compressor: null,
+    dimension_separator: separator,
+    dtype,
+    fill_value: 0,
+    filters: null,
+    order: "C",
+    shape,
+    zarr_format: 2,
+  });
 
 /**
  * Writes, through ZipStore on a local file, the group zarr-python's fixture holds: attributes, a
@@ -36,7 +46,12 @@ async function writeGroup(path: string, compression: "stored" | "deflate"): Prom
   await store.set("foo/.zgroup", json({ zarr_format: 2 }));
   await store.set("foo/bar/.zarray", zarray([4, 6], [2, 3], "<i4", "/"));
   const values = Array.from({ length: 24 }, (_, i) => i);
-  for (const [i, j] of [[0, 0], [0, 1], [1, 0], [1, 1]] as const) {
+  for (const [i, j] of [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+    [1, 1],
+  ] as const) {
     await store.set(`foo/bar/${i}/${j}`, int32(new Array(6).fill(-1)));
     const chunk = [0, 1].flatMap((r) => values.slice((2 * i + r) * 6 + 3 * j, (2 * i + r) * 6 + 3 * j + 3));
     await store.set(`foo/bar/${i}/${j}`, int32(chunk));
@@ -88,7 +103,20 @@ describe.skipIf(!hasZarrPython)("zarr-python reads what ZipStore writes", () => 
       const names = seen.names as string[];
       expect(new Set(names).size).toBe(names.length);
       expect([...names].sort()).toEqual(
-        [".zattrs", ".zgroup", "baz/.zarray", "baz/0", "baz/1", "baz/2", "foo/.zgroup", "foo/bar/.zarray", "foo/bar/0/0", "foo/bar/0/1", "foo/bar/1/0", "foo/bar/1/1"].sort(),
+        [
+          ".zattrs",
+          ".zgroup",
+          "baz/.zarray",
+          "baz/0",
+          "baz/1",
+          "baz/2",
+          "foo/.zgroup",
+          "foo/bar/.zarray",
+          "foo/bar/0/0",
+          "foo/bar/0/1",
+          "foo/bar/1/0",
+          "foo/bar/1/1",
+        ].sort(),
       );
     }, 30_000);
   }
@@ -187,7 +215,9 @@ with zipfile.ZipFile(sys.argv[1]) as zf:
     expect(layout.starts.slice(1)).toEqual(layout.ends.slice(0, -1));
     expect(layout.directory).toBe(layout.ends.at(-1));
     // The command-line testers agree.
-    expect(execFileSync("/usr/bin/python3", ["-m", "zipfile", "-t", path], { encoding: "utf8" })).toContain("Done testing");
+    expect(execFileSync("/usr/bin/python3", ["-m", "zipfile", "-t", path], { encoding: "utf8" })).toContain(
+      "Done testing",
+    );
     expect(execFileSync("unzip", ["-t", path], { encoding: "utf8" })).toContain("No errors detected");
   }, 30_000);
 

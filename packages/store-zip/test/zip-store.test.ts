@@ -49,7 +49,7 @@ describe("writing", () => {
     const store = await ZipStore.open(file, { mode: "w" });
     await store.set("k", new Uint8Array(1000).fill(1));
     await store.close();
-    const before = (await file.size());
+    const before = await file.size();
     const again = await ZipStore.open(file);
     await again.set("k", new Uint8Array(1000).fill(2));
     await again.close();
@@ -62,7 +62,14 @@ describe("writing", () => {
   it("records the modification time from `now`, at zip's two-second resolution", async () => {
     const store = await ZipStore.open(new MemoryFile(), { mode: "w", now: () => new Date(2024, 1, 29, 13, 37, 43) });
     await store.set("k", utf8("v"));
-    expect(store.info("k")).toMatchObject({ key: "k", method: "stored", size: 1, compressedSize: 1, offset: 0, modified: new Date(2024, 1, 29, 13, 37, 42) });
+    expect(store.info("k")).toMatchObject({
+      key: "k",
+      method: "stored",
+      size: 1,
+      compressedSize: 1,
+      offset: 0,
+      modified: new Date(2024, 1, 29, 13, 37, 42),
+    });
     expect(store.info("missing")).toBeUndefined();
   });
 
@@ -104,16 +111,35 @@ describe("writing", () => {
     await store.close();
     await store.close();
     expect(store.closed).toBe(true);
-    for (const action of [() => store.get("k"), () => store.set("k", utf8("v")), () => store.delete("k"), () => store.list(), () => store.flush(), () => store.listDir("")]) {
-      await expect(action()).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("is closed") });
+    for (const action of [
+      () => store.get("k"),
+      () => store.set("k", utf8("v")),
+      () => store.delete("k"),
+      () => store.list(),
+      () => store.flush(),
+      () => store.listDir(""),
+    ]) {
+      await expect(action()).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        message: expect.stringContaining("is closed"),
+      });
     }
   });
 
   it("refuses bad options and sources", async () => {
-    await expect(ZipStore.open(new MemoryFile(), { level: 10 })).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("deflate level 10") });
+    await expect(ZipStore.open(new MemoryFile(), { level: 10 })).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("deflate level 10"),
+    });
     await expect(ZipStore.open(new MemoryFile(), { mode: "x" as "w" })).rejects.toMatchObject({ code: "ZARR_STORE" });
-    await expect(ZipStore.open(bytesSource(new Uint8Array(0)), { mode: "w", name: "remote.zip" })).rejects.toMatchObject({ message: 'cannot open remote.zip in mode "w": the byte source is read-only (it has no write and truncate)' });
-    await expect(ZipStore.open(new Uint8Array(0))).rejects.toMatchObject({ message: "cannot open zip archive: 0 bytes is too short to be a zip archive" });
+    await expect(
+      ZipStore.open(bytesSource(new Uint8Array(0)), { mode: "w", name: "remote.zip" }),
+    ).rejects.toMatchObject({
+      message: 'cannot open remote.zip in mode "w": the byte source is read-only (it has no write and truncate)',
+    });
+    await expect(ZipStore.open(new Uint8Array(0))).rejects.toMatchObject({
+      message: "cannot open zip archive: 0 bytes is too short to be a zip archive",
+    });
   });
 
   it("write failures are StoreErrors with the cause, and the store stays usable", async () => {
@@ -124,7 +150,12 @@ describe("writing", () => {
     const failing: WritableByteSource = file;
     const original = failing.write.bind(file);
     failing.write = () => Promise.reject(cause);
-    await expect(store.set("k", utf8("v"))).rejects.toMatchObject({ code: "ZARR_STORE", key: "k", cause, message: expect.stringContaining("disk full") });
+    await expect(store.set("k", utf8("v"))).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      key: "k",
+      cause,
+      message: expect.stringContaining("disk full"),
+    });
     failing.write = original;
     expect(await store.get("k")).toBeUndefined();
     await store.close();
@@ -164,7 +195,8 @@ describe("entry order", () => {
     }
     const store = await ZipStore.open(bytes);
     expect(await store.list()).toEqual(["a/.zgroup", "a/b", ".zarray", "0.0"]);
-    for (const key of ["0.0", ".zarray", "a/b", "a/.zgroup"]) expect(text(await store.get(key))).toBe(`value of ${key}`);
+    for (const key of ["0.0", ".zarray", "a/b", "a/.zgroup"])
+      expect(text(await store.get(key))).toBe(`value of ${key}`);
     // Rewriting it puts the directory back in file order.
     const copy = new MemoryFile(bytes);
     const rewriter = await ZipStore.open(copy);
@@ -264,7 +296,9 @@ describe("compact(): reclaiming the space of overwritten and deleted entries", (
     expect(reclaimed).toBeGreaterThan(30);
     await store.close();
     const reopened = await ZipStore.open(odd.bytes());
-    for (const key of Object.keys(manifest.odd!.entries).filter((k) => !k.endsWith("/") && !k.startsWith("../") && k !== "z/1")) {
+    for (const key of Object.keys(manifest.odd!.entries).filter(
+      (k) => !k.endsWith("/") && !k.startsWith("../") && k !== "z/1",
+    )) {
       expect(await reopened.get(key), key).toEqual(base64(manifest.odd!.entries[key]!.data));
     }
     expect((await reopened.listDir("")).prefixes).toEqual(["a", "empty-dir", "été"]);
@@ -284,10 +318,16 @@ describe("compact(): reclaiming the space of overwritten and deleted entries", (
 
   it("is refused read-only and after close", async () => {
     const readOnly = await ZipStore.open(fixture("duplicates"));
-    await expect(readOnly.compact()).rejects.toMatchObject({ code: "ZARR_STORE", message: 'cannot compact zip archive: it is open read-only (mode "r")' });
+    await expect(readOnly.compact()).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: 'cannot compact zip archive: it is open read-only (mode "r")',
+    });
     const store = await ZipStore.open(new MemoryFile(), { mode: "w" });
     await store.close();
-    await expect(store.compact()).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("is closed") });
+    await expect(store.compact()).rejects.toMatchObject({
+      code: "ZARR_STORE",
+      message: expect.stringContaining("is closed"),
+    });
   });
 
   it("an archive zarr-python wrote with a duplicate name: the older entry's space is reclaimed", async () => {

@@ -39,25 +39,29 @@ describe("zip64 written by zipfile", () => {
     expect(store.info("a/0.0")?.modified).toEqual(new Date(2020, 0, 2, 3, 4, 6));
   });
 
-  it.skipIf(!hasZarrPython)("reads zipfile's archive of 65,537 entries (a zip64 entry count)", async () => {
-    const path = join(dir, "many-by-python.zip");
-    python(
-      `import sys, zipfile, json
+  it.skipIf(!hasZarrPython)(
+    "reads zipfile's archive of 65,537 entries (a zip64 entry count)",
+    async () => {
+      const path = join(dir, "many-by-python.zip");
+      python(
+        `import sys, zipfile, json
 with zipfile.ZipFile(sys.argv[1], "w") as zf:
     for i in range(65537):
         zf.writestr(f"c/{i}", str(i))
 print(json.dumps(True))`,
-      path,
-    );
-    const file = await open(path);
-    const bytes = new Uint8Array(await file.readFile());
-    await file.close();
-    expect(indexOfSignature(bytes.subarray(-200), ZIP64_END)).toBeGreaterThanOrEqual(0);
-    const store = await ZipStore.open(bytes);
-    expect((await store.list()).length).toBe(65537);
-    expect(text(await store.get("c/0"))).toBe("0");
-    expect(text(await store.get("c/65536"))).toBe("65536");
-  }, 60_000);
+        path,
+      );
+      const file = await open(path);
+      const bytes = new Uint8Array(await file.readFile());
+      await file.close();
+      expect(indexOfSignature(bytes.subarray(-200), ZIP64_END)).toBeGreaterThanOrEqual(0);
+      const store = await ZipStore.open(bytes);
+      expect((await store.list()).length).toBe(65537);
+      expect(text(await store.get("c/0"))).toBe("0");
+      expect(text(await store.get("c/65536"))).toBe("65536");
+    },
+    60_000,
+  );
 });
 
 describe("zip64 written by ZipStore", () => {
@@ -152,7 +156,9 @@ with zipfile.ZipFile(sys.argv[1]) as zf:
  * An archive of one stored entry "big" of `size` zero bytes (CRC left 0: it is never read whole),
  * written by hand with zip64 sizes, in a {@link SparseFile} so the zeros take no memory.
  */
-async function sparseArchiveWithBigEntry(size: number): Promise<SparseFile & { saveSparse(path: string): Promise<void> }> {
+async function sparseArchiveWithBigEntry(
+  size: number,
+): Promise<SparseFile & { saveSparse(path: string): Promise<void> }> {
   const file = new SparseFile();
   const put = async (offset: number, fields: [number, 2 | 4 | 8][], tail: Uint8Array[] = []) => {
     const length = fields.reduce((sum, [, n]) => sum + n, 0) + tail.reduce((sum, t) => sum + t.length, 0);
@@ -173,17 +179,80 @@ async function sparseArchiveWithBigEntry(size: number): Promise<SparseFile & { s
     return offset + length;
   };
   const name = utf8("big");
-  const zip64 = (values: number[]): [number, 2 | 4 | 8][] => [[1, 2], [values.length * 8, 2], ...values.map((v): [number, 8] => [v, 8])];
-  const dataStart = await put(0, [[0x04034b50, 4], [45, 2], [0, 2], [0, 2], [0, 2], [0x21, 2], [0, 4], [0xffffffff, 4], [0xffffffff, 4], [3, 2], [20, 2]], [name, fieldBytes(zip64([size, size]))]);
+  const zip64 = (values: number[]): [number, 2 | 4 | 8][] => [
+    [1, 2],
+    [values.length * 8, 2],
+    ...values.map((v): [number, 8] => [v, 8]),
+  ];
+  const dataStart = await put(
+    0,
+    [
+      [0x04034b50, 4],
+      [45, 2],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+      [0x21, 2],
+      [0, 4],
+      [0xffffffff, 4],
+      [0xffffffff, 4],
+      [3, 2],
+      [20, 2],
+    ],
+    [name, fieldBytes(zip64([size, size]))],
+  );
   const centralStart = dataStart + size;
   const centralEnd = await put(
     centralStart,
-    [[0x02014b50, 4], [0x032d, 2], [45, 2], [0, 2], [0, 2], [0, 2], [0x21, 2], [0, 4], [0xffffffff, 4], [0xffffffff, 4], [3, 2], [20, 2], [0, 2], [0, 2], [0, 2], [0, 4], [0, 4]],
+    [
+      [0x02014b50, 4],
+      [0x032d, 2],
+      [45, 2],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+      [0x21, 2],
+      [0, 4],
+      [0xffffffff, 4],
+      [0xffffffff, 4],
+      [3, 2],
+      [20, 2],
+      [0, 2],
+      [0, 2],
+      [0, 2],
+      [0, 4],
+      [0, 4],
+    ],
     [name, fieldBytes(zip64([size, size]))],
   );
-  const locator = await put(centralEnd, [[0x06064b50, 4], [44, 8], [0x032d, 2], [45, 2], [0, 4], [0, 4], [1, 8], [1, 8], [centralEnd - centralStart, 8], [centralStart, 8]]);
-  const end = await put(locator, [[0x07064b50, 4], [0, 4], [centralEnd, 8], [1, 4]]);
-  await put(end, [[0x06054b50, 4], [0, 2], [0, 2], [1, 2], [1, 2], [centralEnd - centralStart, 4], [0xffffffff, 4], [0, 2]]);
+  const locator = await put(centralEnd, [
+    [0x06064b50, 4],
+    [44, 8],
+    [0x032d, 2],
+    [45, 2],
+    [0, 4],
+    [0, 4],
+    [1, 8],
+    [1, 8],
+    [centralEnd - centralStart, 8],
+    [centralStart, 8],
+  ]);
+  const end = await put(locator, [
+    [0x07064b50, 4],
+    [0, 4],
+    [centralEnd, 8],
+    [1, 4],
+  ]);
+  await put(end, [
+    [0x06054b50, 4],
+    [0, 2],
+    [0, 2],
+    [1, 2],
+    [1, 2],
+    [centralEnd - centralStart, 4],
+    [0xffffffff, 4],
+    [0, 2],
+  ]);
   return Object.assign(file, {
     async saveSparse(path: string) {
       // Only the written segments go to disk; the rest of the file is a hole.

@@ -19,40 +19,52 @@ export const attrs: Command = {
   flags: { path: "string" },
   async run(args, io) {
     const [action, location, key, value] = positionals(args, 2, 4, "ACTION STORE KEY JSON");
-    if (action !== "get" && action !== "set" && action !== "delete") throw new UsageError(`unknown action ${JSON.stringify(action)} (expected get, set or delete)`);
-    return withStore(location!, { mode: action === "get" ? "read" : "update", path: stringFlag(args, "path") }, async ({ store, path }) => {
-      const node = await requireNode(store, path);
-      const current = await readAttributes(store, node);
-      const where = attrsKeyOf(node);
-      if (action === "get") {
-        if (value !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(value)}`);
-        if (key === undefined) io.out(stringifyJson(current) + "\n");
-        else if (!Object.prototype.hasOwnProperty.call(current, key)) throw new CommandError(`no attribute ${JSON.stringify(key)} in ${where}`, { key: where });
-        else io.out(stringifyJson(current[key]!) + "\n");
-        return 0;
-      }
-      let next: JsonObject;
-      if (action === "delete") {
-        if (key === undefined) throw new UsageError("missing KEY");
-        if (value !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(value)}`);
-        if (!Object.prototype.hasOwnProperty.call(current, key)) throw new CommandError(`no attribute ${JSON.stringify(key)} in ${where}`, { key: where });
-        const copy: Record<string, unknown> = { ...current };
-        delete copy[key];
-        next = copy as JsonObject;
-      } else if (value === undefined) {
-        if (key === undefined) throw new UsageError("missing KEY JSON (or one JSON object)");
-        const update = parseJsonArg(key, "attributes");
-        if (typeof update !== "object" || update === null || Array.isArray(update) || update instanceof JsonFloat) {
-          throw new UsageError("with one argument after STORE, `attrs set` takes a JSON object of attributes (or give KEY JSON)");
+    if (action !== "get" && action !== "set" && action !== "delete")
+      throw new UsageError(`unknown action ${JSON.stringify(action)} (expected get, set or delete)`);
+    return withStore(
+      location!,
+      { mode: action === "get" ? "read" : "update", path: stringFlag(args, "path") },
+      async ({ store, path }) => {
+        const node = await requireNode(store, path);
+        const current = await readAttributes(store, node);
+        const where = attrsKeyOf(node);
+        if (action === "get") {
+          if (value !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(value)}`);
+          if (key === undefined) io.out(`${stringifyJson(current)}\n`);
+          else if (!Object.hasOwn(current, key))
+            throw new CommandError(`no attribute ${JSON.stringify(key)} in ${where}`, { key: where });
+          else io.out(`${stringifyJson(current[key]!)}\n`);
+          return 0;
         }
-        next = { ...current, ...(update as JsonObject) };
-      } else {
-        next = { ...current, [key!]: parseJsonArg(value, `value of ${key}`) };
-      }
-      if (!isWritable(store)) throw new CommandError(`the store is read-only`, { key: where });
-      if (node.kind === "array" && node.zarrFormat === 1) throw new CommandError("a Zarr v1 array is read-only (zarr-python's migrate_1to2 converts it to v2)", { key: where });
-      await store.set(where, encodeAttributes(next));
-      return 0;
-    });
+        let next: JsonObject;
+        if (action === "delete") {
+          if (key === undefined) throw new UsageError("missing KEY");
+          if (value !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(value)}`);
+          if (!Object.hasOwn(current, key))
+            throw new CommandError(`no attribute ${JSON.stringify(key)} in ${where}`, { key: where });
+          const copy: Record<string, unknown> = { ...current };
+          delete copy[key];
+          next = copy as JsonObject;
+        } else if (value === undefined) {
+          if (key === undefined) throw new UsageError("missing KEY JSON (or one JSON object)");
+          const update = parseJsonArg(key, "attributes");
+          if (typeof update !== "object" || update === null || Array.isArray(update) || update instanceof JsonFloat) {
+            throw new UsageError(
+              "with one argument after STORE, `attrs set` takes a JSON object of attributes (or give KEY JSON)",
+            );
+          }
+          next = { ...current, ...(update as JsonObject) };
+        } else {
+          next = { ...current, [key!]: parseJsonArg(value, `value of ${key}`) };
+        }
+        if (!isWritable(store)) throw new CommandError(`the store is read-only`, { key: where });
+        if (node.kind === "array" && node.zarrFormat === 1)
+          throw new CommandError("a Zarr v1 array is read-only (zarr-python's migrate_1to2 converts it to v2)", {
+            key: where,
+          });
+        await store.set(where, encodeAttributes(next));
+        return 0;
+      },
+    );
   },
 };

@@ -19,9 +19,14 @@ metadata changes: \`zarr validate\` reports a stale .zmetadata.
     return withStore(location!, { mode: "update", path: stringFlag(args, "path") }, async ({ store, path }) => {
       if (!isWritable(store) || !isListable(store)) throw new UsageError(`${location} must be writable and listable`);
       const node = await requireNode(store, path);
-      if (node.kind === "array" && node.zarrFormat === 1) throw new CommandError(`${location} holds a Zarr v1 array, which has no v2 metadata to consolidate`, { key: node.metaKey });
+      if (node.kind === "array" && node.zarrFormat === 1)
+        throw new CommandError(`${location} holds a Zarr v1 array, which has no v2 metadata to consolidate`, {
+          key: node.metaKey,
+        });
       await consolidateMetadata(store, { path });
-      const documents = (await store.list(keyPrefix(path))).filter((k) => /(^|\/)\.z(array|group|attrs)$/.test(k)).length;
+      const documents = (await store.list(keyPrefix(path))).filter((k) =>
+        /(^|\/)\.z(array|group|attrs)$/.test(k),
+      ).length;
       io.err(`wrote ${keyPrefix(path)}${CONSOLIDATED_KEY} with ${documents} metadata documents\n`);
       return 0;
     });

@@ -1,5 +1,13 @@
 import { copyStore, type CopyReport } from "@z/core";
-import { encodeGroupMetadata, isListable, isWritable, joinPath, keyPrefix, type Store, type WritableStore } from "@z/meta";
+import {
+  encodeGroupMetadata,
+  isListable,
+  isWritable,
+  joinPath,
+  keyPrefix,
+  type Store,
+  type WritableStore,
+} from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
@@ -25,7 +33,10 @@ created in DST.
         const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
         if (!listsChunks(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
         if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
-        if (src.location.kind === dst.location.kind && describeLocation(src.location) === describeLocation(dst.location)) {
+        if (
+          src.location.kind === dst.location.kind &&
+          describeLocation(src.location) === describeLocation(dst.location)
+        ) {
           const [a, b] = [src.path, destPath];
           if (a === "" || b === "" || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`)) {
             throw new UsageError("source and destination overlap in the same store");
@@ -34,7 +45,11 @@ created in DST.
         await requireNode(src.store, src.path);
         const store = dst.store;
         if (await readNode(store, destPath)) {
-          if (!args.flags.has("overwrite")) throw new CommandError(`${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`, { key: arrayKey(destPath) });
+          if (!args.flags.has("overwrite"))
+            throw new CommandError(
+              `${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`,
+              { key: arrayKey(destPath) },
+            );
           await removeSubtree(store, destPath);
         }
         await requireParentGroups(store, destPath);
@@ -53,7 +68,9 @@ created in DST.
         } finally {
           bar.finish();
         }
-        io.err(`copied ${report.copied} keys (${report.bytesCopied} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`);
+        io.err(
+          `copied ${report.copied} keys (${report.bytesCopied} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`,
+        );
         return 0;
       }),
     );
@@ -73,7 +90,11 @@ async function requireParentGroups(store: Store & WritableStore, path: string): 
   for (let i = 0; i < segments.length; i++) {
     const parent = segments.slice(0, i).join("/");
     const node = await readNode(store, parent);
-    if (node?.kind === "array") throw new CommandError(`cannot copy to ${JSON.stringify(path)}: ${parent === "" ? "the root" : JSON.stringify(parent)} is an array`, { key: arrayKey(parent) });
+    if (node?.kind === "array")
+      throw new CommandError(
+        `cannot copy to ${JSON.stringify(path)}: ${parent === "" ? "the root" : JSON.stringify(parent)} is an array`,
+        { key: arrayKey(parent) },
+      );
     if (node === undefined) await store.set(groupKey(parent), encodeGroupMetadata());
   }
 }

@@ -40,7 +40,9 @@ export const demo: Command = {
       }
       const corner = await back.get([slice(-3, null), slice(0, 3)]);
       io.out(`wrote and read back ${values.length} values in ${store.root}/example\n`);
-      io.out(`rows 997-999, cols 0-2 (unwritten, fill value -1): ${Array.from(corner.data as Int32Array).join(" ")}\n\n`);
+      io.out(
+        `rows 997-999, cols 0-2 (unwritten, fill value -1): ${Array.from(corner.data as Int32Array).join(" ")}\n\n`,
+      );
       io.out(await back.info());
       return 0;
     } finally {

@@ -20,7 +20,8 @@ For a group, one line "DIGEST  PATH" for each array below it.
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     const hash = (stringFlag(args, "hash") ?? "sha1").toLowerCase().replace(/^sha3_/, "sha3-");
-    if (!getHashes().includes(hash)) throw new UsageError(`unknown hash ${JSON.stringify(hash)} (e.g. sha1, md5, sha256, sha512)`);
+    if (!getHashes().includes(hash))
+      throw new UsageError(`unknown hash ${JSON.stringify(hash)} (e.g. sha1, md5, sha256, sha512)`);
     return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
       const node = await requireNode(store, path);
       const bar = progressBar(io, "hashing");
@@ -31,7 +32,12 @@ For a group, one line "DIGEST  PATH" for each array below it.
           return 0;
         }
         const arrays = [...treeNodes(await readTree(store, node))].filter((n) => n.kind === "array");
-        bar.setTotal(arrays.reduce((sum, a) => sum + chunkGrid((a as Extract<NodeInfo, { kind: "array" }>).meta).reduce((x, y) => x * y, 1), 0));
+        bar.setTotal(
+          arrays.reduce(
+            (sum, a) => sum + chunkGrid((a as Extract<NodeInfo, { kind: "array" }>).meta).reduce((x, y) => x * y, 1),
+            0,
+          ),
+        );
         const base = path === "" ? 0 : path.length + 1;
         for (const array of arrays) {
           const line = `${await arrayDigest(store, array as Extract<NodeInfo, { kind: "array" }>, hash, bar, io.signal)}  ${array.path.slice(base)}\n`;
@@ -49,7 +55,13 @@ For a group, one line "DIGEST  PATH" for each array below it.
  * zarr-python's `Array.digest`: chunks in `itertools.product` order, then `.zarray`, then `.zattrs`
  * (for a v1 array, `meta` and `attrs`, as `@z/core`'s `hexdigest`).
  */
-export async function arrayDigest(store: Store, node: Extract<NodeInfo, { kind: "array" }>, hash: string, bar?: Progress, signal?: AbortSignal): Promise<string> {
+export async function arrayDigest(
+  store: Store,
+  node: Extract<NodeInfo, { kind: "array" }>,
+  hash: string,
+  bar?: Progress,
+  signal?: AbortSignal,
+): Promise<string> {
   const h = createHash(hash);
   // reads run ahead (up to 8), hashing stays in grid order
   const window: Promise<Uint8Array | undefined>[] = [];

@@ -31,8 +31,10 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
     const [location] = positionals(args, 1, 1, "STORE");
     const out = stringFlag(args, "out");
     if (out === undefined) throw new UsageError("--out FILE is required");
-    const format = stringFlag(args, "format") ?? (/\.npy$/i.test(out) ? "npy" : /\.json$/i.test(out) ? "json" : undefined);
-    if (format !== "npy" && format !== "json") throw new UsageError(`cannot tell the format of ${out}: name it *.npy or *.json, or pass --format npy|json`);
+    const format =
+      stringFlag(args, "format") ?? (/\.npy$/i.test(out) ? "npy" : /\.json$/i.test(out) ? "json" : undefined);
+    if (format !== "npy" && format !== "json")
+      throw new UsageError(`cannot tell the format of ${out}: name it *.npy or *.json, or pass --format npy|json`);
     const items = parseSelection(stringFlag(args, "selection") ?? "");
     return withArrayArg(location!, stringFlag(args, "path"), { readOnly: true }, async (array) => {
       const dims = resolveSelection(items, array.shape);
@@ -48,12 +50,21 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
       const fortran = format === "npy" && array.order === "F" && shape.filter((n) => n > 1).length >= 2;
 
       // slabs along the first output dimension (the last for Fortran order), whole chunks at a time
-      const ranges = dims.map((d, i) => [d, i] as const).filter(([d]) => d.kind === "range") as [Extract<ResolvedDim, { kind: "range" }>, number][];
+      const ranges = dims.map((d, i) => [d, i] as const).filter(([d]) => d.kind === "range") as [
+        Extract<ResolvedDim, { kind: "range" }>,
+        number,
+      ][];
       const outDim = fortran ? ranges.length - 1 : 0;
       const slabRange = ranges[outDim];
       const itemsize = dtype.itemsize;
       const slabs: ([number, number] | undefined)[] =
-        slabRange === undefined ? [undefined] : planSlabs(slabRange[0], array.chunks[slabRange[1]]!, (shape.reduce((a, b) => a * b, 1) / Math.max(1, shape[outDim]!)) * itemsize);
+        slabRange === undefined
+          ? [undefined]
+          : planSlabs(
+              slabRange[0],
+              array.chunks[slabRange[1]]!,
+              (shape.reduce((a, b) => a * b, 1) / Math.max(1, shape[outDim]!)) * itemsize,
+            );
 
       const bar = progressBar(io, `exporting ${out}`);
       bar.setTotal(dims.reduce((n, d, i) => n * (d.kind === "index" ? 1 : chunksTouched(d, array.chunks[i]!)), 1));
@@ -70,13 +81,20 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
           await handle.write(bytes, 0, bytes.length, position);
           position += bytes.length;
         };
-        await write(format === "npy" ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran }) : valuesJsonHead(dtype, shape, objects));
+        await write(
+          format === "npy"
+            ? encodeNpyHeader({ dtype, shape, fortranOrder: fortran })
+            : valuesJsonHead(dtype, shape, objects),
+        );
         let first = true;
         let written = 0;
         for (const slab of shape.includes(0) ? [] : slabs) {
           const cuts: ([number, number] | undefined)[] = [];
           if (slab !== undefined) cuts[outDim] = slab;
-          const result = await array.get<NdData>(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
+          const result = await array.get<NdData>(toSelectionItems(dims, cuts), {
+            progress: bar.callback(),
+            signal: io.signal,
+          });
           if (objects !== undefined) {
             const values = result.data as unknown[];
             await write((first ? "" : ", ") + objectsJsonItems(values, objects, written));
@@ -102,7 +120,9 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
       } finally {
         bar.finish();
       }
-      io.err(`wrote ${out}: shape [${shape.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}${fortran ? ", Fortran order" : ""}\n`);
+      io.err(
+        `wrote ${out}: shape [${shape.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}${fortran ? ", Fortran order" : ""}\n`,
+      );
       return 0;
     });
   },

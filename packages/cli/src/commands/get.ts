@@ -39,22 +39,43 @@ byte), lists (vlen-array) or as Python's json.dumps writes them (json2, msgpack2
       // an object array's values are JS values, anything else's element bytes
       const objects = array.dtype.kind === "O" ? objectCodecOf(array.filters, arrayKey(array.path)) : undefined;
       const itemsize = objects === undefined ? array.dtype.itemsize : 1;
-      let kept: Uint8Array | unknown[] = objects === undefined ? new Uint8Array(product(keptShape) * itemsize) : new Array<unknown>(product(keptShape));
+      let kept: Uint8Array | unknown[] =
+        objects === undefined ? new Uint8Array(product(keptShape) * itemsize) : new Array<unknown>(product(keptShape));
       try {
         for (const cuts of blocks) {
-          const result = await array.get<NdData>(toSelectionItems(dims, cuts), { progress: bar.callback(), signal: io.signal });
-          const block = objects === undefined ? typedToBytes(result.data as TypedArray, array.dtype) : (result.data as unknown[]);
+          const result = await array.get<NdData>(toSelectionItems(dims, cuts), {
+            progress: bar.callback(),
+            signal: io.signal,
+          });
+          const block =
+            objects === undefined ? typedToBytes(result.data as TypedArray, array.dtype) : (result.data as unknown[]);
           if (runs === undefined) kept = block;
-          else copyBlock(block, result.shape, kept, keptShape, cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])), itemsize);
+          else
+            copyBlock(
+              block,
+              result.shape,
+              kept,
+              keptShape,
+              cuts.map(([from], d) => (from === 0 ? 0 : runs[d]![0]![1] - runs[d]![0]![0])),
+              itemsize,
+            );
         }
       } finally {
         bar.finish();
       }
       if (objects !== undefined) {
         const values = kept as unknown[];
-        io.out(json ? objectsJson(values, array.dtype, objects, shape) : keptArrayRepr(values, shape, array.dtype, { objectFormat: (v) => objectRepr(v, objects) }) + "\n");
+        io.out(
+          json
+            ? objectsJson(values, array.dtype, objects, shape)
+            : `${keptArrayRepr(values, shape, array.dtype, { objectFormat: (v) => objectRepr(v, objects) })}\n`,
+        );
       } else {
-        io.out(json ? valuesJson(kept as Uint8Array, array.dtype, shape) : keptArrayRepr(kept as Uint8Array, shape, array.dtype) + "\n");
+        io.out(
+          json
+            ? valuesJson(kept as Uint8Array, array.dtype, shape)
+            : `${keptArrayRepr(kept as Uint8Array, shape, array.dtype)}\n`,
+        );
       }
       return 0;
     });
@@ -64,6 +85,7 @@ byte), lists (vlen-array) or as Python's json.dumps writes them (json2, msgpack2
 /** Every combination of one run per dimension. */
 function cartesian(runs: readonly (readonly [number, number])[][]): [number, number][][] {
   let out: [number, number][][] = [[]];
-  for (const dim of runs) out = out.flatMap((prefix) => dim.map((run) => [...prefix, [run[0], run[1]] as [number, number]]));
+  for (const dim of runs)
+    out = out.flatMap((prefix) => dim.map((run) => [...prefix, [run[0], run[1]] as [number, number]]));
   return out;
 }

@@ -1,7 +1,23 @@
 import { open as openFile, readFile, type FileHandle } from "node:fs/promises";
 import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type ZarrArray } from "@z/core";
-import { dataTypeToJSON, JsonFloat, parseDataType, parseJson, ZarrError, type CodecConfig, type DataType, type JsonValue } from "@z/meta";
-import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, objectCodecFlag, settleCodecs } from "../array-options.js";
+import {
+  dataTypeToJSON,
+  JsonFloat,
+  parseDataType,
+  parseJson,
+  ZarrError,
+  type CodecConfig,
+  type DataType,
+  type JsonValue,
+} from "@z/meta";
+import {
+  ARRAY_FLAGS,
+  ARRAY_FLAGS_HELP,
+  arrayFlags,
+  dtypeFlag,
+  objectCodecFlag,
+  settleCodecs,
+} from "../array-options.js";
 import type { Command, Io } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { canConvert, convertBytes, elementFromJson, writeElements } from "../elements.js";
@@ -28,7 +44,8 @@ interface Source {
 export const importCommand: Command = {
   name: "import",
   summary: "create an array from a .npy or .json file",
-  usage: "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
+  usage:
+    "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
   details: `FILE is a .npy file (any version, any fixed-size dtype, C or Fortran order) or a .json file
 {"shape": [...], "values": [...], "dtype": ...} with values flat in C order (as \`zarr export\` writes;
 "dtype" optional: booleans, integers, floats and strings are recognised; an object array's
@@ -41,15 +58,19 @@ The default order is the file's (F for a Fortran-order .npy).`,
   flags: { ...ARRAY_FLAGS, format: "string" },
   async run(args, io) {
     const [file, location] = positionals(args, 2, 2, "FILE STORE");
-    const format = stringFlag(args, "format") ?? (/\.npy$/i.test(file!) ? "npy" : /\.json$/i.test(file!) ? "json" : undefined);
-    if (format !== "npy" && format !== "json") throw new UsageError(`cannot tell the format of ${file}: name it *.npy or *.json, or pass --format npy|json`);
+    const format =
+      stringFlag(args, "format") ?? (/\.npy$/i.test(file!) ? "npy" : /\.json$/i.test(file!) ? "json" : undefined);
+    if (format !== "npy" && format !== "json")
+      throw new UsageError(`cannot tell the format of ${file}: name it *.npy or *.json, or pass --format npy|json`);
     const requested = dtypeFlag(args);
     const flagCodec = objectCodecFlag(args)?.codec;
     const source = format === "npy" ? await npySource(file!) : await jsonSource(file!, requested, flagCodec);
     try {
       const dtype = requested ?? source.dtype;
       if (!canConvert(source.dtype, dtype)) {
-        throw new UsageError(`--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`);
+        throw new UsageError(
+          `--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`,
+        );
       }
       const flags = arrayFlags(args, dtype, source.shape.length);
       // the file's object codec, unless the flags name one
@@ -57,7 +78,9 @@ The default order is the file's (F for a Fortran-order .npy).`,
       const options = await settleCodecs(flags);
       return await withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
         const order = options.order ?? (source.fortranOrder ? "F" : "C");
-        const array = await createArray(() => create({ ...options, order, store, path, shape: source.shape, signal: io.signal }));
+        const array = await createArray(() =>
+          create({ ...options, order, store, path, shape: source.shape, signal: io.signal }),
+        );
         const bar = progressBar(io, `importing ${file}`);
         try {
           bar.setTotal(array.nchunks);
@@ -68,7 +91,9 @@ The default order is the file's (F for a Fortran-order .npy).`,
         } finally {
           bar.finish();
         }
-        io.err(`imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`);
+        io.err(
+          `imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`,
+        );
         return 0;
       });
     } finally {
@@ -90,7 +115,14 @@ export async function createArray(make: () => Promise<ZarrArray>): Promise<ZarrA
 }
 
 /** Writes the source into the array in slabs of whole chunks along the file's slowest dimension. */
-async function copyInto(array: ZarrArray, source: Source, dtype: DataType, file: string, bar: Progress, io: Io): Promise<void> {
+async function copyInto(
+  array: ZarrArray,
+  source: Source,
+  dtype: DataType,
+  file: string,
+  bar: Progress,
+  io: Io,
+): Promise<void> {
   const shape = source.shape;
   if (shape.includes(0)) return;
   const run = { progress: bar.callback(), signal: io.signal };
@@ -107,18 +139,30 @@ async function copyInto(array: ZarrArray, source: Source, dtype: DataType, file:
   const fortran = source.fortranOrder && shape.length > 1;
   const axis = fortran ? shape.length - 1 : 0;
   const perStep = product(shape) / shape[axis]!;
-  const slabs = planSlabs({ kind: "range", start: 0, step: 1, length: shape[axis]! }, array.chunks[axis]!, perStep * Math.max(dtype.itemsize, source.dtype.itemsize));
+  const slabs = planSlabs(
+    { kind: "range", start: 0, step: 1, length: shape[axis]! },
+    array.chunks[axis]!,
+    perStep * Math.max(dtype.itemsize, source.dtype.itemsize),
+  );
   for (const [from, to] of slabs) {
     const slabShape = shape.map((n, d) => (d === axis ? to - from : n));
     const selection: BasicSelectionItem[] = shape.map((_, d) => (d === axis ? slice(from, to) : null));
     if (objects !== undefined) {
-      await array.set(selection, { data: objects.slice(from * perStep, to * perStep), shape: slabShape }, { progress: bar.callback(), signal: io.signal });
+      await array.set(
+        selection,
+        { data: objects.slice(from * perStep, to * perStep), shape: slabShape },
+        { progress: bar.callback(), signal: io.signal },
+      );
       continue;
     }
     const raw = await source.read(from * perStep, (to - from) * perStep);
     const bytes = convertBytes(raw, source.dtype, dtype, file, from * perStep);
     const strides = fortran ? fStrides(slabShape) : undefined;
-    await array.set(selection, { data: bytesToTyped(bytes, dtype), shape: slabShape, strides }, { progress: bar.callback(), signal: io.signal });
+    await array.set(
+      selection,
+      { data: bytesToTyped(bytes, dtype), shape: slabShape, strides },
+      { progress: bar.callback(), signal: io.signal },
+    );
   }
 }
 
@@ -154,7 +198,10 @@ async function npySource(file: string): Promise<Source> {
     const dataOffset = npyDataOffset(prefix, file);
     const header = parseNpyHeader(await readAt(0, Math.min(size, dataOffset)), file);
     if (size - dataOffset < npyDataBytes(header)) {
-      throw new NpyError(`${file}: the .npy file holds ${size - dataOffset} bytes of data, its header needs ${npyDataBytes(header)}`, { key: file });
+      throw new NpyError(
+        `${file}: the .npy file holds ${size - dataOffset} bytes of data, its header needs ${npyDataBytes(header)}`,
+        { key: file },
+      );
     }
     const itemsize = header.dtype.itemsize;
     return {
@@ -168,7 +215,11 @@ async function npySource(file: string): Promise<Source> {
   }
 }
 
-async function jsonSource(file: string, requested: DataType | undefined, flagCodec: CodecConfig | undefined): Promise<Source> {
+async function jsonSource(
+  file: string,
+  requested: DataType | undefined,
+  flagCodec: CodecConfig | undefined,
+): Promise<Source> {
   let text: Uint8Array;
   try {
     text = await readFile(file);
@@ -182,29 +233,41 @@ async function jsonSource(file: string, requested: DataType | undefined, flagCod
     if (error instanceof ZarrError) throw new CommandError(error.message, { key: file });
     throw error;
   }
-  const obj = typeof doc === "object" && doc !== null && !Array.isArray(doc) && !(doc instanceof JsonFloat) ? (doc as Record<string, JsonValue>) : undefined;
-  const values = obj?.["values"];
-  const shapeJson = obj?.["shape"];
-  if (obj === undefined || !Array.isArray(values)) throw new CommandError(`${file}: expected an object {"shape": [...], "values": [...]}`, { key: file });
+  const obj =
+    typeof doc === "object" && doc !== null && !Array.isArray(doc) && !(doc instanceof JsonFloat)
+      ? (doc as Record<string, JsonValue>)
+      : undefined;
+  const values = obj?.values;
+  const shapeJson = obj?.shape;
+  if (obj === undefined || !Array.isArray(values))
+    throw new CommandError(`${file}: expected an object {"shape": [...], "values": [...]}`, { key: file });
   const list = values as readonly JsonValue[];
   let shape: number[];
   if (shapeJson === undefined) shape = [list.length];
-  else if (Array.isArray(shapeJson) && shapeJson.every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0)) shape = [...(shapeJson as number[])];
+  else if (
+    Array.isArray(shapeJson) &&
+    shapeJson.every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0)
+  )
+    shape = [...(shapeJson as number[])];
   else throw new CommandError(`${file}: "shape" must be a list of non-negative integers`, { key: file });
   if (product(shape) !== list.length) {
-    throw new CommandError(`${file}: "shape" [${shape.join(", ")}] needs ${product(shape)} values, "values" has ${list.length} (values must be a flat list in C order)`, { key: file });
+    throw new CommandError(
+      `${file}: "shape" [${shape.join(", ")}] needs ${product(shape)} values, "values" has ${list.length} (values must be a flat list in C order)`,
+      { key: file },
+    );
   }
   let dtype: DataType;
-  if (obj["dtype"] !== undefined) {
+  if (obj.dtype !== undefined) {
     try {
-      dtype = parseDataType(obj["dtype"], file);
+      dtype = parseDataType(obj.dtype, file);
     } catch (error) {
       if (error instanceof ZarrError) throw new CommandError(error.message, { key: file });
       throw error;
     }
-  } else dtype = requested ?? (flagCodec !== undefined ? parseDataType("|O") : inferDtype(list.map(plainNumbers), file));
+  } else
+    dtype = requested ?? (flagCodec !== undefined ? parseDataType("|O") : inferDtype(list.map(plainNumbers), file));
   if (dtype.kind === "O") {
-    const codec = flagCodec ?? fileObjectCodec(obj["object_codec"], file);
+    const codec = flagCodec ?? fileObjectCodec(obj.object_codec, file);
     const values = list.map((v, i) => objectFromJson(v, codec, `${file}: values[${i}]`));
     return {
       dtype,
@@ -234,18 +297,29 @@ async function jsonSource(file: string, requested: DataType | undefined, flagCod
 function plainNumbers(json: JsonValue): JsonValue {
   if (json instanceof JsonFloat) return json.value;
   if (Array.isArray(json)) return json.map(plainNumbers);
-  if (typeof json === "object" && json !== null) return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, plainNumbers(v)]));
+  if (typeof json === "object" && json !== null)
+    return Object.fromEntries(Object.entries(json).map(([k, v]) => [k, plainNumbers(v)]));
   return json;
 }
 
 /** The `"object_codec"` of a values file of an object array. */
 function fileObjectCodec(json: JsonValue | undefined, file: string): CodecConfig {
   if (json === undefined) {
-    throw new UsageError(`${file} holds an object array (dtype |O) but names no object codec: add "object_codec" (e.g. {"id": "vlen-utf8"}) to it, or pass --object-codec JSON, or --dtype str, bytes or array:<dtype>`);
+    throw new UsageError(
+      `${file} holds an object array (dtype |O) but names no object codec: add "object_codec" (e.g. {"id": "vlen-utf8"}) to it, or pass --object-codec JSON, or --dtype str, bytes or array:<dtype>`,
+    );
   }
-  const ok = typeof json === "object" && json !== null && !Array.isArray(json) && !(json instanceof JsonFloat) && typeof (json as Record<string, JsonValue>)["id"] === "string";
-  if (!ok || !OBJECT_CODEC_IDS.has((json as Record<string, string>)["id"]!)) {
-    throw new CommandError(`${file}: "object_codec" must be an object codec config, {"id": ...} with id one of ${[...OBJECT_CODEC_IDS].join(", ")}`, { key: file });
+  const ok =
+    typeof json === "object" &&
+    json !== null &&
+    !Array.isArray(json) &&
+    !(json instanceof JsonFloat) &&
+    typeof (json as Record<string, JsonValue>).id === "string";
+  if (!ok || !OBJECT_CODEC_IDS.has((json as Record<string, string>).id!)) {
+    throw new CommandError(
+      `${file}: "object_codec" must be an object codec config, {"id": ...} with id one of ${[...OBJECT_CODEC_IDS].join(", ")}`,
+      { key: file },
+    );
   }
   return json as unknown as CodecConfig;
 }
@@ -255,11 +329,14 @@ function inferDtype(values: readonly JsonValue[], file: string): DataType {
   const special = (v: JsonValue): boolean => v === "NaN" || v === "Infinity" || v === "-Infinity" || v === null;
   if (values.length === 0) return parseDataType("<f8");
   if (values.every((v) => typeof v === "boolean")) return parseDataType("|b1");
-  if (values.every((v) => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v)))) return parseDataType("<i8");
+  if (values.every((v) => typeof v === "bigint" || (typeof v === "number" && Number.isInteger(v))))
+    return parseDataType("<i8");
   if (values.every((v) => typeof v === "number" || typeof v === "bigint" || special(v))) return parseDataType("<f8");
   if (values.every((v) => typeof v === "string")) {
     const length = Math.max(1, ...values.map((v) => [...(v as string)].length));
     return parseDataType(`<U${length}`);
   }
-  throw new CommandError(`${file}: cannot tell the dtype of these values; add "dtype" to the file or pass --dtype`, { key: file });
+  throw new CommandError(`${file}: cannot tell the dtype of these values; add "dtype" to the file or pass --dtype`, {
+    key: file,
+  });
 }

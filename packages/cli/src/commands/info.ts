@@ -20,7 +20,7 @@ export const info: Command = {
     const [location] = positionals(args, 1, 1, "STORE");
     return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
       const node = await requireNode(store, path);
-      if (args.flags.has("json")) io.out(stringifyJson(await describe(store, node)) + "\n");
+      if (args.flags.has("json")) io.out(`${stringifyJson(await describe(store, node))}\n`);
       else io.out(node.kind === "array" ? await arrayInfoText(store, node) : await groupInfoText(store, node));
       return 0;
     });
@@ -42,7 +42,7 @@ async function members(store: Store, path: string): Promise<{ arrays: string[]; 
 
 function layout(items: readonly (readonly [string, string])[]): string {
   const width = Math.max(...items.map(([k]) => k.length));
-  return items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n") + "\n";
+  return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
 }
 
 /** The layout of `Group.info()` in @z/core (zarr-python's, with this project's type names). */
@@ -80,9 +80,14 @@ async function arrayInfoText(store: Store, node: Extract<NodeInfo, { kind: "arra
     ["Read-only", "True"],
   );
   // as @z/core's info(): chunks found under "/" keys although .zarray names no separator
-  if ((await chunkSeparator(store, path, meta)).found) items.push(["Dimension separator", "/ (found nested in the store; .zarray names none)"]);
+  if ((await chunkSeparator(store, path, meta)).found)
+    items.push(["Dimension separator", "/ (found nested in the store; .zarray names none)"]);
   (meta.filters ?? []).forEach((f, i) => items.push([`Filter [${i}]`, codecRepr(f)]));
-  items.push(["Compressor", codecRepr(meta.compressor)], ["Store type", storeType(store)], ["No. bytes", bytesRepr(nbytes)]);
+  items.push(
+    ["Compressor", codecRepr(meta.compressor)],
+    ["Store type", storeType(store)],
+    ["No. bytes", bytesRepr(nbytes)],
+  );
   if (stored !== undefined && stored > 0) {
     items.push(["No. bytes stored", bytesRepr(stored)], ["Storage ratio", fixed1(nbytes / stored)]);
   }

@@ -17,10 +17,13 @@ the new shape are deleted; growing exposes the fill value.
     if (shapeText === undefined) throw new UsageError("--shape is required");
     const shape = parseIntegerList(shapeText, "--shape");
     return withArrayArg(location!, stringFlag(args, "path"), { readOnly: false }, async (array) => {
-      if (shape.length !== array.ndim) throw new UsageError(`--shape has ${shape.length} values, the array has ${array.ndim} dimensions`);
+      if (shape.length !== array.ndim)
+        throw new UsageError(`--shape has ${shape.length} values, the array has ${array.ndim} dimensions`);
       const before = [...array.shape];
       await array.resize(shape, { signal: io.signal });
-      io.err(`resized ${array.path === "" ? "the array" : array.path} from [${before.join(", ")}] to [${array.shape.join(", ")}]\n`);
+      io.err(
+        `resized ${array.path === "" ? "the array" : array.path} from [${before.join(", ")}] to [${array.shape.join(", ")}]\n`,
+      );
       return 0;
     });
   },

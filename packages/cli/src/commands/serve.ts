@@ -27,7 +27,9 @@ Every answer allows any origin (CORS), so browsers can read the store. Nothing c
       });
       await listen(server, port);
       const address = server.address() as AddressInfo;
-      io.out(`serving ${location}${path === "" ? "" : ` (${path})`} at http://127.0.0.1:${address.port}/ (Ctrl-C stops)\n`);
+      io.out(
+        `serving ${location}${path === "" ? "" : ` (${path})`} at http://127.0.0.1:${address.port}/ (Ctrl-C stops)\n`,
+      );
       await untilAborted(io);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -42,7 +44,12 @@ Every answer allows any origin (CORS), so browsers can read the store. Nothing c
 function listen(server: Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      reject(new CommandError(`cannot listen on 127.0.0.1:${port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`, { cause: error }));
+      reject(
+        new CommandError(
+          `cannot listen on 127.0.0.1:${port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`,
+          { cause: error },
+        ),
+      );
     });
     server.listen(port, "127.0.0.1", () => resolve());
   });
@@ -63,8 +70,13 @@ const CORS: Record<string, string> = {
 };
 
 function send(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  const body = Buffer.from(text + "\n");
-  response.writeHead(status, { ...CORS, "Content-Type": "text/plain; charset=utf-8", "Content-Length": String(body.length), ...headers });
+  const body = Buffer.from(`${text}\n`);
+  response.writeHead(status, {
+    ...CORS,
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": String(body.length),
+    ...headers,
+  });
   response.end(body);
 }
 
@@ -75,7 +87,8 @@ async function handle(store: Store, prefix: string, request: IncomingMessage, re
     response.end();
     return;
   }
-  if (method !== "GET" && method !== "HEAD") return send(response, 405, "only GET, HEAD and OPTIONS", { Allow: "GET, HEAD, OPTIONS" });
+  if (method !== "GET" && method !== "HEAD")
+    return send(response, 405, "only GET, HEAD and OPTIONS", { Allow: "GET, HEAD, OPTIONS" });
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
   let key: string;
   try {
@@ -92,13 +105,18 @@ async function handle(store: Store, prefix: string, request: IncomingMessage, re
     throw error;
   }
   if (value === undefined) return send(response, 404, `no key ${key}`);
-  const headers: Record<string, string> = { ...CORS, "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream" };
+  const headers: Record<string, string> = {
+    ...CORS,
+    "Accept-Ranges": "bytes",
+    "Content-Type": "application/octet-stream",
+  };
   const rangeHeader = request.headers.range;
   let status = 200;
   let body = value;
   if (rangeHeader !== undefined) {
     const range = parseRange(rangeHeader, value.length);
-    if (range === "unsatisfiable") return send(response, 416, "range not satisfiable", { "Content-Range": `bytes */${value.length}` });
+    if (range === "unsatisfiable")
+      return send(response, 416, "range not satisfiable", { "Content-Range": `bytes */${value.length}` });
     if (range !== undefined) {
       status = 206;
       body = value.subarray(range[0], range[1] + 1);

@@ -21,7 +21,7 @@ export const tree: Command = {
       const level = integerFlag(args, "level");
       const root = await readTree(store, await requireNode(store, path), level);
       if (!args.flags.has("json")) {
-        io.out(drawTree(root) + "\n");
+        io.out(`${drawTree(root)}\n`);
         return 0;
       }
       const out: Record<string, JsonValue> = {};
@@ -29,9 +29,12 @@ export const tree: Command = {
       for (const node of treeNodes(root)) {
         const key = node.path === path ? "" : node.path.slice(base.length);
         const attrs = await readAttributes(store, node);
-        out[key] = node.kind === "group" ? { kind: "group", attrs } : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
+        out[key] =
+          node.kind === "group"
+            ? { kind: "group", attrs }
+            : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
       }
-      io.out(stringifyJson(out) + "\n");
+      io.out(`${stringifyJson(out)}\n`);
       return 0;
     });
   },
@@ -39,7 +42,9 @@ export const tree: Command = {
 
 function label(entry: TreeEntry): string {
   const { node } = entry;
-  return node.kind === "array" ? `${entry.name} ${pyTupleRepr(node.meta.shape)} ${numpyName(node.meta.dtype)}` : entry.name;
+  return node.kind === "array"
+    ? `${entry.name} ${pyTupleRepr(node.meta.shape)} ${numpyName(node.meta.dtype)}`
+    : entry.name;
 }
 
 /** The text of zarr-python's `Group.tree()`: the start alone on a line, then box-drawn members. */

@@ -52,53 +52,71 @@ unless --strict.
   flags: { path: "string", json: "boolean", strict: "boolean", fix: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
-    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path, location: where }) => {
-      if (!listsChunks(store)) throw new UsageError(`${location} cannot list its keys`);
-      const bar = progressBar(io, "validating");
-      let report: Report;
-      try {
-        report = await validateStore(store, path, { signal: io.signal, onTotal: (n) => bar.setTotal(n), onChunk: () => bar.tick() });
-      } finally {
-        bar.finish();
-      }
-      // What killed writes left: not keys, so the store never lists them.
-      const problems = [...report.problems];
-      const removed: string[] = [];
-      for (const leftover of await temporaryFiles(where, path)) {
-        const { name, file, stale } = leftover;
-        if (args.flags.has("fix") && stale) {
-          if (await removeTemporaryFile(file.path)) {
-            removed.push(name);
-            if (!args.flags.has("json")) io.out(`removed: ${name}: temporary file of a killed write (${file.size} bytes)\n`);
-          }
-          continue;
+    return withStore(
+      location!,
+      { mode: "read", path: stringFlag(args, "path") },
+      async ({ store, path, location: where }) => {
+        if (!listsChunks(store)) throw new UsageError(`${location} cannot list its keys`);
+        const bar = progressBar(io, "validating");
+        let report: Report;
+        try {
+          report = await validateStore(store, path, {
+            signal: io.signal,
+            onTotal: (n) => bar.setTotal(n),
+            onChunk: () => bar.tick(),
+          });
+        } finally {
+          bar.finish();
         }
-        problems.push({
-          level: "warning",
-          key: name,
-          message: stale
-            ? `temporary file left by a write killed part way (${file.size} bytes, last written ${file.modified.toISOString()}); zarr validate --fix removes it`
-            : `temporary file of a write in progress, or of one killed less than ${STALE_AFTER_MS / 1000} s ago (${file.size} bytes); --fix leaves it until then`,
-        });
-      }
-      problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      const errors = problems.filter((p) => p.level === "error").length;
-      const warnings = problems.length - errors;
-      const ok = errors === 0 && (!args.flags.has("strict") || warnings === 0);
-      if (args.flags.has("json")) {
-        const json: JsonValue = { ok, arrays: report.arrays, groups: report.groups, chunks: report.chunks, problems: problems.map((p) => ({ ...p })), removed };
-        io.out(stringifyJson(json) + "\n");
-      } else {
-        for (const p of problems) io.out(`${p.level}: ${p.key}: ${p.message}\n`);
-        io.out(
-          `${ok ? "ok" : "FAILED"}: ${report.arrays} arrays, ${report.groups} groups, ${report.chunks} chunks checked; ` +
-            `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}` +
-            (removed.length > 0 ? `; removed ${removed.length} temporary file${removed.length === 1 ? "" : "s"}` : "") +
-            "\n",
-        );
-      }
-      return ok ? 0 : 1;
-    });
+        // What killed writes left: not keys, so the store never lists them.
+        const problems = [...report.problems];
+        const removed: string[] = [];
+        for (const leftover of await temporaryFiles(where, path)) {
+          const { name, file, stale } = leftover;
+          if (args.flags.has("fix") && stale) {
+            if (await removeTemporaryFile(file.path)) {
+              removed.push(name);
+              if (!args.flags.has("json"))
+                io.out(`removed: ${name}: temporary file of a killed write (${file.size} bytes)\n`);
+            }
+            continue;
+          }
+          problems.push({
+            level: "warning",
+            key: name,
+            message: stale
+              ? `temporary file left by a write killed part way (${file.size} bytes, last written ${file.modified.toISOString()}); zarr validate --fix removes it`
+              : `temporary file of a write in progress, or of one killed less than ${STALE_AFTER_MS / 1000} s ago (${file.size} bytes); --fix leaves it until then`,
+          });
+        }
+        problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        const errors = problems.filter((p) => p.level === "error").length;
+        const warnings = problems.length - errors;
+        const ok = errors === 0 && (!args.flags.has("strict") || warnings === 0);
+        if (args.flags.has("json")) {
+          const json: JsonValue = {
+            ok,
+            arrays: report.arrays,
+            groups: report.groups,
+            chunks: report.chunks,
+            problems: problems.map((p) => ({ ...p })),
+            removed,
+          };
+          io.out(`${stringifyJson(json)}\n`);
+        } else {
+          for (const p of problems) io.out(`${p.level}: ${p.key}: ${p.message}\n`);
+          io.out(
+            `${ok ? "ok" : "FAILED"}: ${report.arrays} arrays, ${report.groups} groups, ${report.chunks} chunks checked; ` +
+              `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}` +
+              (removed.length > 0
+                ? `; removed ${removed.length} temporary file${removed.length === 1 ? "" : "s"}`
+                : "") +
+              "\n",
+          );
+        }
+        return ok ? 0 : 1;
+      },
+    );
   },
 };
 
@@ -120,7 +138,8 @@ export async function validateStore(
   const prefix = keyPrefix(path);
   const keys = (await store.list(prefix)).sort();
   const problems: Problem[] = [];
-  const add = (level: Problem["level"], key: string, text: string): void => void problems.push({ level, key, message: text });
+  const add = (level: Problem["level"], key: string, text: string): void =>
+    void problems.push({ level, key, message: text });
   const dirOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf("/")));
 
   // metadata documents
@@ -143,7 +162,8 @@ export async function validateStore(
   }
   // a spec-v1 array: `meta` (and `attrs`) at the root of a store with no v2 documents there
   const v1 = path === "" && !arrays.has("") && !groups.has("") && keys.includes(V1_META_KEY);
-  const documents = (dir: string): string[] => (v1 && dir === "" ? [V1_META_KEY, V1_ATTRS_KEY] : [`${keyPrefix(dir)}.zarray`, `${keyPrefix(dir)}.zattrs`]);
+  const documents = (dir: string): string[] =>
+    v1 && dir === "" ? [V1_META_KEY, V1_ATTRS_KEY] : [`${keyPrefix(dir)}.zarray`, `${keyPrefix(dir)}.zattrs`];
   if (v1) {
     arrays.set("", undefined);
     try {
@@ -153,22 +173,36 @@ export async function validateStore(
       add("error", V1_META_KEY, message(error));
     }
   }
-  for (const dir of groups) if (arrays.has(dir)) add("error", `${keyPrefix(dir)}.zgroup`, "a node cannot be both an array and a group (.zarray is there too)");
+  for (const dir of groups)
+    if (arrays.has(dir))
+      add("error", `${keyPrefix(dir)}.zgroup`, "a node cannot be both an array and a group (.zarray is there too)");
   const nodes = new Set([...arrays.keys(), ...groups]);
   for (const key of keys.filter((k) => k.endsWith(".zattrs"))) {
-    if (!nodes.has(dirOf(key))) add("warning", key, "attributes of no array or group (no .zarray or .zgroup beside them)");
+    if (!nodes.has(dirOf(key)))
+      add("warning", key, "attributes of no array or group (no .zarray or .zgroup beside them)");
   }
   for (const node of nodes) {
     if (node === path) continue;
     const parent = dirOf(`${node}/x`).split("/").slice(0, -1).join("/");
-    if (!groups.has(parent) && parent.length >= path.length) add("warning", `${keyPrefix(node)}${arrays.has(node) ? ".zarray" : ".zgroup"}`, `its parent ${parent === "" ? "(the root)" : JSON.stringify(parent)} is not a group`);
+    if (!groups.has(parent) && parent.length >= path.length)
+      add(
+        "warning",
+        `${keyPrefix(node)}${arrays.has(node) ? ".zarray" : ".zgroup"}`,
+        `its parent ${parent === "" ? "(the root)" : JSON.stringify(parent)} is not a group`,
+      );
   }
 
   // keys that belong to no node
   const arrayDirs = [...arrays.keys()].sort((a, b) => b.length - a.length);
   const owner = (key: string): string | undefined => arrayDirs.find((dir) => dir === "" || key.startsWith(`${dir}/`));
   for (const key of keys) {
-    if (METADATA.test(key) || (v1 && documents("").includes(key)) || key === `${prefix}.zmetadata` || key.endsWith("/.zmetadata")) continue;
+    if (
+      METADATA.test(key) ||
+      (v1 && documents("").includes(key)) ||
+      key === `${prefix}.zmetadata` ||
+      key.endsWith("/.zmetadata")
+    )
+      continue;
     if (owner(key) === undefined) add("warning", key, "belongs to no array (not inside an array's directory)");
   }
 
@@ -188,7 +222,13 @@ export async function validateStore(
       if (owner(key) !== dir) continue; // a nested node's key
       const rest = key.slice(keyPrefix(dir).length);
       const coords = parseChunkKey(rest, meta.shape.length, scan.separator);
-      add("warning", key, coords ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${meta.shape.join(", ")}], chunks [${meta.chunks.join(", ")}])` : `not a chunk key of array ${JSON.stringify(dir)}`);
+      add(
+        "warning",
+        key,
+        coords
+          ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${meta.shape.join(", ")}], chunks [${meta.chunks.join(", ")}])`
+          : `not a chunk key of array ${JSON.stringify(dir)}`,
+      );
     }
     plans.push({ path: dir, array, keys: scan.chunks, separator: scan.separator });
   }
@@ -198,7 +238,9 @@ export async function validateStore(
     jobs,
     async ({ path: dir, array, key, separator }) => {
       const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, separator)!;
-      const region = coords.map((c, d) => slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)));
+      const region = coords.map((c, d) =>
+        slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)),
+      );
       try {
         await array.get(region, { signal: options.signal, concurrency: 1 });
       } catch (error) {
@@ -235,11 +277,11 @@ async function checkConsolidated(
     return;
   }
   const obj = doc as Record<string, JsonValue> | null;
-  if (typeof obj !== "object" || obj === null || Array.isArray(obj) || obj["zarr_consolidated_format"] !== 1) {
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj) || obj.zarr_consolidated_format !== 1) {
     add("error", key, 'not consolidated metadata: expected {"zarr_consolidated_format": 1, "metadata": {...}}');
     return;
   }
-  const metadata = obj["metadata"] as Record<string, JsonValue> | undefined;
+  const metadata = obj.metadata as Record<string, JsonValue> | undefined;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
     add("error", key, '"metadata" must be an object of metadata documents');
     return;
@@ -247,7 +289,8 @@ async function checkConsolidated(
   const present = keys.filter((k) => METADATA.test(k));
   const relative = new Set(present.map((k) => k.slice(prefix.length)));
   for (const name of Object.keys(metadata)) {
-    if (!relative.has(name)) add("error", key, `stale: it has ${JSON.stringify(name)}, which the store does not (run \`zarr consolidate\`)`);
+    if (!relative.has(name))
+      add("error", key, `stale: it has ${JSON.stringify(name)}, which the store does not (run \`zarr consolidate\`)`);
   }
   for (const full of present) {
     const name = full.slice(prefix.length);
@@ -263,6 +306,7 @@ async function checkConsolidated(
     } catch {
       continue; // reported with the document itself
     }
-    if (stringifyJson(actual) !== stringifyJson(metadata[name]!)) add("error", key, `stale: its ${JSON.stringify(name)} differs from ${full} (run \`zarr consolidate\`)`);
+    if (stringifyJson(actual) !== stringifyJson(metadata[name]!))
+      add("error", key, `stale: its ${JSON.stringify(name)} differs from ${full} (run \`zarr consolidate\`)`);
   }
 }

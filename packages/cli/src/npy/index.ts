@@ -2,14 +2,7 @@
 // holding a Python dict literal {'descr', 'fortran_order', 'shape'}, then the raw elements. Headers
 // are written byte for byte as `np.save` writes them, and read as `np.load` reads them.
 
-import {
-  dataTypeToJSON,
-  parseDataType,
-  ZarrError,
-  type DataType,
-  type JsonValue,
-  type StructuredField,
-} from "@z/meta";
+import { dataTypeToJSON, parseDataType, ZarrError, type DataType, type JsonValue, type StructuredField } from "@z/meta";
 import { CommandError } from "../command.js";
 import { pyStrRepr, pyTupleRepr } from "../python-repr.js";
 import { parsePyLiteral, PyLiteralError, PyTuple, type PyValue } from "./python-literal.js";
@@ -49,7 +42,9 @@ export function npyDataOffset(prefix: Uint8Array, name = "the file"): number {
   const major = prefix[6]!;
   const minor = prefix[7]!;
   if (!(minor === 0 && (major === 1 || major === 2 || major === 3))) {
-    throw new NpyError(`${name}: unsupported .npy format version ${major}.${minor} (expected 1.0, 2.0 or 3.0)`, { key: name });
+    throw new NpyError(`${name}: unsupported .npy format version ${major}.${minor} (expected 1.0, 2.0 or 3.0)`, {
+      key: name,
+    });
   }
   const sizeBytes = major === 1 ? 2 : 4;
   if (prefix.length < MAGIC_LEN + sizeBytes) throw new NpyError(`${name}: the .npy header is cut short`, { key: name });
@@ -72,20 +67,25 @@ export function parseNpyHeader(bytes: Uint8Array, name = "the file"): NpyFileHea
   try {
     dict = parsePyLiteral(text);
   } catch (error) {
-    if (error instanceof PyLiteralError) throw new NpyError(`${name}: cannot parse the .npy header: ${error.message}`, { key: name });
+    if (error instanceof PyLiteralError)
+      throw new NpyError(`${name}: cannot parse the .npy header: ${error.message}`, { key: name });
     throw error;
   }
   if (!(dict instanceof Map)) throw new NpyError(`${name}: the .npy header is not a dict`, { key: name });
   const keys = [...dict.keys()].map(String).sort();
   if (keys.join(",") !== "descr,fortran_order,shape") {
-    throw new NpyError(`${name}: the .npy header must have exactly the keys descr, fortran_order, shape; found ${keys.join(", ")}`, { key: name });
+    throw new NpyError(
+      `${name}: the .npy header must have exactly the keys descr, fortran_order, shape; found ${keys.join(", ")}`,
+      { key: name },
+    );
   }
   const shapeValue = dict.get("shape");
   if (!(shapeValue instanceof PyTuple) || !shapeValue.items.every((n) => typeof n === "number" && n >= 0)) {
     throw new NpyError(`${name}: the .npy shape is not a tuple of non-negative integers`, { key: name });
   }
   const fortranOrder = dict.get("fortran_order");
-  if (typeof fortranOrder !== "boolean") throw new NpyError(`${name}: the .npy fortran_order is not True or False`, { key: name });
+  if (typeof fortranOrder !== "boolean")
+    throw new NpyError(`${name}: the .npy fortran_order is not True or False`, { key: name });
   const dtype = descrToDataType(dict.get("descr")!, name);
   return { version: [major, 0], dtype, shape: shapeValue.items as number[], fortranOrder, dataOffset };
 }
@@ -95,7 +95,10 @@ export function readNpy(bytes: Uint8Array, name = "the file"): { header: NpyFile
   const header = parseNpyHeader(bytes, name);
   const size = npyDataBytes(header);
   if (bytes.length - header.dataOffset < size) {
-    throw new NpyError(`${name}: the .npy file holds ${bytes.length - header.dataOffset} bytes of data, its header needs ${size}`, { key: name });
+    throw new NpyError(
+      `${name}: the .npy file holds ${bytes.length - header.dataOffset} bytes of data, its header needs ${size}`,
+      { key: name },
+    );
   }
   return { header, data: bytes.subarray(header.dataOffset, header.dataOffset + size) };
 }
@@ -121,21 +124,26 @@ export function descrToDataType(descr: PyValue, name = "the file"): DataType {
       if (error instanceof ZarrError) return fail(error.message);
       throw error;
     }
-    if (dtype.kind === "O") fail(`object arrays are stored with pickle, which is not read here; import them from JSON instead ({"dtype": "|O", "object_codec": {"id": "vlen-utf8"}, "shape": [...], "values": [...]})`);
+    if (dtype.kind === "O")
+      fail(
+        `object arrays are stored with pickle, which is not read here; import them from JSON instead ({"dtype": "|O", "object_codec": {"id": "vlen-utf8"}, "shape": [...], "values": [...]})`,
+      );
     return dtype;
   }
   if (!Array.isArray(descr)) return fail(`expected a type string or a list of fields`);
   const fields: StructuredField[] = [];
   let offset = 0;
   for (const entry of descr as readonly PyValue[]) {
-    if (!(entry instanceof PyTuple) || entry.items.length < 2 || entry.items.length > 3) fail("a field is not a (name, descr[, shape]) tuple");
+    if (!(entry instanceof PyTuple) || entry.items.length < 2 || entry.items.length > 3)
+      fail("a field is not a (name, descr[, shape]) tuple");
     const [fieldName, fieldDescr, fieldShape] = (entry as PyTuple).items;
     if (typeof fieldName !== "string") return fail("titled fields are not supported");
     const dtype = descrToDataType(fieldDescr!, name);
     let shape: number[] = [];
     if (fieldShape !== undefined) {
       if (typeof fieldShape === "number") shape = fieldShape === 1 ? [] : [fieldShape];
-      else if (fieldShape instanceof PyTuple && fieldShape.items.every((n) => typeof n === "number" && n >= 0)) shape = fieldShape.items as number[];
+      else if (fieldShape instanceof PyTuple && fieldShape.items.every((n) => typeof n === "number" && n >= 0))
+        shape = fieldShape.items as number[];
       else fail(`field ${JSON.stringify(fieldName)} has a bad shape`);
     }
     const size = shape.reduce((a, b) => a * b, dtype.itemsize);
@@ -170,7 +178,8 @@ export function encodeNpyHeader(header: NpyHeader): Uint8Array {
   const { dtype, shape, fortranOrder } = header;
   if (dtype.kind === "O") throw new NpyError("object arrays cannot be written as .npy without pickle");
   let text = `{'descr': ${descrRepr(dtype)}, 'fortran_order': ${fortranOrder ? "True" : "False"}, 'shape': ${pyTupleRepr(shape)}, }`;
-  if (shape.length > 0) text += " ".repeat(GROWTH_AXIS_MAX_DIGITS - String(shape[fortranOrder ? shape.length - 1 : 0]).length);
+  if (shape.length > 0)
+    text += " ".repeat(GROWTH_AXIS_MAX_DIGITS - String(shape[fortranOrder ? shape.length - 1 : 0]).length);
   const isLatin1 = [...text].every((c) => c.codePointAt(0)! < 0x100);
   if (isLatin1) {
     const encoded = Uint8Array.from(text, (c) => c.charCodeAt(0));

@@ -44,7 +44,11 @@ class Parser {
     }
     if (c === "'" || c === '"') return this.string();
     if (c !== undefined && /[-+0-9]/.test(c)) return this.number();
-    for (const [word, value] of [["True", true], ["False", false], ["None", null]] as const) {
+    for (const [word, value] of [
+      ["True", true],
+      ["False", false],
+      ["None", null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos) && !/\w/.test(this.text[this.pos + word.length] ?? "")) {
         this.pos += word.length;
         return value;
@@ -129,15 +133,34 @@ class Parser {
         return String.fromCodePoint(parseInt(digits, 16));
       };
       switch (e) {
-        case "n": out += "\n"; break;
-        case "r": out += "\r"; break;
-        case "t": out += "\t"; break;
-        case "0": out += "\0"; break;
-        case "\\": case "'": case '"': out += e; break;
-        case "x": out += hex(2); break;
-        case "u": out += hex(4); break;
-        case "U": out += hex(8); break;
-        default: this.fail("a known escape");
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "0":
+          out += "\0";
+          break;
+        case "\\":
+        case "'":
+        case '"':
+          out += e;
+          break;
+        case "x":
+          out += hex(2);
+          break;
+        case "u":
+          out += hex(4);
+          break;
+        case "U":
+          out += hex(8);
+          break;
+        default:
+          this.fail("a known escape");
       }
     }
   }

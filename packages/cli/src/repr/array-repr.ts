@@ -4,7 +4,7 @@
 
 import type { DataType, SimpleDataType } from "@z/meta";
 import { typestr } from "@z/meta";
-import { Complex, NAT, readElements, Struct, type ElementValue, type Nested } from "../elements.js";
+import { type Complex, NAT, readElements, type Struct, type ElementValue, type Nested } from "../elements.js";
 import { numpyDtypeName } from "../dtype-text.js";
 import { pyBytesRepr, pyStrRepr, pyTupleRepr } from "../python-repr.js";
 import { datetimeString, splitUnit } from "./datetime.js";
@@ -24,7 +24,12 @@ export interface ReprOptions {
 type Formatter = (value: ElementValue) => string;
 
 /** `repr()` of an array whose elements are `bytes` (C order, the dtype's byte order). */
-export function arrayRepr(bytes: Uint8Array, shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
+export function arrayRepr(
+  bytes: Uint8Array,
+  shape: readonly number[],
+  dtype: DataType,
+  options: ReprOptions = {},
+): string {
   const runs = summaryRuns(shape, options);
   const kept = runs === undefined ? bytes : gatherRuns(bytes, shape, runs, dtype.itemsize);
   return keptArrayRepr(kept, shape, dtype, options);
@@ -38,11 +43,23 @@ export function summaryRuns(shape: readonly number[], options: ReprOptions = {})
   const threshold = options.threshold ?? 1000;
   const edge = options.edgeitems ?? 3;
   if (shape.reduce((a, b) => a * b, 1) <= threshold) return undefined;
-  return shape.map((n) => (n > 2 * edge ? [[0, edge], [n - edge, n]] : [[0, n]]));
+  return shape.map((n) =>
+    n > 2 * edge
+      ? [
+          [0, edge],
+          [n - edge, n],
+        ]
+      : [[0, n]],
+  );
 }
 
 /** The elements of `bytes` (C order over `shape`) inside the runs, in C order over the runs' shape. */
-function gatherRuns(bytes: Uint8Array, shape: readonly number[], runs: readonly (readonly [number, number])[][], itemsize: number): Uint8Array {
+function gatherRuns(
+  bytes: Uint8Array,
+  shape: readonly number[],
+  runs: readonly (readonly [number, number])[][],
+  itemsize: number,
+): Uint8Array {
   const kept = runs.map((r) => r.flatMap(([from, to]) => [...range(from, to)]));
   const cStrides = strides(shape);
   const out = new Uint8Array(kept.reduce((n, k) => n * k.length, 1) * itemsize);
@@ -64,7 +81,12 @@ function gatherRuns(bytes: Uint8Array, shape: readonly number[], runs: readonly 
  * threshold, `kept` holds the elements inside `summaryRuns(shape)` (C order over their shape);
  * otherwise all of them. Lets callers read just the corners of a large array.
  */
-export function keptArrayRepr(kept: Uint8Array | readonly unknown[], shape: readonly number[], dtype: DataType, options: ReprOptions = {}): string {
+export function keptArrayRepr(
+  kept: Uint8Array | readonly unknown[],
+  shape: readonly number[],
+  dtype: DataType,
+  options: ReprOptions = {},
+): string {
   const threshold = options.threshold ?? 1000;
   const edge = options.edgeitems ?? 3;
   const linewidth = options.linewidth ?? 75;
@@ -74,7 +96,17 @@ export function keptArrayRepr(kept: Uint8Array | readonly unknown[], shape: read
   const suffix = skipDtype ? ")" : ",";
   let body: string;
   if (size > 0 || (shape.length === 1 && shape[0] === 0)) {
-    body = size === 0 ? "[]" : array2string(kept, shape, dtype, { threshold, edge, linewidth: linewidth - suffix.length, separator: ", ", prefix, objectFormat: options.objectFormat });
+    body =
+      size === 0
+        ? "[]"
+        : array2string(kept, shape, dtype, {
+            threshold,
+            edge,
+            linewidth: linewidth - suffix.length,
+            separator: ", ",
+            prefix,
+            objectFormat: options.objectFormat,
+          });
   } else {
     body = `[], shape=${pyTupleRepr(shape)}`;
   }
@@ -82,14 +114,19 @@ export function keptArrayRepr(kept: Uint8Array | readonly unknown[], shape: read
   if (skipDtype) return text;
   const dtypeText = `dtype=${dtypeShortRepr(dtype)})`;
   const lastLine = width(text.slice(text.lastIndexOf("\n") + 1));
-  const spacer = lastLine + dtypeText.length + 1 > linewidth ? "\n" + " ".repeat(prefix.length) : " ";
+  const spacer = lastLine + dtypeText.length + 1 > linewidth ? `\n${" ".repeat(prefix.length)}` : " ";
   return text + spacer + dtypeText;
 }
 
 /** numpy's `dtype_is_implied`: int64, float64, complex128 and bool arrays print without `dtype=`. */
 function isImplied(dtype: DataType): boolean {
   if (dtype.kind === "structured") return false;
-  return dtype.kind === "b" || (dtype.kind === "i" && dtype.itemsize === 8) || (dtype.kind === "f" && dtype.itemsize === 8) || (dtype.kind === "c" && dtype.itemsize === 16);
+  return (
+    dtype.kind === "b" ||
+    (dtype.kind === "i" && dtype.itemsize === 8) ||
+    (dtype.kind === "f" && dtype.itemsize === 8) ||
+    (dtype.kind === "c" && dtype.itemsize === 16)
+  );
 }
 
 /** numpy's `dtype_short_repr`. */
@@ -109,7 +146,12 @@ interface Layout {
   objectFormat: ((value: unknown) => string) | undefined;
 }
 
-function array2string(kept: Uint8Array | readonly unknown[], shape: readonly number[], dtype: DataType, o: Layout): string {
+function array2string(
+  kept: Uint8Array | readonly unknown[],
+  shape: readonly number[],
+  dtype: DataType,
+  o: Layout,
+): string {
   const runs = summaryRuns(shape, { threshold: o.threshold, edgeitems: o.edge });
   const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
   if (dtype.kind === "O") {
@@ -136,14 +178,21 @@ function strides(shape: readonly number[]): number[] {
 }
 
 /** numpy's `_formatArray` (non-legacy), over the kept values of a possibly summarized array. */
-function formatArray(values: readonly ElementValue[], keptShape: readonly number[], shape: readonly number[], format: Formatter, o: Layout, summarize: boolean): string {
+function formatArray(
+  values: readonly ElementValue[],
+  keptShape: readonly number[],
+  shape: readonly number[],
+  format: Formatter,
+  o: Layout,
+  summarize: boolean,
+): string {
   const keptStrides = strides(keptShape);
-  const nextLinePrefix = " " + " ".repeat(o.prefix.length);
+  const nextLinePrefix = ` ${" ".repeat(o.prefix.length)}`;
   const recurse = (index: number[], hanging: string, width: number): string => {
     const axis = index.length;
     const axesLeft = shape.length - axis;
     if (axesLeft === 0) return format(values[index.reduce((s, i, d) => s + i * keptStrides[d]!, 0)]!);
-    const nextHanging = hanging + " ";
+    const nextHanging = `${hanging} `;
     const nextWidth = width - 1;
     const length = shape[axis]!;
     const keptLength = keptShape[axis]!;
@@ -172,11 +221,11 @@ function formatArray(values: readonly ElementValue[], keptShape: readonly number
     } else {
       const lineSep = o.separator.trimEnd() + "\n".repeat(axesLeft - 1);
       for (let i = 0; i < leading; i++) s += hanging + recurse(at(i), nextHanging, nextWidth) + lineSep;
-      if (showSummary) s += hanging + "..." + lineSep;
+      if (showSummary) s += `${hanging}...${lineSep}`;
       for (let i = trailing; i > 1; i--) s += hanging + recurse(at(keptLength - i), nextHanging, nextWidth) + lineSep;
       s += hanging + recurse(at(keptLength - 1), nextHanging, nextWidth);
     }
-    return "[" + s.slice(hanging.length) + "]";
+    return `[${s.slice(hanging.length)}]`;
   };
   return recurse([], nextLinePrefix, o.linewidth);
 }
@@ -188,24 +237,36 @@ function width(text: string): number {
   return n;
 }
 
-function extendLine(s: string, line: string, word: string, lineWidth: number, nextLinePrefix: string): [string, string] {
+function extendLine(
+  s: string,
+  line: string,
+  word: string,
+  lineWidth: number,
+  nextLinePrefix: string,
+): [string, string] {
   let needsWrap = width(line) + width(word) > lineWidth;
   if (width(line) <= width(nextLinePrefix)) needsWrap = false;
   if (needsWrap) {
-    s += line.trimEnd() + "\n";
+    s += `${line.trimEnd()}\n`;
     line = nextLinePrefix;
   }
   return [s, line + word];
 }
 
 /** numpy's `_extendLine_pretty`: a word of several lines (the repr of an array in an object array) keeps its shape. */
-function extendLinePretty(s: string, line: string, word: string, lineWidth: number, nextLinePrefix: string): [string, string] {
+function extendLinePretty(
+  s: string,
+  line: string,
+  word: string,
+  lineWidth: number,
+  nextLinePrefix: string,
+): [string, string] {
   const words = word.split("\n");
   if (words.length === 1) return extendLine(s, line, word, lineWidth, nextLinePrefix);
   const longest = Math.max(...words.map(width));
   let indent: string;
   if (width(line) + longest > lineWidth && width(line) > width(nextLinePrefix)) {
-    s += line.trimEnd() + "\n";
+    s += `${line.trimEnd()}\n`;
     line = nextLinePrefix + words[0];
     indent = nextLinePrefix;
   } else {
@@ -213,7 +274,7 @@ function extendLinePretty(s: string, line: string, word: string, lineWidth: numb
     line += words[0];
   }
   for (const next of words.slice(1)) {
-    s += line.trimEnd() + "\n";
+    s += `${line.trimEnd()}\n`;
     line = indent + next;
   }
   return [s, line + " ".repeat(longest - width(words[words.length - 1]!))];
@@ -226,9 +287,15 @@ function formatterFor(dtype: DataType, values: readonly ElementValue[], is0d: bo
     const fields = dtype.fields.map((field, i) => {
       const column = values.map((v) => (v as Struct).values[i]!);
       if (field.shape.length === 0) return formatterFor(field.dtype, column, is0d);
-      const inner = formatterFor(field.dtype, column.flatMap((v) => flatten(v as Nested)), false);
+      const inner = formatterFor(
+        field.dtype,
+        column.flatMap((v) => flatten(v as Nested)),
+        false,
+      );
       const sub = (v: ElementValue | Nested): string =>
-        Array.isArray(v) ? `[${(v as Nested).map((item) => (Array.isArray(item) ? sub(item) : inner(item as ElementValue))).join(", ")}]` : inner(v as ElementValue);
+        Array.isArray(v)
+          ? `[${(v as Nested).map((item) => (Array.isArray(item) ? sub(item) : inner(item as ElementValue))).join(", ")}]`
+          : inner(v as ElementValue);
       return sub as Formatter;
     });
     return (v) => {
@@ -257,19 +324,30 @@ function formatterFor(dtype: DataType, values: readonly ElementValue[], is0d: bo
       return floatingFormat(values as number[], floatSize(dtype), false);
     case "c": {
       const size = floatSize({ ...dtype, itemsize: dtype.itemsize / 2 });
-      const real = floatingFormat((values as Complex[]).map((c) => c.re), size, false);
-      const imag = floatingFormat((values as Complex[]).map((c) => c.im), size, true);
+      const real = floatingFormat(
+        (values as Complex[]).map((c) => c.re),
+        size,
+        false,
+      );
+      const imag = floatingFormat(
+        (values as Complex[]).map((c) => c.im),
+        size,
+        true,
+      );
       return (v) => {
         const r = real((v as Complex).re);
         let i = imag((v as Complex).im);
         const end = i.trimEnd().length;
-        i = i.slice(0, end) + "j" + i.slice(end);
+        i = `${i.slice(0, end)}j${i.slice(end)}`;
         return r + i;
       };
     }
     case "M": {
       const { base } = splitUnit(dtype.unit);
-      return timelike(values as bigint[], (n) => `'${datetimeString(n, dtype.unit === "generic" ? base : dtype.unit)}'`);
+      return timelike(
+        values as bigint[],
+        (n) => `'${datetimeString(n, dtype.unit === "generic" ? base : dtype.unit)}'`,
+      );
     }
     case "m":
       return timelike(values as bigint[], (n) => String(n));
@@ -320,7 +398,15 @@ function floatingFormat(data: readonly number[], size: 2 | 4 | 8, plusSign: bool
     const min = Math.min(...absNonZero);
     if (max >= 1e8 || min < 0.0001 || max / min > 1000) expFormat = true;
   }
-  const o: FormatOptions = { precision, minDigits: 0, trim: ".", sign: plusSign, padLeft: 0, padRight: 0, expDigits: -1 };
+  const o: FormatOptions = {
+    precision,
+    minDigits: 0,
+    trim: ".",
+    sign: plusSign,
+    padLeft: 0,
+    padRight: 0,
+    expDigits: -1,
+  };
   if (finite.length === 0) {
     o.padLeft = 0;
     o.padRight = 0;

@@ -1,7 +1,16 @@
 // numpy's `datetime_as_string` for datetime64 values in their own unit (proleptic Gregorian, UTC).
 
 const SUBSECOND_DIGITS: Readonly<Record<string, number>> = { ms: 3, us: 6, μs: 6, ns: 9, ps: 12, fs: 15, as: 18 };
-const PER_SECOND: Readonly<Record<string, bigint>> = { s: 1n, ms: 10n ** 3n, us: 10n ** 6n, μs: 10n ** 6n, ns: 10n ** 9n, ps: 10n ** 12n, fs: 10n ** 15n, as: 10n ** 18n };
+const PER_SECOND: Readonly<Record<string, bigint>> = {
+  s: 1n,
+  ms: 10n ** 3n,
+  us: 10n ** 6n,
+  μs: 10n ** 6n,
+  ns: 10n ** 9n,
+  ps: 10n ** 12n,
+  fs: 10n ** 15n,
+  as: 10n ** 18n,
+};
 
 /** `unit` as written in the dtype (`ns`, `10s`, `generic`): base unit and multiplier. */
 export function splitUnit(unit: string | undefined): { base: string; multiplier: bigint } {
@@ -47,7 +56,7 @@ export function datetimeString(count: bigint, unit: string | undefined): string 
   const [y, m, d] = civilFromDays(Number(days));
   let text = `${year4(y)}-${two(m)}-${two(d)}T`;
   if (base === "h") return text + two(rest);
-  if (base === "m") return text + `${two(rest / 60n)}:${two(rest % 60n)}`;
+  if (base === "m") return `${text}${two(rest / 60n)}:${two(rest % 60n)}`;
   const perSecond = PER_SECOND[base] ?? 1n;
   const seconds = rest / perSecond;
   rest -= seconds * perSecond;

@@ -125,7 +125,7 @@ export function formatPositional(x: number, size: 2 | 4 | 8, o: FormatOptions): 
   if (fracPart.length < o.minDigits) fracPart = fracPart.padEnd(o.minDigits, "0");
   const left = signOf(x, o.sign) + intPart;
   const right = fracPart;
-  return left.padStart(o.padLeft) + "." + right.padEnd(o.padRight);
+  return `${left.padStart(o.padLeft)}.${right.padEnd(o.padRight)}`;
 }
 
 /** numpy's `dragon4_scientific(x, unique=True, ...)`. */

@@ -7,7 +7,12 @@ const jobsFile = process.argv[2];
 const jobs = JSON.parse(readFileSync(jobsFile, "utf8"));
 for (const job of jobs) {
   const input = new Uint8Array(readFileSync(job.input));
-  const context = { dtype: { kind: "u", byteOrder: "|", itemsize: 1 }, itemsize: 1, elements: input.length, key: "ours/0" };
+  const context = {
+    dtype: { kind: "u", byteOrder: "|", itemsize: 1 },
+    itemsize: 1,
+    elements: input.length,
+    key: "ours/0",
+  };
   const { randomise, ...config } = job.config;
   // JSON.parse rounds FILTER_LZMA1 (0x4000000000000001) to 2^62; @z/meta's parser keeps it as a bigint.
   if (Array.isArray(config.filters)) {

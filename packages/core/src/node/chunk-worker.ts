@@ -18,7 +18,8 @@ const stores = new Map<string, WritableStore>();
 function storeFor(spec: StoreSpec): WritableStore {
   const id = `${spec.fsync ? "fsync:" : ""}${spec.root}`;
   let store = stores.get(id);
-  if (store === undefined) stores.set(id, (store = withSyncReads(new DirectoryStore(spec.root, { fsync: spec.fsync }))));
+  if (store === undefined)
+    stores.set(id, (store = withSyncReads(new DirectoryStore(spec.root, { fsync: spec.fsync }))));
   return store;
 }
 
@@ -35,7 +36,11 @@ parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }
       // Encoded bytes are copied back, not transferred: a codec may hand out a view of memory it
       // keeps (a WASM heap cannot be transferred at all). The chunks' own buffers go back whole
       // for the caller to fill again, unless an encoding is a view of one (no compressor).
-      if (batch.op === "encode") returned = reusable(batch.items.map((item) => item.data), result);
+      if (batch.op === "encode")
+        returned = reusable(
+          batch.items.map((item) => item.data),
+          result,
+        );
       reply = { ok: true, encoded: result, ...(returned.length > 0 ? { returned } : {}) };
     }
   } catch (error) {
@@ -51,7 +56,13 @@ function reusable(data: readonly Uint8Array[], encoded: readonly EncodedItem[]):
   const buffers = new Set<ArrayBuffer>();
   for (const d of data) {
     const buffer = d.buffer;
-    if (buffer instanceof ArrayBuffer && d.byteOffset === 0 && d.byteLength === buffer.byteLength && !shared.has(buffer)) buffers.add(buffer);
+    if (
+      buffer instanceof ArrayBuffer &&
+      d.byteOffset === 0 &&
+      d.byteLength === buffer.byteLength &&
+      !shared.has(buffer)
+    )
+      buffers.add(buffer);
   }
   return [...buffers];
 }

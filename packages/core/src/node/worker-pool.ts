@@ -112,7 +112,12 @@ export class WorkerPool implements ChunkPool {
   #start(): Thread {
     const worker = spawn();
     let started!: () => void;
-    const thread: Thread = { worker, waiting: new Map(), ready: false, started: new Promise((resolve) => (started = resolve)) };
+    const thread: Thread = {
+      worker,
+      waiting: new Map(),
+      ready: false,
+      started: new Promise((resolve) => (started = resolve)),
+    };
     this.#threads.push(thread);
     worker.on("message", ({ id, reply, ready }: { id: number; reply: PoolReply; ready?: true }) => {
       if (ready) {
@@ -174,7 +179,12 @@ function startWorker(entry: string | URL, options: WorkerOptions, extra: readonl
   } catch (error) {
     if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
     // "Initiated Worker with invalid execArgv flags: --a, --b"
-    const refused = new Set(String((error as Error).message).replace(/^[^:]*:/, "").split(",").map((flag) => flag.trim()));
+    const refused = new Set(
+      String((error as Error).message)
+        .replace(/^[^:]*:/, "")
+        .split(",")
+        .map((flag) => flag.trim()),
+    );
     return new Worker(entry, { ...options, execArgv: [...kept.filter((arg) => !refused.has(arg)), ...extra] });
   }
 }

@@ -16,9 +16,22 @@ for (let session = 1; ; session++) {
   const zip = store as ZipStore;
   if (creating) {
     await zip.set(".zgroup", json({ zarr_format: 2 }));
-    await zip.set("b/.zarray", json({ zarr_format: 2, shape: [4 * chunkLength], chunks: [chunkLength], dtype: "<i4", compressor: null, fill_value: -1, filters: null, order: "C" }));
+    await zip.set(
+      "b/.zarray",
+      json({
+        zarr_format: 2,
+        shape: [4 * chunkLength],
+        chunks: [chunkLength],
+        dtype: "<i4",
+        compressor: null,
+        fill_value: -1,
+        filters: null,
+        order: "C",
+      }),
+    );
   }
-  for (let chunk = 0; chunk < 4; chunk++) await zip.set(`b/${chunk}`, new Uint8Array(new Int32Array(chunkLength).fill(session).buffer));
+  for (let chunk = 0; chunk < 4; chunk++)
+    await zip.set(`b/${chunk}`, new Uint8Array(new Int32Array(chunkLength).fill(session).buffer));
   if (session % 3 === 0) await zip.compact();
   await close();
   process.stdout.write(`committed ${session}\n`);

@@ -20,7 +20,14 @@ const compressor = { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1 };
 const field = new Float32Array(N * N);
 for (let i = 0; i < field.length; i++) field[i] = Math.sin(i / 5000) + (i % 13) * 0.01;
 const path = join(dir, "a.zarr");
-const written = await create({ store: new DirectoryStore(path), shape: [N, N], chunks: [CHUNK, CHUNK], dtype: "<f4", compressor, overwrite: true });
+const written = await create({
+  store: new DirectoryStore(path),
+  shape: [N, N],
+  chunks: [CHUNK, CHUNK],
+  dtype: "<f4",
+  compressor,
+  overwrite: true,
+});
 await written.set(null, { data: field, shape: [N, N] }, { pool: false });
 
 const pool = defaultChunkPool();

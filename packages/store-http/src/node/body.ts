@@ -32,7 +32,12 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
       if (out === undefined) {
         pieces.add(piece);
       } else if (piece.length > out.length - at) {
-        fail(new TransientFailure(`the body has more than ${out.length} bytes but Content-Length says ${out.length} (longer response)`, response.statusCode));
+        fail(
+          new TransientFailure(
+            `the body has more than ${out.length} bytes but Content-Length says ${out.length} (longer response)`,
+            response.statusCode,
+          ),
+        );
         return;
       } else {
         out.set(piece, at);
@@ -44,7 +49,13 @@ export function readRawBody(response: IncomingMessage): Promise<Uint8Array> {
       settled = true;
       if (out === undefined) resolve(pieces.joined());
       else if (at === out.length) resolve(out);
-      else reject(new TransientFailure(`the body has ${at} bytes but Content-Length says ${out.length} (truncated response)`, response.statusCode));
+      else
+        reject(
+          new TransientFailure(
+            `the body has ${at} bytes but Content-Length says ${out.length} (truncated response)`,
+            response.statusCode,
+          ),
+        );
     });
     response.on("error", fail);
     response.once("close", () => {

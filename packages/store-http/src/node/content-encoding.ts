@@ -21,7 +21,11 @@ const decoders: Record<string, (bytes: Uint8Array) => Promise<Buffer>> = {
  * applied, so they are undone last first), as `fetch` does. A coding it does not know is an
  * error: passing the bytes on as they are would hand a decoder garbage far from the cause.
  */
-export async function decodeContent(bytes: Uint8Array, header: string | undefined, request: string): Promise<Uint8Array> {
+export async function decodeContent(
+  bytes: Uint8Array,
+  header: string | undefined,
+  request: string,
+): Promise<Uint8Array> {
   const codings = (header ?? "")
     .split(",")
     .map((coding) => coding.trim().toLowerCase())
@@ -29,7 +33,10 @@ export async function decodeContent(bytes: Uint8Array, header: string | undefine
   let out = bytes;
   for (const coding of codings.reverse()) {
     const decode = decoders[coding];
-    if (decode === undefined) throw new StoreError(`${request} answered with Content-Encoding ${JSON.stringify(header)}, which cannot be decoded (known: ${Object.keys(decoders).join(", ")})`);
+    if (decode === undefined)
+      throw new StoreError(
+        `${request} answered with Content-Encoding ${JSON.stringify(header)}, which cannot be decoded (known: ${Object.keys(decoders).join(", ")})`,
+      );
     out = plain(await decode(out));
   }
   return out;

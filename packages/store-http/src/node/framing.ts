@@ -29,14 +29,18 @@ export function framing(method: string, head: ResponseHead): Framing {
 export function parseContentLength(value: string): number {
   const values = new Set(value.split(",").map((part) => part.trim()));
   const [only] = values;
-  if (values.size !== 1 || !/^[0-9]{1,15}$/.test(only!)) throw new Error(`the response has an invalid Content-Length ${JSON.stringify(value)}`);
+  if (values.size !== 1 || !/^[0-9]{1,15}$/.test(only!))
+    throw new Error(`the response has an invalid Content-Length ${JSON.stringify(value)}`);
   return Number(only);
 }
 
 /** Whether the connection may serve another request once the response to it is read whole. */
 export function keepsAlive(head: ResponseHead, framed: Framing): boolean {
   if (framed.kind === "close") return false;
-  const options = (head.headers.get("connection") ?? "").toLowerCase().split(",").map((option) => option.trim());
+  const options = (head.headers.get("connection") ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((option) => option.trim());
   if (options.includes("close")) return false;
   return head.minor === 1 || options.includes("keep-alive");
 }

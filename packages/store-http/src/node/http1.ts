@@ -31,7 +31,12 @@ export async function http1Send(hop: Hop, signal: AbortSignal): Promise<RawRespo
 
 class StaleConnection extends Error {}
 
-function exchange(connection: Connection, hop: Hop, requestHeadText: string, signal: AbortSignal): Promise<RawResponse> {
+function exchange(
+  connection: Connection,
+  hop: Hop,
+  requestHeadText: string,
+  signal: AbortSignal,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const parser = new ResponseHeadParser();
     const body = deferred<Uint8Array>();
@@ -88,7 +93,10 @@ function exchange(connection: Connection, hop: Hop, requestHeadText: string, sig
           reader = bodyReader(framed, head.status);
           reusable = keepsAlive(head, framed);
           resolve(answer(head));
-          if (framed.kind === "none" && bytes.length > 0) throw new Error(`the response to ${hop.method} has ${bytes.length} bytes after its head, where it has no body`);
+          if (framed.kind === "none" && bytes.length > 0)
+            throw new Error(
+              `the response to ${hop.method} has ${bytes.length} bytes after its head, where it has no body`,
+            );
         }
         if (bytes.length > 0) reader.push(bytes);
         if (reader.done) complete();
@@ -106,7 +114,11 @@ function exchange(connection: Connection, hop: Hop, requestHeadText: string, sig
       data,
       end: () => {
         if (reader === undefined) {
-          fail(stale() ? new StaleConnection() : new Error("the connection closed before a complete response head (socket hang up)"));
+          fail(
+            stale()
+              ? new StaleConnection()
+              : new Error("the connection closed before a complete response head (socket hang up)"),
+          );
           return;
         }
         try {

@@ -33,7 +33,8 @@ function sendOnce(hop: Hop, signal: AbortSignal): Promise<IncomingMessage> {
       reject(signal.reason);
       return;
     }
-    const headers = hop.body === undefined ? hop.headers : { ...hop.headers, "content-length": String(hop.body.length) };
+    const headers =
+      hop.body === undefined ? hop.headers : { ...hop.headers, "content-length": String(hop.body.length) };
     const request = httpsRequest(hop.url, { method: hop.method, headers, agent });
     // Until the response is over, an abort (the caller's or the timeout) closes the connection:
     // a pending send rejects here, a body being read fails as cut short.

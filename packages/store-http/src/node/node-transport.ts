@@ -14,7 +14,12 @@ import { MAX_REDIRECTS, redirectHop, type Hop } from "./redirect.js";
  */
 export const nodeTransport: Transport = async (request) => {
   const { signal } = request;
-  let hop: Hop = { method: request.method, url: request.url, headers: requestHeaders(request.headers), body: request.body };
+  let hop: Hop = {
+    method: request.method,
+    url: request.url,
+    headers: requestHeaders(request.headers),
+    body: request.body,
+  };
   for (let redirects = 0; ; redirects++) {
     const response = await (hop.url.protocol === "http:" ? http1Send : httpsSend)(hop, signal);
     let next: Hop | undefined;

@@ -2,7 +2,8 @@
 
 /** A plain `Uint8Array` over exactly the bytes of `bytes` (a copy when they share a larger `ArrayBuffer`, as pooled Buffers do). */
 export function plain(bytes: Uint8Array): Uint8Array {
-  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return new Uint8Array(bytes.buffer, 0, bytes.byteLength);
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength)
+    return new Uint8Array(bytes.buffer, 0, bytes.byteLength);
   return new Uint8Array(bytes);
 }
 

@@ -32,7 +32,8 @@ export function redirectHop(hop: Hop, status: number, location: string | undefin
   } catch {
     throw new Error(`a ${status} redirect to an invalid URL ${JSON.stringify(location)}`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`a ${status} redirect to ${url.href}, which is not http(s)`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`a ${status} redirect to ${url.href}, which is not http(s)`);
   // The fragment is the client's business; fetch keeps the original one when the new URL has none.
   url.hash = "";
   const headers = { ...hop.headers };

@@ -10,13 +10,22 @@ const UNSAFE_VALUE = /[\0\r\n]/;
  * request with a body, its Content-Length. Refuses (a `StoreError`, never retried) header names
  * that are not tokens and values with line breaks.
  */
-export function requestHead(method: string, url: URL, headers: Readonly<Record<string, string>>, bodyLength: number | undefined): string {
+export function requestHead(
+  method: string,
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  bodyLength: number | undefined,
+): string {
   let head = `${method} ${url.pathname}${url.search} HTTP/1.1\r\n`;
   if (headers.host === undefined) head += `host: ${url.host}\r\n`;
   for (const [name, value] of Object.entries(headers)) {
     if (name === "content-length") continue;
-    if (!TOKEN.test(name)) throw new StoreError(`${method} ${url.href}: the header name ${JSON.stringify(name)} is not a valid token`);
-    if (UNSAFE_VALUE.test(value)) throw new StoreError(`${method} ${url.href}: the value of the header ${JSON.stringify(name)} holds a line break or NUL, which would inject headers: ${JSON.stringify(value)}`);
+    if (!TOKEN.test(name))
+      throw new StoreError(`${method} ${url.href}: the header name ${JSON.stringify(name)} is not a valid token`);
+    if (UNSAFE_VALUE.test(value))
+      throw new StoreError(
+        `${method} ${url.href}: the value of the header ${JSON.stringify(name)} holds a line break or NUL, which would inject headers: ${JSON.stringify(value)}`,
+      );
     head += `${name}: ${value}\r\n`;
   }
   if (bodyLength !== undefined) head += `content-length: ${bodyLength}\r\n`;

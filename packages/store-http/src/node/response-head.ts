@@ -29,7 +29,8 @@ export class ResponseHeadParser {
 
   push(bytes: Uint8Array): { head: ResponseHead; used: number } | undefined {
     const held = this.#held;
-    const all = held === undefined ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.concat([held, bytes]);
+    const all =
+      held === undefined ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.concat([held, bytes]);
     // The end may straddle what was held and what came now.
     const end = all.indexOf("\r\n\r\n", held === undefined ? 0 : Math.max(0, held.length - 3), "latin1");
     if (end === -1) {
@@ -53,13 +54,17 @@ export function isFieldLine(line: string): boolean {
 export function parseHead(text: string): ResponseHead {
   const lines = text.split("\r\n");
   const status = STATUS_LINE.exec(lines[0]!);
-  if (status === null) throw new Error(`the response does not start with an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 100))}`);
+  if (status === null)
+    throw new Error(
+      `the response does not start with an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 100))}`,
+    );
   const headers = new Map<string, string>();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const field = FIELD.exec(line);
     // Obsolete line folding (a line starting with whitespace) is refused, as RFC 9112 allows.
-    if (field === null || !FIELD_VALUE.test(field[2]!)) throw new Error(`the response has a malformed header line: ${JSON.stringify(line.slice(0, 100))}`);
+    if (field === null || !FIELD_VALUE.test(field[2]!))
+      throw new Error(`the response has a malformed header line: ${JSON.stringify(line.slice(0, 100))}`);
     const name = field[1]!.toLowerCase();
     const before = headers.get(name);
     headers.set(name, before === undefined ? field[2]! : `${before}, ${field[2]!}`);

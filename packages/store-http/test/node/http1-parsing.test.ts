@@ -23,19 +23,32 @@ describe("ResponseHeadParser", () => {
       for (const piece of pieces) {
         got = parser.push(piece);
         if (got !== undefined) {
-          expect(new TextDecoder().decode(piece.subarray(got.used)) + new TextDecoder().decode(input.subarray(seen + piece.length))).toBe("body");
+          expect(
+            new TextDecoder().decode(piece.subarray(got.used)) +
+              new TextDecoder().decode(input.subarray(seen + piece.length)),
+          ).toBe("body");
           break;
         }
         seen += piece.length;
       }
-      expect(got!.head).toEqual({ minor: 1, status: 206, statusText: "Partial Content", headers: new Map([["content-range", "bytes 0-3/10"], ["x-a", "1, 2"]]) });
+      expect(got!.head).toEqual({
+        minor: 1,
+        status: 206,
+        statusText: "Partial Content",
+        headers: new Map([
+          ["content-range", "bytes 0-3/10"],
+          ["x-a", "1, 2"],
+        ]),
+      });
     }
   });
 });
 
 describe("ChunkedBody", () => {
   it("decodes chunks, extensions and trailers however the bytes are split, and says when it is done", () => {
-    const input = bytes('4;x=1\r\nWiki\r\n5 ; y="a;b"\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nexpires: never\r\n\r\n');
+    const input = bytes(
+      '4;x=1\r\nWiki\r\n5 ; y="a;b"\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nexpires: never\r\n\r\n',
+    );
     for (const pieces of splits(input)) {
       const body = new ChunkedBody();
       for (const piece of pieces) {
@@ -55,7 +68,12 @@ describe("ChunkedBody", () => {
 });
 
 describe("framing", () => {
-  const head = (status: number, fields: Record<string, string>, minor: 0 | 1 = 1): ResponseHead => ({ minor, status, statusText: "", headers: new Map(Object.entries(fields)) });
+  const head = (status: number, fields: Record<string, string>, minor: 0 | 1 = 1): ResponseHead => ({
+    minor,
+    status,
+    statusText: "",
+    headers: new Map(Object.entries(fields)),
+  });
 
   it("follows RFC 9112's order: no body, Transfer-Encoding, Content-Length, the connection's end", () => {
     expect(framing("HEAD", head(200, { "content-length": "5" }))).toEqual({ kind: "none" });

@@ -12,8 +12,17 @@ const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const bytesOf = (s: string) => new TextEncoder().encode(s);
 
 /** One request through the Node transport (no retries, no slots): the response's status and body, or what it threw. */
-async function get(url: string, options: Partial<TransportRequest> = {}): Promise<{ status: number; body: string; headers: { get(name: string): string | null } }> {
-  const response = await nodeTransport({ method: "GET", url: new URL(url), headers: {}, signal: new AbortController().signal, ...options });
+async function get(
+  url: string,
+  options: Partial<TransportRequest> = {},
+): Promise<{ status: number; body: string; headers: { get(name: string): string | null } }> {
+  const response = await nodeTransport({
+    method: "GET",
+    url: new URL(url),
+    headers: {},
+    signal: new AbortController().signal,
+    ...options,
+  });
   return { status: response.status, body: text(await response.body()), headers: response.headers };
 }
 /** `length` bytes that are not all alike. */
@@ -22,19 +31,32 @@ function pattern(length: number): Buffer {
   for (let i = 0; i < length; i++) bytes[i] = (i * 7) % 251;
   return bytes;
 }
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable("it succeeded"), (err: unknown) => err as Error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable("it succeeded"),
+    (err: unknown) => err as Error,
+  );
 
 /** A server answering every request with `answer(request)`, written in one piece. */
-const answering = (answer: (request: RawRequest) => string) => rawServer((request, socket) => socket.write(answer(request)));
+const answering = (answer: (request: RawRequest) => string) =>
+  rawServer((request, socket) => socket.write(answer(request)));
 
 describe("requests", () => {
   it("are a request line, Host, the transport's and the request's headers, and a Content-Length for a body", async () => {
     const server = await rawServer((_request, socket) => socket.write(response("")));
-    const put = await nodeTransport({ method: "PUT", url: new URL(`${server.url}a/b%20c?x=1#frag`), headers: { "x-one": "1", range: "bytes=0-1" }, body: bytesOf("hello"), signal: new AbortController().signal });
+    const put = await nodeTransport({
+      method: "PUT",
+      url: new URL(`${server.url}a/b%20c?x=1#frag`),
+      headers: { "x-one": "1", range: "bytes=0-1" },
+      body: bytesOf("hello"),
+      signal: new AbortController().signal,
+    });
     expect(put.status).toBe(200);
     const [request] = server.requests;
     const port = new URL(server.url).port;
-    expect(request!.head).toBe(`PUT /a/b%20c?x=1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: */*\r\naccept-encoding: gzip, deflate, br\r\nuser-agent: node\r\nx-one: 1\r\nrange: bytes=0-1\r\ncontent-length: 5`);
+    expect(request!.head).toBe(
+      `PUT /a/b%20c?x=1 HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\naccept: */*\r\naccept-encoding: gzip, deflate, br\r\nuser-agent: node\r\nx-one: 1\r\nrange: bytes=0-1\r\ncontent-length: 5`,
+    );
     expect(text(request!.body)).toBe("hello");
   });
 
@@ -42,9 +64,16 @@ describe("requests", () => {
     const server = await answering(() => response(""));
     for (const value of ["a\r\nx-injected: 1", "a\nb", "a\rb", "a\0b"]) {
       const err = await failure(get(server.url, { headers: { "x-evil": value } }));
-      expect(err).toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining('the value of the header "x-evil" holds a line break or NUL, which would inject headers') });
+      expect(err).toMatchObject({
+        code: "ZARR_STORE",
+        message: expect.stringContaining(
+          'the value of the header "x-evil" holds a line break or NUL, which would inject headers',
+        ),
+      });
     }
-    await expect(get(server.url, { headers: { "bad name": "1" } })).rejects.toMatchObject({ message: expect.stringContaining('the header name "bad name" is not a valid token') });
+    await expect(get(server.url, { headers: { "bad name": "1" } })).rejects.toMatchObject({
+      message: expect.stringContaining('the header name "bad name" is not a valid token'),
+    });
     expect(server.connections()).toBe(0);
   });
 });
@@ -60,17 +89,40 @@ describe("response heads", () => {
   });
 
   it("skip interim 1xx responses", async () => {
-    const server = await answering(() => "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </x>\r\n\r\n" + response("final"));
+    const server = await answering(
+      () => `HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </x>\r\n\r\n${response("final")}`,
+    );
     expect(await get(server.url)).toMatchObject({ status: 200, body: "final" });
-    const split = await rawServer((_request, socket) => void writeEach(socket, ["HTTP/1.1 100 Continue\r\n", "\r\nHTTP/1.1 2", "01 Created\r\ncontent-length: 2\r\n\r\nok"]));
+    const split = await rawServer(
+      (_request, socket) =>
+        void writeEach(socket, [
+          "HTTP/1.1 100 Continue\r\n",
+          "\r\nHTTP/1.1 2",
+          "01 Created\r\ncontent-length: 2\r\n\r\nok",
+        ]),
+    );
     expect(await get(split.url)).toMatchObject({ status: 201, body: "ok" });
   });
 
   it("HTTP/1.0 status lines and reason phrases with spaces (or none)", async () => {
-    const server = await answering((request) => (request.path === "/a" ? response("x", { "content-length": 1 }, "HTTP/1.0 200 All Very Fine") : "HTTP/1.1 404\r\ncontent-length: 0\r\n\r\n"));
-    const a = await nodeTransport({ method: "GET", url: new URL(`${server.url}a`), headers: {}, signal: new AbortController().signal });
+    const server = await answering((request) =>
+      request.path === "/a"
+        ? response("x", { "content-length": 1 }, "HTTP/1.0 200 All Very Fine")
+        : "HTTP/1.1 404\r\ncontent-length: 0\r\n\r\n",
+    );
+    const a = await nodeTransport({
+      method: "GET",
+      url: new URL(`${server.url}a`),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     expect([a.status, a.statusText, text(await a.body())]).toEqual([200, "All Very Fine", "x"]);
-    const b = await nodeTransport({ method: "GET", url: new URL(`${server.url}b`), headers: {}, signal: new AbortController().signal });
+    const b = await nodeTransport({
+      method: "GET",
+      url: new URL(`${server.url}b`),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     expect([b.status, b.statusText]).toEqual([404, ""]);
   });
 
@@ -87,7 +139,9 @@ describe("response heads", () => {
     ];
     for (const [answer, message] of cases) {
       const server = await answering(() => answer);
-      expect(await failure(get(server.url)), answer.slice(0, 40)).toMatchObject({ message: expect.stringContaining(message) });
+      expect(await failure(get(server.url)), answer.slice(0, 40)).toMatchObject({
+        message: expect.stringContaining(message),
+      });
     }
   });
 });
@@ -108,8 +162,21 @@ describe("bodies", () => {
 
   it("of a Content-Length are plain Uint8Arrays of their own, large ones read in pieces", async () => {
     const big = pattern(3_000_000);
-    const server = await rawServer((_request, socket) => void writeEach(socket, [`HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n`, big.subarray(0, 1000), big.subarray(1000, 1_000_000), big.subarray(1_000_000)]));
-    const response = await nodeTransport({ method: "GET", url: new URL(server.url), headers: {}, signal: new AbortController().signal });
+    const server = await rawServer(
+      (_request, socket) =>
+        void writeEach(socket, [
+          `HTTP/1.1 200 OK\r\ncontent-length: ${big.length}\r\n\r\n`,
+          big.subarray(0, 1000),
+          big.subarray(1000, 1_000_000),
+          big.subarray(1_000_000),
+        ]),
+    );
+    const response = await nodeTransport({
+      method: "GET",
+      url: new URL(server.url),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     const got = await response.body();
     expect(Buffer.from(got).equals(big)).toBe(true);
     expect(Object.getPrototypeOf(got)).toBe(Uint8Array.prototype);
@@ -118,12 +185,21 @@ describe("bodies", () => {
 
   it("shorter than Content-Length (the server closes) or longer are errors", async () => {
     const short = await rawServer((_request, socket) => socket.end(response("abc", { "content-length": 5 })));
-    expect(await failure(get(short.url))).toMatchObject({ message: "the connection closed after 3 of the 5 bytes of the body (truncated response)" });
+    expect(await failure(get(short.url))).toMatchObject({
+      message: "the connection closed after 3 of the 5 bytes of the body (truncated response)",
+    });
     const long = await answering(() => response("abcdefgh", { "content-length": 5 }));
-    expect(await failure(get(long.url))).toMatchObject({ name: "TransientFailure", message: "the body has more than 5 bytes but Content-Length says 5 (longer response)" });
+    expect(await failure(get(long.url))).toMatchObject({
+      name: "TransientFailure",
+      message: "the body has more than 5 bytes but Content-Length says 5 (longer response)",
+    });
     // Through a store: retried, then an error naming the cause.
     const store = new HttpStore(short.url, { retries: 1, retryDelay: 1 });
-    expect(await failure(store.get("k"))).toMatchObject({ message: expect.stringMatching(/failed after 2 attempts: network error while reading the response: the connection closed after 3 of the 5 bytes of the body \(truncated response\)$/) });
+    expect(await failure(store.get("k"))).toMatchObject({
+      message: expect.stringMatching(
+        /failed after 2 attempts: network error while reading the response: the connection closed after 3 of the 5 bytes of the body \(truncated response\)$/,
+      ),
+    });
   });
 
   it("with Content-Length repeated take one value; conflicting or invalid ones are errors", async () => {
@@ -147,7 +223,12 @@ describe("bodies", () => {
   });
 
   it("chunked: several chunks, extensions and trailers", async () => {
-    const server = await answering(() => response('5\r\nhello\r\n1;name=value\r\n \r\n6 ; a ; b="q \\" s"\r\nworld!\r\n0;last\r\nx-trailer: 1\r\nx-other: 2\r\n\r\n', { "transfer-encoding": "chunked" }));
+    const server = await answering(() =>
+      response(
+        '5\r\nhello\r\n1;name=value\r\n \r\n6 ; a ; b="q \\" s"\r\nworld!\r\n0;last\r\nx-trailer: 1\r\nx-other: 2\r\n\r\n',
+        { "transfer-encoding": "chunked" },
+      ),
+    );
     expect((await get(server.url)).body).toBe("hello world!");
     expect((await get(server.url)).body).toBe("hello world!");
     expect(server.connections()).toBe(1);
@@ -156,14 +237,24 @@ describe("bodies", () => {
   it("chunked: split at every byte, and large chunks", async () => {
     const encoded = "3\r\nabc\r\nA\r\n0123456789\r\n0\r\nt: 1\r\n\r\n";
     const big = pattern(200_000);
-    const bigEncoded = [`HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n`, big.subarray(0, 70_000), big.subarray(70_000), "\r\n1\r\n!\r\n0\r\n\r\n"];
+    const bigEncoded = [
+      `HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n${big.length.toString(16)}\r\n`,
+      big.subarray(0, 70_000),
+      big.subarray(70_000),
+      "\r\n1\r\n!\r\n0\r\n\r\n",
+    ];
     let n = 0;
     const server = await rawServer((_request, socket) => {
       if (n++ === 0) void writeEach(socket, [response("", { "transfer-encoding": "chunked" }), ...encoded], 1);
       else void writeEach(socket, bigEncoded);
     });
     expect((await get(server.url)).body).toBe("abc0123456789");
-    const response2 = await nodeTransport({ method: "GET", url: new URL(server.url), headers: {}, signal: new AbortController().signal });
+    const response2 = await nodeTransport({
+      method: "GET",
+      url: new URL(server.url),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     expect(Buffer.from(await response2.body()).equals(Buffer.concat([big, Buffer.from("!")]))).toBe(true);
   });
 
@@ -175,7 +266,7 @@ describe("bodies", () => {
       ["\r\nhello\r\n0\r\n\r\n", 'malformed chunk size line: ""'],
       ["5;\r\nhello\r\n0\r\n\r\n", 'malformed chunk size line: "5;"'],
       ["5;a=\r\nhello\r\n0\r\n\r\n", 'malformed chunk size line: "5;a="'],
-      ["5;a=\"x\r\nhello\r\n0\r\n\r\n", "malformed chunk size line"],
+      ['5;a="x\r\nhello\r\n0\r\n\r\n', "malformed chunk size line"],
       ["12345678901234567\r\n", "malformed chunk size line"],
       ["5\nhello\r\n0\r\n\r\n", "a line ending in LF without CR"],
       ["5\r\nhelloXX0\r\n\r\n", "a chunk not followed by CRLF"],
@@ -187,17 +278,28 @@ describe("bodies", () => {
       const server = await answering(() => response(body, { "transfer-encoding": "chunked" }));
       expect(await failure(get(server.url)), body).toMatchObject({ message: expect.stringContaining(message) });
     }
-    const early = await rawServer((_request, socket) => socket.end(response("5\r\nhello\r\n3\r\nab", { "transfer-encoding": "chunked" })));
-    expect(await failure(get(early.url))).toMatchObject({ message: "the connection closed after 7 bytes of the chunked body, before its end (truncated response)" });
+    const early = await rawServer((_request, socket) =>
+      socket.end(response("5\r\nhello\r\n3\r\nab", { "transfer-encoding": "chunked" })),
+    );
+    expect(await failure(get(early.url))).toMatchObject({
+      message: "the connection closed after 7 bytes of the chunked body, before its end (truncated response)",
+    });
     const long = await answering(() => response(`${"a".repeat(9000)}\r\n`, { "transfer-encoding": "chunked" }));
-    expect(await failure(get(long.url))).toMatchObject({ message: "the chunked body has a line longer than 8192 bytes" });
+    expect(await failure(get(long.url))).toMatchObject({
+      message: "the chunked body has a line longer than 8192 bytes",
+    });
   });
 
   it("without length or chunks are read until the server closes, and the connection is not reused", async () => {
-    const server = await rawServer((_request, socket) => void writeEach(socket, [response("", {}), "until ", "the ", "end"]).then(() => socket.end()));
+    const server = await rawServer(
+      (_request, socket) =>
+        void writeEach(socket, [response("", {}), "until ", "the ", "end"]).then(() => socket.end()),
+    );
     expect((await get(server.url)).body).toBe("until the end");
     // A Transfer-Encoding that does not end in chunked is read until the close too.
-    const gzip = await rawServer((_request, socket) => socket.end(response("raw bytes", { "transfer-encoding": "gzip" })));
+    const gzip = await rawServer((_request, socket) =>
+      socket.end(response("raw bytes", { "transfer-encoding": "gzip" })),
+    );
     expect((await get(gzip.url)).body).toBe("raw bytes");
     expect((await get(server.url)).body).toBe("until the end");
     expect(server.connections()).toBe(2);
@@ -207,10 +309,16 @@ describe("bodies", () => {
     const server = await answering((request) => {
       if (request.method === "HEAD") return response("", { "content-length": 1234 });
       if (request.path === "/204") return "HTTP/1.1 204 No Content\r\n\r\n";
-      if (request.path === "/304") return response("", { "content-length": 99, etag: '"x"' }, "HTTP/1.1 304 Not Modified");
+      if (request.path === "/304")
+        return response("", { "content-length": 99, etag: '"x"' }, "HTTP/1.1 304 Not Modified");
       return response("after");
     });
-    const head = await nodeTransport({ method: "HEAD", url: new URL(server.url), headers: {}, signal: new AbortController().signal });
+    const head = await nodeTransport({
+      method: "HEAD",
+      url: new URL(server.url),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     expect([head.status, head.headers.get("content-length"), (await head.body()).length]).toEqual([200, "1234", 0]);
     expect(await get(`${server.url}204`)).toMatchObject({ status: 204, body: "" });
     expect(await get(`${server.url}304`)).toMatchObject({ status: 304, body: "" });
@@ -218,7 +326,9 @@ describe("bodies", () => {
     expect(server.connections()).toBe(1);
     // Bytes after a head that has no body: the server framed its response wrong.
     const wrong = await answering(() => "HTTP/1.1 204 No Content\r\n\r\nsurprise");
-    expect(await failure(get(wrong.url))).toMatchObject({ message: "the response to GET has 8 bytes after its head, where it has no body" });
+    expect(await failure(get(wrong.url))).toMatchObject({
+      message: "the response to GET has 8 bytes after its head, where it has no body",
+    });
   });
 });
 
@@ -274,7 +384,11 @@ describe("connections", () => {
     expect(server.connections()).toBe(3);
     // A new connection that closes without an answer is not retried that way: it is a failure.
     const closing = await rawServer((_request, socket) => socket.destroy());
-    expect(await failure(new HttpStore(closing.url, { retries: 0 }).get("k"))).toMatchObject({ message: expect.stringMatching(/failed: network error: (the connection closed before a complete response head \(socket hang up\)|read ECONNRESET)$/) });
+    expect(await failure(new HttpStore(closing.url, { retries: 0 }).get("k"))).toMatchObject({
+      message: expect.stringMatching(
+        /failed: network error: (the connection closed before a complete response head \(socket hang up\)|read ECONNRESET)$/,
+      ),
+    });
     expect(closing.connections()).toBe(1);
   });
 
@@ -317,7 +431,12 @@ describe("connections", () => {
       socket.write(response("half", { "content-length": 100 }));
     });
     const controller = new AbortController();
-    const response1 = await nodeTransport({ method: "GET", url: new URL(server.url), headers: {}, signal: controller.signal });
+    const response1 = await nodeTransport({
+      method: "GET",
+      url: new URL(server.url),
+      headers: {},
+      signal: controller.signal,
+    });
     const body = response1.body();
     const reason = new Error("no longer needed");
     controller.abort(reason);
@@ -336,10 +455,20 @@ describe("connections", () => {
       if (request.path === "/stalls") socket.write(response("start", { "content-length": 10 }));
       else socket.write(response("v"));
     });
-    const stalls = await nodeTransport({ method: "GET", url: new URL(`${server.url}stalls`), headers: {}, signal: new AbortController().signal });
+    const stalls = await nodeTransport({
+      method: "GET",
+      url: new URL(`${server.url}stalls`),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     await stalls.discard();
     await expect(stalls.body()).rejects.toThrow("the body was discarded");
-    const read = await nodeTransport({ method: "GET", url: new URL(`${server.url}read`), headers: {}, signal: new AbortController().signal });
+    const read = await nodeTransport({
+      method: "GET",
+      url: new URL(`${server.url}read`),
+      headers: {},
+      signal: new AbortController().signal,
+    });
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
     await new Promise((resolve) => setTimeout(resolve, 10));
     await read.discard();

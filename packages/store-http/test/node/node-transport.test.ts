@@ -31,7 +31,11 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-const isPlain = (bytes: Uint8Array | undefined) => bytes !== undefined && Object.getPrototypeOf(bytes) === Uint8Array.prototype && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+const isPlain = (bytes: Uint8Array | undefined) =>
+  bytes !== undefined &&
+  Object.getPrototypeOf(bytes) === Uint8Array.prototype &&
+  bytes.byteOffset === 0 &&
+  bytes.byteLength === bytes.buffer.byteLength;
 
 describe("connections", () => {
   it("are kept open and reused (keep-alive)", async () => {
@@ -68,13 +72,23 @@ describe("bodies", () => {
     const big = new Uint8Array(300_000);
     for (let i = 0; i < big.length; i++) big[i] = i % 251;
     // Buffer.equals, not toEqual: comparing 300,000 elements one by one takes seconds.
-    const same = (got: Uint8Array | undefined) => got !== undefined && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(big);
-    const { store } = await setup({ values: { "/root/small": Buffer.from(value).toString("base64"), "/root/big": Buffer.from(big).toString("base64") } });
+    const same = (got: Uint8Array | undefined) =>
+      got !== undefined && Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(big);
+    const { store } = await setup({
+      values: {
+        "/root/small": Buffer.from(value).toString("base64"),
+        "/root/big": Buffer.from(big).toString("base64"),
+      },
+    });
     const small = await store.get("small");
     const large = await store.get("big");
     expect(small).toEqual(value);
     expect(same(large)).toBe(true);
-    expect([small, large, await store.getRange("big", { offset: 5, length: 10 })].map(isPlain)).toEqual([true, true, true]);
+    expect([small, large, await store.getRange("big", { offset: 5, length: 10 })].map(isPlain)).toEqual([
+      true,
+      true,
+      true,
+    ]);
 
     // Chunked, without Content-Length: the pieces are joined.
     const url = await listen(
@@ -90,10 +104,21 @@ describe("bodies", () => {
 
   it("a body longer or shorter than its Content-Length is refused", async () => {
     const body = (pieces: string[], length: number) =>
-      readRawBody(Object.assign(Readable.from(pieces.map((p) => Buffer.from(p))), { headers: { "content-length": String(length) }, statusCode: 200 }) as unknown as IncomingMessage);
+      readRawBody(
+        Object.assign(Readable.from(pieces.map((p) => Buffer.from(p))), {
+          headers: { "content-length": String(length) },
+          statusCode: 200,
+        }) as unknown as IncomingMessage,
+      );
     await expect(body(["abc", "de"], 5)).resolves.toEqual(new TextEncoder().encode("abcde"));
-    await expect(body(["abc", "def"], 5)).rejects.toMatchObject({ name: "TransientFailure", message: "the body has more than 5 bytes but Content-Length says 5 (longer response)" });
-    await expect(body(["abc"], 5)).rejects.toMatchObject({ name: "TransientFailure", message: "the body has 3 bytes but Content-Length says 5 (truncated response)" });
+    await expect(body(["abc", "def"], 5)).rejects.toMatchObject({
+      name: "TransientFailure",
+      message: "the body has more than 5 bytes but Content-Length says 5 (longer response)",
+    });
+    await expect(body(["abc"], 5)).rejects.toMatchObject({
+      name: "TransientFailure",
+      message: "the body has 3 bytes but Content-Length says 5 (truncated response)",
+    });
   });
 });
 
@@ -118,17 +143,27 @@ describe("Content-Encoding", () => {
   it("a coding it cannot decode is an error at once, not garbage and not a retry", async () => {
     const { session, store } = await setup({ faults: [always(respond(200, { "content-encoding": "zstd" }, value))] });
     const err = await rejection(store.get("k"));
-    expect(err).toMatchObject({ code: "ZARR_STORE", message: `GET ${session.url}root/k answered with Content-Encoding "zstd", which cannot be decoded (known: gzip, x-gzip, deflate, br)` });
+    expect(err).toMatchObject({
+      code: "ZARR_STORE",
+      message: `GET ${session.url}root/k answered with Content-Encoding "zstd", which cannot be decoded (known: gzip, x-gzip, deflate, br)`,
+    });
     expect(await requests(session)).toHaveLength(1);
   });
 });
 
 describe("redirects", () => {
   it("a PUT redirected with 307 is sent again, with its body, to the new place (Node 20's fetch fails: undici cannot resend a typed array body)", async () => {
-    const { session, store } = await setup({ writable: true, faults: [on([1], respond(307, { location: "k2" }))] }, { writable: true });
+    const { session, store } = await setup(
+      { writable: true, faults: [on([1], respond(307, { location: "k2" }))] },
+      { writable: true },
+    );
     await store.set("k", value);
     expect(await store.get("k2")).toEqual(value);
-    expect((await requests(session)).map((r) => `${r.method} ${r.status} ${r.path}`)).toEqual(["PUT 307 /root/k", "PUT 201 /root/k2", "GET 200 /root/k2"]);
+    expect((await requests(session)).map((r) => `${r.method} ${r.status} ${r.path}`)).toEqual([
+      "PUT 307 /root/k",
+      "PUT 201 /root/k2",
+      "GET 200 /root/k2",
+    ]);
   });
 
   const hop = (method: Hop["method"], body?: Uint8Array): Hop => ({
@@ -145,15 +180,25 @@ describe("redirects", () => {
     const put = hop("PUT", value);
     expect(redirectHop(put, 308, "../y/k#f")).toEqual({ ...put, url: new URL("http://a.example/y/k") });
     // 303: see the other place with a GET, without the body or what described it.
-    expect(redirectHop(put, 303, "/done")).toEqual({ method: "GET", url: new URL("http://a.example/done"), headers: { authorization: "Bearer xyz", range: "bytes=0-1" }, body: undefined });
+    expect(redirectHop(put, 303, "/done")).toEqual({
+      method: "GET",
+      url: new URL("http://a.example/done"),
+      headers: { authorization: "Bearer xyz", range: "bytes=0-1" },
+      body: undefined,
+    });
     expect(redirectHop(hop("HEAD"), 303, "/done")?.method).toBe("HEAD");
     // Another origin (here another port) gets no credentials.
-    expect(redirectHop(hop("GET"), 301, "http://a.example:8080/k")?.headers).toEqual({ "content-type": "application/octet-stream", range: "bytes=0-1" });
+    expect(redirectHop(hop("GET"), 301, "http://a.example:8080/k")?.headers).toEqual({
+      "content-type": "application/octet-stream",
+      range: "bytes=0-1",
+    });
     expect(redirectHop(hop("GET"), 301, "https://a.example/k")?.headers.authorization).toBeUndefined();
   });
 
   it("only to http(s) URLs", () => {
-    expect(() => redirectHop(hop("GET"), 302, "ftp://a.example/k")).toThrow("a 302 redirect to ftp://a.example/k, which is not http(s)");
+    expect(() => redirectHop(hop("GET"), 302, "ftp://a.example/k")).toThrow(
+      "a 302 redirect to ftp://a.example/k, which is not http(s)",
+    );
     expect(() => redirectHop(hop("GET"), 302, "http://[::1")).toThrow('a 302 redirect to an invalid URL "http://[::1"');
   });
 });

@@ -52,11 +52,23 @@ export async function rawServer(answer: (request: RawRequest, socket: Socket) =>
         if (end === -1) return;
         const head = held.toString("latin1", 0, end);
         const [line, ...fields] = head.split("\r\n");
-        const headers = Object.fromEntries(fields.map((field) => [field.slice(0, field.indexOf(":")).toLowerCase(), field.slice(field.indexOf(":") + 1).trim()]));
+        const headers = Object.fromEntries(
+          fields.map((field) => [
+            field.slice(0, field.indexOf(":")).toLowerCase(),
+            field.slice(field.indexOf(":") + 1).trim(),
+          ]),
+        );
         const length = Number(headers["content-length"] ?? 0);
         if (held.length < end + 4 + length) return;
         const [method, path] = line!.split(" ");
-        const request = { head, method: method!, path: path!, headers, body: held.subarray(end + 4, end + 4 + length), connection };
+        const request = {
+          head,
+          method: method!,
+          path: path!,
+          headers,
+          body: held.subarray(end + 4, end + 4 + length),
+          connection,
+        };
         held = held.subarray(end + 4 + length);
         requests.push(request);
         answer(request, socket);
@@ -65,7 +77,11 @@ export async function rawServer(answer: (request: RawRequest, socket: Socket) =>
   });
   open.push({ server, sockets });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, connections: () => connections, requests };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    connections: () => connections,
+    requests,
+  };
 }
 
 /** Writes `pieces` one by one, each in a write of its own after the last has gone out. */
@@ -78,6 +94,12 @@ export async function writeEach(socket: Socket, pieces: (string | Uint8Array)[],
 }
 
 /** `HTTP/1.1 200 OK` with `headers` and `body`, as one string of bytes. */
-export function response(body: string, headers: Record<string, string | number> = { "content-length": body.length }, statusLine = "HTTP/1.1 200 OK"): string {
-  return `${statusLine}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")}\r\n${body}`;
+export function response(
+  body: string,
+  headers: Record<string, string | number> = { "content-length": body.length },
+  statusLine = "HTTP/1.1 200 OK",
+): string {
+  return `${statusLine}\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n${body}`;
 }

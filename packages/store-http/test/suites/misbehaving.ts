@@ -12,16 +12,29 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
 
   describe("retries", () => {
     it("retries 5xx responses and then succeeds", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [on([1], respond(500)), on([2], respond(503))] });
+      const { session, store } = await setup({
+        values: holding(),
+        faults: [on([1], respond(500)), on([2], respond(503))],
+      });
       expect(await store.get("k")).toEqual(value);
-      expect((await requests(session)).map((r) => `${r.status} ${r.path}`)).toEqual(["500 /root/k", "503 /root/k", "200 /root/k"]);
+      expect((await requests(session)).map((r) => `${r.status} ${r.path}`)).toEqual([
+        "500 /root/k",
+        "503 /root/k",
+        "200 /root/k",
+      ]);
     });
 
     it("gives up after `retries`, with an HttpStoreError naming request, status, attempts and key", async () => {
       const { session, store } = await setup({ faults: [always(respond(502))] }, { retries: 2 });
       const err = await rejection(store.get("a/0.0"));
       expect(err).toBeInstanceOf(HttpStoreError);
-      expect(err).toMatchObject({ code: "ZARR_STORE", status: 502, key: "a/0.0", method: "GET", url: `${session.url}root/a/0.0` });
+      expect(err).toMatchObject({
+        code: "ZARR_STORE",
+        status: 502,
+        key: "a/0.0",
+        method: "GET",
+        url: `${session.url}root/a/0.0`,
+      });
       expect(err.message).toBe(`GET ${session.url}root/a/0.0 failed after 3 attempts: 502 Bad Gateway`);
       expect(await requests(session)).toHaveLength(3);
     });
@@ -36,7 +49,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("honours Retry-After on a 503 (up to maxRetryDelay)", async () => {
-      const { store } = await setup({ values: holding(), faults: [on([1], respond(503, { "retry-after": "1" }))] }, { maxRetryDelay: 5_000 });
+      const { store } = await setup(
+        { values: holding(), faults: [on([1], respond(503, { "retry-after": "1" }))] },
+        { maxRetryDelay: 5_000 },
+      );
       const started = Date.now();
       expect(await store.get("k")).toEqual(value);
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -52,20 +68,36 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     it("reports a refused connection after retrying", async () => {
       const store = new HttpStore(`${testServer().refusedUrl}/root/`, { retries: 1, retryDelay: 1 });
       const err = await rejection(store.get("k"));
-      expect(err).toMatchObject({ code: "ZARR_STORE", status: undefined, key: "k", message: expect.stringMatching(transport.refused) });
+      expect(err).toMatchObject({
+        code: "ZARR_STORE",
+        status: undefined,
+        key: "k",
+        message: expect.stringMatching(transport.refused),
+      });
     });
 
     it("retries PUT and DELETE too (they are idempotent)", async () => {
-      const { session, store } = await setup({ writable: true, faults: [on([1, 3], respond(500))] }, { writable: true });
+      const { session, store } = await setup(
+        { writable: true, faults: [on([1, 3], respond(500))] },
+        { writable: true },
+      );
       await store.set("k", value);
       await store.delete("k");
-      expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 500", "PUT 201", "DELETE 500", "DELETE 204"]);
+      expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual([
+        "PUT 500",
+        "PUT 201",
+        "DELETE 500",
+        "DELETE 204",
+      ]);
     });
   });
 
   describe("429 Too Many Requests", () => {
     it("is retried after the Retry-After seconds", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [on([1], respond(429, { "retry-after": "1" }))] }, { maxRetryDelay: 5_000 });
+      const { session, store } = await setup(
+        { values: holding(), faults: [on([1], respond(429, { "retry-after": "1" }))] },
+        { maxRetryDelay: 5_000 },
+      );
       const started = Date.now();
       expect(await store.get("k")).toEqual(value);
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -75,7 +107,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     it("is retried after a Retry-After HTTP date", async () => {
       // HTTP dates have whole seconds: 3 s from now, cut to the second, is more than 2 s away.
       const when = new Date(Date.now() + 3_000).toUTCString();
-      const { store } = await setup({ values: holding(), faults: [on([1], respond(429, { "retry-after": when }))] }, { maxRetryDelay: 10_000 });
+      const { store } = await setup(
+        { values: holding(), faults: [on([1], respond(429, { "retry-after": when }))] },
+        { maxRetryDelay: 10_000 },
+      );
       const started = Date.now();
       expect(await store.get("k")).toEqual(value);
       const waited = Date.now() - started;
@@ -84,7 +119,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("waits at most maxRetryDelay, however long the server asks", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [on([1, 2], respond(429, { "retry-after": "3600" }))] }, { maxRetryDelay: 200 });
+      const { session, store } = await setup(
+        { values: holding(), faults: [on([1, 2], respond(429, { "retry-after": "3600" }))] },
+        { maxRetryDelay: 200 },
+      );
       const started = Date.now();
       expect(await store.get("k")).toEqual(value);
       const waited = Date.now() - started;
@@ -96,7 +134,12 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     it("without Retry-After backs off as for a 5xx; when retries run out it is an HttpStoreError with status 429", async () => {
       const { session, store } = await setup({ faults: [always(respond(429))] }, { retries: 2 });
       const err = await rejection(store.getRange("k", { offset: 0, length: 4 }));
-      expect(err).toMatchObject({ code: "ZARR_STORE", status: 429, key: "k", message: `GET ${session.url}root/k failed after 3 attempts: 429 Too Many Requests` });
+      expect(err).toMatchObject({
+        code: "ZARR_STORE",
+        status: 429,
+        key: "k",
+        message: `GET ${session.url}root/k failed after 3 attempts: 429 Too Many Requests`,
+      });
       expect(await requests(session)).toHaveLength(3);
     });
   });
@@ -105,9 +148,16 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     const truncate = (then: "close" | "stall"): FaultAction => ({ truncate: { bytes: 5, then } });
 
     it("a body cut short is retried, then an error", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [always(truncate("close"))] }, { retries: 1 });
+      const { session, store } = await setup(
+        { values: holding(), faults: [always(truncate("close"))] },
+        { retries: 1 },
+      );
       const err = await rejection(store.get("k"));
-      expect(err).toMatchObject({ code: "ZARR_STORE", key: "k", message: expect.stringMatching(/failed after 2 attempts: network error while reading the response: /) });
+      expect(err).toMatchObject({
+        code: "ZARR_STORE",
+        key: "k",
+        message: expect.stringMatching(/failed after 2 attempts: network error while reading the response: /),
+      });
       expect(await requests(session)).toHaveLength(2);
       expect((await requests(session)).map((r) => r.bytes)).toEqual([5, 5]);
     });
@@ -128,7 +178,9 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
         },
       });
       const err = await rejection(store.get("k"));
-      expect(err.message).toBe(`GET http://example.invalid/k failed after 2 attempts: the body has 5 bytes but Content-Length says ${value.length} (truncated response)`);
+      expect(err.message).toBe(
+        `GET http://example.invalid/k failed after 2 attempts: the body has 5 bytes but Content-Length says ${value.length} (truncated response)`,
+      );
       expect(calls).toBe(2);
     });
 
@@ -138,7 +190,9 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
         fetch: async () => new Response(value, { status: 200, headers: { "content-length": "5" } }),
       });
       const err = await rejection(store.get("k"));
-      expect(err.message).toBe("GET http://example.invalid/k failed: the body has more than 5 bytes but Content-Length says 5 (longer response)");
+      expect(err.message).toBe(
+        "GET http://example.invalid/k failed: the body has more than 5 bytes but Content-Length says 5 (longer response)",
+      );
     });
 
     it("a 206 whose Content-Range does not match the request or the body", async () => {
@@ -152,7 +206,12 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       for (const [name, headers, body] of cases) {
         const { store } = await setup({ faults: [always(respond(206, headers, body))] });
         const err = await rejection(store.getRange("k", { offset: 2, length: 4 }));
-        expect(err, name).toMatchObject({ code: "ZARR_STORE", status: 206, key: "k", message: expect.stringContaining("(Range: bytes=2-5) answered with") });
+        expect(err, name).toMatchObject({
+          code: "ZARR_STORE",
+          status: 206,
+          key: "k",
+          message: expect.stringContaining("(Range: bytes=2-5) answered with"),
+        });
       }
     });
 
@@ -162,12 +221,20 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(await store.getRange("k", { suffixLength: 3 })).toEqual(value.slice(-3));
       expect(await store.getRange("k", { offset: 100 })).toEqual(new Uint8Array(0));
       const log = await requests(session);
-      expect(log.map((r) => `${r.status} ${r.headers.range}`)).toEqual(["200 bytes=4-8", "200 bytes=-3", "200 bytes=100-"]);
+      expect(log.map((r) => `${r.status} ${r.headers.range}`)).toEqual([
+        "200 bytes=4-8",
+        "200 bytes=-3",
+        "200 bytes=100-",
+      ]);
     });
   });
 
   describe("HTML pages", () => {
-    const html = respond(200, { "content-type": "text/html; charset=utf-8" }, new TextEncoder().encode("<!doctype html><p>Not found</p>"));
+    const html = respond(
+      200,
+      { "content-type": "text/html; charset=utf-8" },
+      new TextEncoder().encode("<!doctype html><p>Not found</p>"),
+    );
 
     it("are errors by default (a server answering missing paths with a page)", async () => {
       const { session, store } = await setup({ faults: [always(html)] });
@@ -176,7 +243,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(err.message).toBe(
         `GET ${session.url}root/a/0.0 answered 200 with an HTML page (Content-Type text/html; charset=utf-8) instead of the value of "a/0.0": the server may answer missing paths with a page (pass { rejectHtml: false } to accept HTML values)`,
       );
-      await expect(store.getRange("a/0.0", { offset: 0, length: 2 })).rejects.toMatchObject({ status: 200, message: expect.stringContaining("HTML page") });
+      await expect(store.getRange("a/0.0", { offset: 0, length: 2 })).rejects.toMatchObject({
+        status: 200,
+        message: expect.stringContaining("HTML page"),
+      });
       expect(await requests(session)).toHaveLength(2);
     });
 
@@ -188,12 +258,24 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
 
   describe("missing keys and writes", () => {
     it("404 is missing; 403 is an error unless missingStatuses says otherwise (S3)", async () => {
-      const { store } = await setup({ faults: [always(respond(403, { "content-type": "application/xml" }, new TextEncoder().encode("<Error><Code>AccessDenied</Code></Error>")))] });
+      const { store } = await setup({
+        faults: [
+          always(
+            respond(
+              403,
+              { "content-type": "application/xml" },
+              new TextEncoder().encode("<Error><Code>AccessDenied</Code></Error>"),
+            ),
+          ),
+        ],
+      });
       await expect(store.get("k")).rejects.toMatchObject({ status: 403 });
       const s3 = new HttpStore(store.url, { missingStatuses: [403, 404] });
       expect(await s3.get("k")).toBeUndefined();
       expect(await s3.getRange("k", { suffixLength: 4 })).toBeUndefined();
-      expect(() => new HttpStore(store.url, { missingStatuses: [200] })).toThrow("invalid missingStatuses: 200 is not a 4xx status");
+      expect(() => new HttpStore(store.url, { missingStatuses: [200] })).toThrow(
+        "invalid missingStatuses: 200 is not a 4xx status",
+      );
       const plain = (await setup({})).store;
       expect(await plain.get("k")).toBeUndefined();
       expect(await plain.getRange("k", { offset: 1, length: 2 })).toBeUndefined();
@@ -207,24 +289,53 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       await store.delete("a/0.0");
       await store.delete("a/0.0"); // a missing key is fine
       expect(await store.get("a/0.0")).toBeUndefined();
-      expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual(["PUT 201", "GET 200", "GET 206", "DELETE 204", "DELETE 404", "GET 404"]);
+      expect((await requests(session)).map((r) => `${r.method} ${r.status}`)).toEqual([
+        "PUT 201",
+        "GET 200",
+        "GET 206",
+        "DELETE 204",
+        "DELETE 404",
+        "GET 404",
+      ]);
     });
 
     it("a server refusing writes gives an HttpStoreError; a read-only store refuses without asking", async () => {
       const { session, store } = await setup({ values: holding() }, { writable: true });
-      await expect(store.set("k", value)).rejects.toMatchObject({ code: "ZARR_STORE", status: 405, method: "PUT", key: "k", message: `PUT ${session.url}root/k failed: 405 Method Not Allowed` });
+      await expect(store.set("k", value)).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        status: 405,
+        method: "PUT",
+        key: "k",
+        message: `PUT ${session.url}root/k failed: 405 Method Not Allowed`,
+      });
       await expect(store.delete("k")).rejects.toMatchObject({ status: 405, method: "DELETE" });
       const readOnly = new HttpStore(store.url);
-      await expect(readOnly.set("k", value)).rejects.toMatchObject({ code: "ZARR_STORE", key: "k", message: `cannot write "k": the HttpStore at ${store.url.href} is read-only (pass { writable: true } to PUT and DELETE)` });
+      await expect(readOnly.set("k", value)).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        key: "k",
+        message: `cannot write "k": the HttpStore at ${store.url.href} is read-only (pass { writable: true } to PUT and DELETE)`,
+      });
       await expect(readOnly.delete("k")).rejects.toMatchObject({ message: expect.stringContaining("is read-only") });
       expect((await requests(session)).map((r) => r.method)).toEqual(["PUT", "DELETE"]);
       expect(await readOnly.get("k")).toEqual(value);
     });
 
     it("a failing PUT is an error; deleting a missing key is fine", async () => {
-      const { store } = await setup({ faults: [{ methods: ["DELETE"], action: respond(404) }, { methods: ["PUT"], action: respond(409) }] }, { writable: true });
+      const { store } = await setup(
+        {
+          faults: [
+            { methods: ["DELETE"], action: respond(404) },
+            { methods: ["PUT"], action: respond(409) },
+          ],
+        },
+        { writable: true },
+      );
       await store.delete("k");
-      await expect(store.set("k", value)).rejects.toMatchObject({ status: 409, method: "PUT", message: expect.stringMatching(/^PUT .*\/root\/k failed: 409 Conflict$/) });
+      await expect(store.set("k", value)).rejects.toMatchObject({
+        status: 409,
+        method: "PUT",
+        message: expect.stringMatching(/^PUT .*\/root\/k failed: 409 Conflict$/),
+      });
     });
   });
 
@@ -241,8 +352,13 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("a body that stalls halfway times out too", async () => {
-      const { store } = await setup({ values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] }, { timeout: 150, retries: 0 });
-      await expect(store.get("k")).rejects.toMatchObject({ message: expect.stringMatching(/^GET .* failed: no complete response within 150 ms \(timeout\)$/) });
+      const { store } = await setup(
+        { values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] },
+        { timeout: 150, retries: 0 },
+      );
+      await expect(store.get("k")).rejects.toMatchObject({
+        message: expect.stringMatching(/^GET .* failed: no complete response within 150 ms \(timeout\)$/),
+      });
     });
 
     it("the caller's signal aborts a stalled request at once, with the signal's reason, and no retry", async () => {
@@ -258,7 +374,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("the caller's signal aborts a body that stalls halfway, with the signal's reason", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] }, { timeout: 0 });
+      const { session, store } = await setup(
+        { values: holding(), faults: [always({ truncate: { bytes: 10, then: "stall" } })] },
+        { timeout: 0 },
+      );
       const reason = new Error("user went away");
       const controller = new AbortController();
       setTimeout(() => controller.abort(reason), 100);
@@ -269,7 +388,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("the caller's signal aborts the wait for a free slot, and the request is never sent", async () => {
-      const { session, store } = await setup({ values: holding(), faults: [on([1], { stall: true })] }, { concurrency: 1, timeout: 0 });
+      const { session, store } = await setup(
+        { values: holding(), faults: [on([1], { stall: true })] },
+        { concurrency: 1, timeout: 0 },
+      );
       const first = store.get("k", { signal: AbortSignal.timeout(300) }).catch((err: unknown) => err);
       const reason = new Error("no longer needed");
       const controller = new AbortController();
@@ -283,9 +405,14 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("the caller's signal aborts the wait between retries", async () => {
-      const { session, store } = await setup({ faults: [always(respond(503, { "retry-after": "30" }))] }, { maxRetryDelay: 30_000 });
+      const { session, store } = await setup(
+        { faults: [always(respond(503, { "retry-after": "30" }))] },
+        { maxRetryDelay: 30_000 },
+      );
       const started = Date.now();
-      await expect(store.get("k", { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({ name: "TimeoutError" });
+      await expect(store.get("k", { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
+        name: "TimeoutError",
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(await requests(session)).toHaveLength(1);
     });
@@ -296,7 +423,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       // The server holds each answer long enough that three requests sent together overlap there
       // even when a loaded browser takes tens of milliseconds to dispatch them.
       const keys = Array.from({ length: 9 }, (_, i) => `c/${i}`);
-      const { session, store } = await setup({ values: holding(...keys.map((key) => `/root/${key}`)), delay: 250 }, { concurrency: 3 });
+      const { session, store } = await setup(
+        { values: holding(...keys.map((key) => `/root/${key}`)), delay: 250 },
+        { concurrency: 3 },
+      );
       const values = await Promise.all(keys.map((key) => store.get(key)));
       expect(values).toEqual(keys.map(() => value));
       expect((await session.log()).maxInFlight).toBe(3);
@@ -304,7 +434,9 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
 
     it("sends custom headers, keeps the base URL's query, and encodes keys", async () => {
       const session = await pool.open({ faults: [always(respond(200, {}, value))] });
-      const store = new HttpStore(`${session.url}base/path?token=abc%20def`, { headers: { authorization: "Bearer xyz", "x-extra": "1" } });
+      const store = new HttpStore(`${session.url}base/path?token=abc%20def`, {
+        headers: { authorization: "Bearer xyz", "x-extra": "1" },
+      });
       expect(await store.get("with space/a#b?c%")).toEqual(value);
       const [request] = await requests(session);
       expect(request!.path).toBe("/base/path/with%20space/a%23b%3Fc%25?token=abc%20def");
@@ -316,11 +448,21 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       const session = await pool.open({ faults: [always(respond(200, {}, value))] });
       const forms: HeadersInit[] = [
         { "X-A": " 1 ", "x-b": "2" },
-        [["X-A", "1"], ["x-b", "2"]],
+        [
+          ["X-A", "1"],
+          ["x-b", "2"],
+        ],
         new Headers({ "X-A": "1", "x-b": "2" }),
       ];
       for (const headers of forms) expect(await new HttpStore(session.url, { headers }).get("k")).toEqual(value);
-      expect(await new HttpStore(session.url, { headers: [["x-a", "1"], ["X-A", "2"]] }).get("k")).toEqual(value);
+      expect(
+        await new HttpStore(session.url, {
+          headers: [
+            ["x-a", "1"],
+            ["X-A", "2"],
+          ],
+        }).get("k"),
+      ).toEqual(value);
       const sent = (await requests(session)).map((r) => `${r.headers["x-a"]}|${r.headers["x-b"]}`);
       expect(sent).toEqual(["1|2", "1|2", "1|2", "1, 2|undefined"]);
     });
@@ -356,10 +498,15 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       expect(() => new HttpStore("file:///tmp/x")).toThrow("only http: and https: are supported");
       expect(() => new HttpStore("http://x/", { concurrency: 0 })).toThrow("invalid HTTP option concurrency");
       expect(() => new HttpStore("http://x/", { retries: 1.5 })).toThrow("invalid HTTP option retries");
-      expect(() => new HttpStore("http://x/", { headers: { "bad name": "1" } })).toThrow('invalid HTTP option headers: "bad name": "1" is not a valid header');
+      expect(() => new HttpStore("http://x/", { headers: { "bad name": "1" } })).toThrow(
+        'invalid HTTP option headers: "bad name": "1" is not a valid header',
+      );
       expect(() => new HttpStore("http://x/", { headers: { x: "a\r\nb: c" } })).toThrow("invalid HTTP option headers");
       const store = new HttpStore("http://x/");
-      return expect(store.getRange("k", { offset: -1 })).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("offset must be a non-negative integer") });
+      return expect(store.getRange("k", { offset: -1 })).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        message: expect.stringContaining("offset must be a non-negative integer"),
+      });
     });
   });
 }

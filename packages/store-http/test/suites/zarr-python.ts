@@ -13,7 +13,8 @@ export function zarrPythonSuite({ name }: TransportUnderTest): void {
   let session: Session;
   let store: HttpStore;
   /** The file as the server has it on disk: a plain GET, no Range, no HttpStore. */
-  const onDisk = async (key: string) => new Uint8Array(await (await fetch(`${session.url}group.zarr/${key}`)).arrayBuffer());
+  const onDisk = async (key: string) =>
+    new Uint8Array(await (await fetch(`${session.url}group.zarr/${key}`)).arrayBuffer());
   beforeAll(async () => {
     session = await openSession({ files: "packages/store-http/test/fixtures" });
     store = new HttpStore(`${session.url}group.zarr`, { retryDelay: 1 });
@@ -24,7 +25,13 @@ export function zarrPythonSuite({ name }: TransportUnderTest): void {
     it("reads metadata and attributes", async () => {
       expect(json(await store.get(".zgroup"))).toEqual({ zarr_format: 2 });
       expect(json(await store.get(".zattrs"))).toEqual({ title: "served over http" });
-      expect(json(await store.get("foo/bar/.zarray"))).toMatchObject({ shape: [4, 6], chunks: [2, 3], dtype: "<i4", dimension_separator: "/", compressor: null });
+      expect(json(await store.get("foo/bar/.zarray"))).toMatchObject({
+        shape: [4, 6],
+        chunks: [2, 3],
+        dtype: "<i4",
+        dimension_separator: "/",
+        compressor: null,
+      });
       expect(json(await store.get("baz/.zarray"))).toMatchObject({ compressor: { id: "zlib", level: 1 } });
     });
 
@@ -45,14 +52,23 @@ export function zarrPythonSuite({ name }: TransportUnderTest): void {
       expect(await store.getRange("foo/bar/0/1", { suffixLength: 4 })).toEqual(whole.slice(-4));
       expect(await store.getRange("foo/bar/0/1", { offset: 20 })).toEqual(whole.slice(20));
       const { requests } = await session.log();
-      const ranges = requests.filter((r) => r.path === "/group.zarr/foo/bar/0/1" && r.headers.range !== undefined).map((r) => `${r.status} ${r.headers.range} ${r.bytes}`);
+      const ranges = requests
+        .filter((r) => r.path === "/group.zarr/foo/bar/0/1" && r.headers.range !== undefined)
+        .map((r) => `${r.status} ${r.headers.range} ${r.bytes}`);
       expect(ranges).toEqual(["206 bytes=4-11 8", "206 bytes=-4 4", `206 bytes=20- ${whole.length - 20}`]);
     });
 
     it("is read-only unless asked: set and delete throw without a request", async () => {
       const before = (await session.log()).requests.length;
-      await expect(store.set(".zattrs", new Uint8Array(1))).rejects.toMatchObject({ code: "ZARR_STORE", key: ".zattrs", message: expect.stringContaining("read-only") });
-      await expect(store.delete(".zattrs")).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining("read-only") });
+      await expect(store.set(".zattrs", new Uint8Array(1))).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        key: ".zattrs",
+        message: expect.stringContaining("read-only"),
+      });
+      await expect(store.delete(".zattrs")).rejects.toMatchObject({
+        code: "ZARR_STORE",
+        message: expect.stringContaining("read-only"),
+      });
       expect((await session.log()).requests.length).toBe(before);
       expect(store.writable).toBe(false);
       expect("list" in store).toBe(false);

@@ -10,7 +10,8 @@ process.stdout.write("ready\n");
 for (let session = 1; ; session++) {
   const file = await nodeFile(path);
   const store = await ZipStore.open(file, { mode: "a" });
-  for (let chunk = 0; chunk < 4; chunk++) await store.set(`b/${chunk}`, new Uint8Array(new Int32Array(chunkLength).fill(session).buffer));
+  for (let chunk = 0; chunk < 4; chunk++)
+    await store.set(`b/${chunk}`, new Uint8Array(new Int32Array(chunkLength).fill(session).buffer));
   await store.close();
   await file.close();
   process.stdout.write(`committed ${session}\n`);
