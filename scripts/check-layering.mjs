@@ -66,23 +66,73 @@ for (const name of readdirSync(join(root, "packages"))) {
           // Tests may use the package's own test kits and any lower layer.
           if (target !== name) uses.add(target);
           if (sub === "src" && browserSafe.has(name) && !nodeOnly && target !== name && !browserSafe.has(target)) {
-            problems.push(`${where}: browser-safe @z/${name} imports the Node-only @z/${target} outside its Node entries and src/node/`);
+            problems.push(
+              `${where}: browser-safe @z/${name} imports the Node-only @z/${target} outside its Node entries and src/node/`,
+            );
           }
         }
-        if (sub === "src" && browserSafe.has(name) && !nodeOnly && (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))) {
+        if (
+          sub === "src" &&
+          browserSafe.has(name) &&
+          !nodeOnly &&
+          (spec.startsWith("node:") || ["fs", "path", "os", "crypto", "zlib", "worker_threads"].includes(spec))
+        ) {
           problems.push(`${where}: browser-safe @z/${name} imports the Node built-in "${spec}"`);
         }
-        if (sub === "src" && browserSafe.has(name) && !nodeOnly && /^\.\.?\/(.*\/)?node\//.test(spec) && !nodeEntries.has(relative(dir, file))) {
-          problems.push(`${where}: imports Node-only code ("${spec}") but is not one of @z/${name}'s Node entries ("$node-entries" in scripts/layers.json)`);
+        if (
+          sub === "src" &&
+          browserSafe.has(name) &&
+          !nodeOnly &&
+          /^\.\.?\/(.*\/)?node\//.test(spec) &&
+          !nodeEntries.has(relative(dir, file))
+        ) {
+          problems.push(
+            `${where}: imports Node-only code ("${spec}") but is not one of @z/${name}'s Node entries ("$node-entries" in scripts/layers.json)`,
+          );
         }
       }
     }
   }
   for (const target of uses) {
-    if (!may.has(target)) problems.push(`@z/${name} imports @z/${target}, which is not below it (allowed: ${[...may].join(", ") || "nothing"})`);
+    if (!may.has(target))
+      problems.push(
+        `@z/${name} imports @z/${target}, which is not below it (allowed: ${[...may].join(", ") || "nothing"})`,
+      );
   }
   graph.set(name, uses);
 }
+
+// Cycles between a package's own modules (type-only imports included: they tie the files together
+// as much for a reader, and for api-extractor), e.g. array.ts -> info.ts -> array.ts.
+const moduleCycles = new Set();
+for (const name of readdirSync(join(root, "packages"))) {
+  const src = join(root, "packages", name, "src");
+  const edges = new Map();
+  for (const file of sourceFiles(src)) {
+    const text = readFileSync(file, "utf8");
+    const targets = [];
+    for (const [, spec] of text.matchAll(importPattern)) {
+      if (!spec.startsWith(".")) continue;
+      const target = join(file, "..", spec.replace(/\.js$/, ".ts"));
+      if (existsSync(target)) targets.push(target);
+    }
+    edges.set(file, targets);
+  }
+  const seen = new Map();
+  const walk = (file, stack) => {
+    if (seen.get(file) === "done") return;
+    if (seen.get(file) === "active") {
+      const cycle = [...stack.slice(stack.indexOf(file)), file].map((f) => relative(root, f));
+      moduleCycles.add(cycle.join(" -> "));
+      return;
+    }
+    seen.set(file, "active");
+    for (const next of edges.get(file) ?? []) walk(next, [...stack, file]);
+    seen.set(file, "done");
+  };
+  for (const file of edges.keys()) walk(file, []);
+}
+for (const cycle of moduleCycles) problems.push(`module import cycle: ${cycle}`);
 
 // Cycles, in case layers.json itself is ever edited into one.
 const state = new Map();
@@ -102,4 +152,4 @@ if (problems.length > 0) {
   console.error(`layering check failed:\n- ${problems.join("\n- ")}`);
   process.exit(1);
 }
-console.log(`layering check: ${graph.size} packages, imports follow the layers, no cycles`);
+console.log(`layering check: ${graph.size} packages, imports follow the layers, no cycles between packages or modules`);

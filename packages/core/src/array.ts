@@ -61,6 +61,9 @@ import { ChunkJobs } from "./chunk-jobs.js";
 import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
 import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
+import type { SelectionOptions } from "./selection-options.js";
+
+export type { SelectionOptions };
 import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
 import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
@@ -184,13 +187,31 @@ export class ZarrArray {
     this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
     this.writeEmptyChunks = options.writeEmptyChunks ?? true;
     this.synchronizer = options.synchronizer;
-    this.attrs = new Attributes(store, zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path), this.readOnly, options.synchronizer);
+    this.attrs = new Attributes(
+      store,
+      zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path),
+      this.readOnly,
+      options.synchronizer,
+    );
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
-    this.#part = { store, codec, chunks: meta.chunks, strides: stridesFor(meta.chunks, meta.order), dtype: meta.dtype, chunkKey: (c) => this.chunkKey(c) };
+    this.#part = {
+      store,
+      codec,
+      chunks: meta.chunks,
+      strides: stridesFor(meta.chunks, meta.order),
+      dtype: meta.dtype,
+      chunkKey: (c) => this.chunkKey(c),
+    };
     this.#jobs = new ChunkJobs(meta, codec);
-    if (zarrFormat === 1 || meta.shape.length < 2 || meta.dimensionSeparator !== undefined || storeSeparator(store) !== undefined) this.#nested = false;
+    if (
+      zarrFormat === 1 ||
+      meta.shape.length < 2 ||
+      meta.dimensionSeparator !== undefined ||
+      storeSeparator(store) !== undefined
+    )
+      this.#nested = false;
   }
 
   static {
@@ -309,50 +330,80 @@ export class ZarrArray {
    * (any step, negative too), `null` and `"..."` select basically; index arrays and masks
    * orthogonally or by coordinates. Strings name fields of a structured array.
    */
-  async get<T extends NdData = TypedArray>(selection?: FieldSelectionInput, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async get<T extends NdData = TypedArray>(
+    selection?: FieldSelectionInput,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     const { fields, selection: items } = popFields(selection);
     const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
     return this.#read<T>(indexer, { ...options, fields: options.fields ?? fields });
   }
 
-  async getBasicSelection<T extends NdData = TypedArray>(selection?: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async getBasicSelection<T extends NdData = TypedArray>(
+    selection?: BasicSelection,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     return this.#read<T>(new BasicIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Index arrays, masks, integers and slices, each along its own dimension (numpy's `np.ix_`). */
-  async getOrthogonalSelection<T extends NdData = TypedArray>(selection: OrthogonalSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async getOrthogonalSelection<T extends NdData = TypedArray>(
+    selection: OrthogonalSelection,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     return this.#read<T>(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The points whose coordinates the (broadcast) index arrays give. */
-  async getCoordinateSelection<T extends NdData = TypedArray>(selection: CoordinateSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async getCoordinateSelection<T extends NdData = TypedArray>(
+    selection: CoordinateSelection,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     return this.#read<T>(new CoordinateIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** The elements where a boolean mask of the array's shape is true, in C order. */
-  async getMaskSelection<T extends NdData = TypedArray>(selection: MaskSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async getMaskSelection<T extends NdData = TypedArray>(
+    selection: MaskSelection,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     return this.#read<T>(new MaskIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** Whole chunks, selected by integers and slices over the chunk grid. */
-  async getBlockSelection<T extends NdData = TypedArray>(selection: BasicSelection, options: SelectionOptions = {}): Promise<NdArray<T>> {
+  async getBlockSelection<T extends NdData = TypedArray>(
+    selection: BasicSelection,
+    options: SelectionOptions = {},
+  ): Promise<NdArray<T>> {
     return this.#read<T>(new BlockIndexer(selection, this.shape, this.chunks), options);
   }
 
   /** zarr-python's `oindex`: orthogonal selections. */
   get oindex(): SelectionAccessor<OrthogonalSelection> {
-    return { get: <T extends NdData = TypedArray>(s: OrthogonalSelection, o?: SelectionOptions) => this.getOrthogonalSelection<T>(s, o), set: (s, v, o) => this.setOrthogonalSelection(s, v, o) };
+    return {
+      get: <T extends NdData = TypedArray>(s: OrthogonalSelection, o?: SelectionOptions) =>
+        this.getOrthogonalSelection<T>(s, o),
+      set: (s, v, o) => this.setOrthogonalSelection(s, v, o),
+    };
   }
 
   /** zarr-python's `vindex`: coordinate or mask selections. */
   get vindex(): SelectionAccessor<CoordinateSelection | MaskSelection> {
-    const indexer = (s: CoordinateSelection | MaskSelection): Indexer => createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
-    return { get: async <T extends NdData = TypedArray>(s: CoordinateSelection | MaskSelection, o: SelectionOptions = {}) => this.#read<T>(indexer(s), o), set: async (s, v, o = {}) => this.#write(indexer(s), v, o) };
+    const indexer = (s: CoordinateSelection | MaskSelection): Indexer =>
+      createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
+    return {
+      get: async <T extends NdData = TypedArray>(s: CoordinateSelection | MaskSelection, o: SelectionOptions = {}) =>
+        this.#read<T>(indexer(s), o),
+      set: async (s, v, o = {}) => this.#write(indexer(s), v, o),
+    };
   }
 
   /** zarr-python's `blocks`: block selections. */
   get blocks(): SelectionAccessor<BasicSelection> {
-    return { get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o), set: (s, v, o) => this.setBlockSelection(s, v, o) };
+    return {
+      get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o),
+      set: (s, v, o) => this.setBlockSelection(s, v, o),
+    };
   }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
@@ -363,30 +414,57 @@ export class ZarrArray {
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
-      const layout = this.#nested === undefined ? (found: boolean, coords: readonly number[], signal?: AbortSignal) => this.#nestedAfter(found, coords, signal) : undefined;
+      const layout =
+        this.#nested === undefined
+          ? (found: boolean, coords: readonly number[], signal?: AbortSignal) =>
+              this.#nestedAfter(found, coords, signal)
+          : undefined;
       return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options, layout) as Promise<NdArray<T>>;
     }
-    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
-    if (fields !== undefined && options.out !== undefined) throw new ArgumentError("out cannot be combined with fields");
+    const fields =
+      options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
+    if (fields !== undefined && options.out !== undefined)
+      throw new ArgumentError("out cannot be combined with fields");
     const size = product(indexer.shape);
     const Ctor = typedArrayConstructor(this.dtype);
     const values = size * valuesPerElement(this.dtype);
     // A selection needing small parts of its chunks decodes just those here (see partial-read.ts), not whole chunks in the pool.
     // Chunks stored raw go from their files straight into the result, read on Node's thread pool
     // (see raw-reads.ts): nothing to decode, so no pool threads either.
-    const intoParts = this.#codec.storesRaw && this.#codec.chunkBytes >= RAW_PARTS_BYTES ? partsReader(this.store) : undefined;
+    const intoParts =
+      this.#codec.storesRaw && this.#codec.chunkBytes >= RAW_PARTS_BYTES ? partsReader(this.store) : undefined;
     const raw = intoParts === undefined ? undefined : await import("./raw-reads.js");
-    const pooled = intoParts === undefined && !readsParts(this.#part, indexer) ? await this.#poolFor(indexer.nchunks, options.pool) : undefined;
+    const pooled =
+      intoParts === undefined && !readsParts(this.#part, indexer)
+        ? await this.#poolFor(indexer.nchunks, options.pool)
+        : undefined;
     // A fresh output starts zeroed, which is the fill value of most arrays: missing chunks then cost nothing.
     const out: TypedArray =
-      options.out === undefined ? adviseLargeBuffer(allocateResult(() => new Ctor(values), values * Ctor.BYTES_PER_ELEMENT, metaKey)) : this.#checkOut(options.out, size);
+      options.out === undefined
+        ? adviseLargeBuffer(allocateResult(() => new Ctor(values), values * Ctor.BYTES_PER_ELEMENT, metaKey))
+        : this.#checkOut(options.out, size);
     const zeroed = options.out === undefined;
-    const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+    const outView: StridedView<TypedArray> = {
+      data: out,
+      offset: 0,
+      shape: indexer.shape,
+      strides: cStrides(indexer.shape),
+    };
     if (pooled !== undefined) {
-      const job = { ...pooled, store: this.store, keyOf: (c: readonly number[]) => this.chunkKey(c), reportAbsent: this.#nested === undefined, projections: indexer, nchunks: indexer.nchunks };
+      const job = {
+        ...pooled,
+        store: this.store,
+        keyOf: (c: readonly number[]) => this.chunkKey(c),
+        reportAbsent: this.#nested === undefined,
+        projections: indexer,
+        nchunks: indexer.nchunks,
+      };
       // Loaded only when a pool exists (never in browsers, which have none by default).
       const { readPooled } = await import("./pooled.js");
-      const report = await readPooled({ ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs }, options);
+      const report = await readPooled(
+        { ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs },
+        options,
+      );
       if (report.absent.length > 0) await this.#readNested(report.absent, report.found, outView, options.signal);
       else if (report.found) this.#nested ??= false;
     } else {
@@ -398,7 +476,8 @@ export class ZarrArray {
       await forEachConcurrent(
         indexer,
         async (p: AnyChunkProjection) => {
-          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal)) return void (found = true); // decoded only the part of the chunk p needs
+          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal))
+            return void (found = true); // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
           options.signal?.throwIfAborted();
           const parts = raw?.rawTargets(this.#jobs, outView, p);
@@ -427,7 +506,12 @@ export class ZarrArray {
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const shape = [...indexer.shape, ...fields.extraShape];
-      return { data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T, shape, strides: cStrides(shape), dtype: fields.dtype };
+      return {
+        data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T,
+        shape,
+        strides: cStrides(shape),
+        dtype: fields.dtype,
+      };
     }
     return { data: out as T, shape: indexer.shape, strides: cStrides(indexer.shape), dtype: this.dtype };
   }
@@ -471,13 +555,22 @@ export class ZarrArray {
    * (flat); otherwise the store is asked, once. When they are nested, the absent chunks are read
    * from under their `/` keys into `out`, over the fill value placed there.
    */
-  async #readNested(absent: readonly AnyChunkProjection[], found: boolean, out: StridedView<TypedArray>, signal?: AbortSignal): Promise<void> {
+  async #readNested(
+    absent: readonly AnyChunkProjection[],
+    found: boolean,
+    out: StridedView<TypedArray>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     if (await this.#nestedAfter(found, absent[0]!.chunkCoords, signal)) {
-      await forEachConcurrent(absent, async (p) => {
-        const key = this.chunkKey(p.chunkCoords);
-        const stored = await this.store.get(key, { signal });
-        if (stored !== undefined) await this.#jobs.place(out, false, stored, key, p, signal);
-      }, { signal });
+      await forEachConcurrent(
+        absent,
+        async (p) => {
+          const key = this.chunkKey(p.chunkCoords);
+          const stored = await this.store.get(key, { signal });
+          if (stored !== undefined) await this.#jobs.place(out, false, stored, key, p, signal);
+        },
+        { signal },
+      );
     }
   }
 
@@ -495,22 +588,28 @@ export class ZarrArray {
   async #settleNested(coords: readonly number[] | undefined, signal?: AbortSignal): Promise<void> {
     if (this.#nested !== undefined) return;
     // Loaded only by the arrays that ask (a read that found chunks missing, and none where .zarray says).
-    this.#nestedCheck ??= import("./nested-chunks.js").then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal)).then(
-      (nested) => {
-        this.#nested = nested;
-      },
-      (error: unknown) => {
-        this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
-        throw error;
-      },
-    );
+    this.#nestedCheck ??= import("./nested-chunks.js")
+      .then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal))
+      .then(
+        (nested) => {
+          this.#nested = nested;
+        },
+        (error: unknown) => {
+          this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
+          throw error;
+        },
+      );
     await this.#nestedCheck;
   }
 
   /** Object-array support (loaded only by arrays that need it) and this array's codec pipeline, made on first use. */
   async #objectArrays(): Promise<{ objects: typeof import("./object-chunks.js"); codec: ObjectChunkCodec }> {
     const objects = await import("./object-chunks.js");
-    this.#objects ??= objects.ObjectChunkCodec.create(this.#meta, this.#options.registry ?? defaultCodecRegistry(), arrayMetaKey(this.path));
+    this.#objects ??= objects.ObjectChunkCodec.create(
+      this.#meta,
+      this.#options.registry ?? defaultCodecRegistry(),
+      arrayMetaKey(this.path),
+    );
     return { objects, codec: await this.#objects };
   }
 
@@ -521,7 +620,11 @@ export class ZarrArray {
    * result of the remaining dimensions (shape `[]` for a 1-d array). Chunks along the first
    * dimension are read one block at a time, so memory stays one block.
    */
-  async *islice<T extends NdData = TypedArray>(start = 0, end?: number, options: RunOptions = {}): AsyncGenerator<NdArray<T>> {
+  async *islice<T extends NdData = TypedArray>(
+    start = 0,
+    end?: number,
+    options: RunOptions = {},
+  ): AsyncGenerator<NdArray<T>> {
     if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
     const length = this.shape[0]!;
     const stop = Math.min(end ?? length, length);
@@ -531,7 +634,11 @@ export class ZarrArray {
       const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
       const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
       for (let i = 0; i < blockEnd - block; i++) {
-        const data = (Array.isArray(rows.data) ? rows.data.slice(i * rowSize, (i + 1) * rowSize) : rows.data.subarray(i * rowSize, (i + 1) * rowSize)) as T;
+        const data = (
+          Array.isArray(rows.data)
+            ? rows.data.slice(i * rowSize, (i + 1) * rowSize)
+            : rows.data.subarray(i * rowSize, (i + 1) * rowSize)
+        ) as T;
         yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
       }
     }
@@ -576,12 +683,20 @@ export class ZarrArray {
     return this.#write(new BasicIndexer(selection, this.shape, this.chunks), value, options);
   }
 
-  async setOrthogonalSelection(selection: OrthogonalSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+  async setOrthogonalSelection(
+    selection: OrthogonalSelection,
+    value: unknown,
+    options: SelectionOptions = {},
+  ): Promise<void> {
     return this.#write(new OrthogonalIndexer(selection, this.shape, this.chunks), value, options);
   }
 
   /** Writes points; where coordinates repeat, the last value wins (as numpy). */
-  async setCoordinateSelection(selection: CoordinateSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
+  async setCoordinateSelection(
+    selection: CoordinateSelection,
+    value: unknown,
+    options: SelectionOptions = {},
+  ): Promise<void> {
     return this.#write(new CoordinateIndexer(selection, this.shape, this.chunks), value, options);
   }
 
@@ -608,7 +723,12 @@ export class ZarrArray {
     if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
       throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
     }
-    const source = toWriteSource(value, [...indexer.shape, ...(fields?.extraShape ?? [])], fields?.dtype ?? this.dtype, key);
+    const source = toWriteSource(
+      value,
+      [...indexer.shape, ...(fields?.extraShape ?? [])],
+      fields?.dtype ?? this.dtype,
+      key,
+    );
     const pooled = await this.#poolFor(indexer.nchunks, options.pool);
     if (pooled !== undefined) {
       // Threads start once the chunks encoded here show the write is long enough for them.
@@ -634,7 +754,12 @@ export class ZarrArray {
     signal?: AbortSignal,
   ): Promise<void> {
     const key = this.chunkKey(p.chunkCoords);
-    await withLock(this.synchronizer, key, () => this.#updateChunk(store, key, p, source, fields, pooled, signal), signal);
+    await withLock(
+      this.synchronizer,
+      key,
+      () => this.#updateChunk(store, key, p, source, fields, pooled, signal),
+      signal,
+    );
   }
 
   async #updateChunk(
@@ -654,7 +779,13 @@ export class ZarrArray {
     const chunk =
       (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
       this.#chunkView(whole ? this.#wholeChunkBuffer(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
-    if (fields !== undefined) this.#writeFields(selectionView(chunk, (p as ChunkProjection).chunkSelection), p as ChunkProjection, source, fields);
+    if (fields !== undefined)
+      this.#writeFields(
+        selectionView(chunk, (p as ChunkProjection).chunkSelection),
+        p as ChunkProjection,
+        source,
+        fields,
+      );
     else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
     else copyProjection(source.view, chunk, p, "write", k);
     let encoded: Uint8Array | "empty" | "stored" | undefined;
@@ -679,7 +810,8 @@ export class ZarrArray {
     }
     // Encoded here into other bytes than the chunk's (a codec may return its input): the buffer is free again.
     const buffer = chunk.data.buffer;
-    if (whole && buffer.byteLength > 0 && !(encoded instanceof Uint8Array && encoded.buffer === buffer)) writeBuffers.give(new Uint8Array(buffer));
+    if (whole && buffer.byteLength > 0 && !(encoded instanceof Uint8Array && encoded.buffer === buffer))
+      writeBuffers.give(new Uint8Array(buffer));
   }
 
   /** A chunk's worth of values to overwrite whole (contents undefined): a buffer a previous write gave back, or a new one. */
@@ -697,7 +829,12 @@ export class ZarrArray {
    */
   async view(options: ViewOptions = {}): Promise<ZarrArray> {
     const dtype = options.dtype === undefined ? this.dtype : resolveViewDtype(options.dtype);
-    const shape = options.shape === undefined ? this.shape : typeof options.shape === "number" ? [options.shape] : [...options.shape];
+    const shape =
+      options.shape === undefined
+        ? this.shape
+        : typeof options.shape === "number"
+          ? [options.shape]
+          : [...options.shape];
     const chunks = options.chunks === undefined ? this.chunks : normalizeChunks(options.chunks, shape, dtype.itemsize);
     const meta: ArrayMetadata = {
       ...this.#meta,
@@ -710,7 +847,15 @@ export class ZarrArray {
     const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
     const readOnly = options.readOnly ?? this.readOnly;
-    const view = new ZarrArray(this.store, this.path, meta, codec, { ...this.#options, readOnly }, this.zarrFormat, true);
+    const view = new ZarrArray(
+      this.store,
+      this.path,
+      meta,
+      codec,
+      { ...this.#options, readOnly },
+      this.zarrFormat,
+      true,
+    );
     if (this.#nested === true && view.#nested === undefined) view.#nested = true;
     return view;
   }
@@ -718,7 +863,11 @@ export class ZarrArray {
   /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
   async astype(dtype: string | DataType): Promise<ZarrArray> {
     const target = resolveViewDtype(dtype);
-    const cast: CodecConfig = { id: "astype", encode_dtype: dataTypeToJSON(this.dtype) as string, decode_dtype: dataTypeToJSON(target) as string };
+    const cast: CodecConfig = {
+      id: "astype",
+      encode_dtype: dataTypeToJSON(this.dtype) as string,
+      decode_dtype: dataTypeToJSON(target) as string,
+    };
     return this.view({ dtype: target, filters: [cast, ...(this.filters ?? [])], readOnly: true });
   }
 
@@ -735,7 +884,8 @@ export class ZarrArray {
     for (const coords of gridCoords(this.cdataShape)) {
       let value = await this.store.get(this.chunkKey(coords), { signal });
       if (this.#nested === undefined && value !== undefined) this.#nested = false;
-      if (this.#nested === undefined && (await this.#nestedAfter(false, coords, signal))) value = await this.store.get(this.chunkKey(coords), { signal });
+      if (this.#nested === undefined && (await this.#nestedAfter(false, coords, signal)))
+        value = await this.store.get(this.chunkKey(coords), { signal });
       if (value !== undefined) hash.update(value);
     }
     for (const key of [this.#metaKey, this.attrs.key]) {
@@ -766,9 +916,10 @@ export class ZarrArray {
     for (const part of fields.parts) {
       const into = fieldBytesView(target, this.itemsize, part.from, part.field);
       // A single field's value is made of the field's base values; a list's, of packed structs.
-      const from = fields.parts.length === 1 && fields.dtype === part.field.dtype
-        ? fieldBytesView(values, part.field.dtype.itemsize, 0, { shape: [], dtype: part.field.dtype })
-        : fieldBytesView(values, sourceItem, part.to, part.field);
+      const from =
+        fields.parts.length === 1 && fields.dtype === part.field.dtype
+          ? fieldBytesView(values, part.field.dtype.itemsize, 0, { shape: [], dtype: part.field.dtype })
+          : fieldBytesView(values, sourceItem, part.to, part.field);
       copyStrided(into, from, 1);
     }
   }
@@ -788,7 +939,10 @@ export class ZarrArray {
    */
   async resize(shape: readonly number[], options: RunOptions = {}): Promise<void> {
     const store = this.#writableStore();
-    if (this.isView) throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(this.path)}`, { key: arrayMetaKey(this.path) });
+    if (this.isView)
+      throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(this.path)}`, {
+        key: arrayMetaKey(this.path),
+      });
     if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
       throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
     }
@@ -796,7 +950,12 @@ export class ZarrArray {
     const oldGrid = this.cdataShape;
     const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
     const key = arrayMetaKey(this.path);
-    await withLock(this.synchronizer, key, () => store.set(key, encodeArrayMetadata(meta), { signal: options.signal }), options.signal);
+    await withLock(
+      this.synchronizer,
+      key,
+      () => store.set(key, encodeArrayMetadata(meta), { signal: options.signal }),
+      options.signal,
+    );
     this.#meta = meta;
     const newGrid = this.cdataShape;
     const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
@@ -804,7 +963,11 @@ export class ZarrArray {
   }
 
   /** Appends `data` along `axis`, growing the array; returns the new shape. */
-  async append(data: NdArray<NdData> | { data: NdData; shape: readonly number[] }, axis = 0, options: RunOptions = {}): Promise<readonly number[]> {
+  async append(
+    data: NdArray<NdData> | { data: NdData; shape: readonly number[] },
+    axis = 0,
+    options: RunOptions = {},
+  ): Promise<readonly number[]> {
     if (!Number.isInteger(axis) || axis < 0 || axis >= this.ndim) {
       throw new ArgumentError(`axis ${axis} is out of range for an array of ${this.ndim} dimensions`);
     }
@@ -818,7 +981,9 @@ export class ZarrArray {
     const old = this.shape[axis]!;
     const shape = this.shape.map((s, i) => (i === axis ? s + data.shape[axis]! : s));
     await this.resize(shape, options);
-    const selection = shape.map((s, i) => (i === axis ? { kind: "slice" as const, start: old, stop: s, step: 1 } : null));
+    const selection = shape.map((s, i) =>
+      i === axis ? { kind: "slice" as const, start: old, stop: s, step: 1 } : null,
+    );
     await this.set(selection, data, options);
     return this.shape;
   }
@@ -834,7 +999,7 @@ export class ZarrArray {
     const keys = await this.store.list(prefix, { signal: options.signal });
     return keys.filter((key) => {
       const coords = parseChunkKey(key.slice(prefix.length), this.ndim, this.dimensionSeparator);
-      return coords !== undefined && coords.every((c, i) => c < grid[i]!);
+      return coords?.every((c, i) => c < grid[i]!);
     });
   }
 
@@ -861,7 +1026,11 @@ export class ZarrArray {
   /** A text report like zarr-python's `Array.info`. */
   async info(options: RunOptions = {}): Promise<string> {
     await this.#settleNested(undefined, options.signal);
-    return arrayInfo(this, await this.nbytesStored(options), await this.nchunksInitialized(options).catch(() => undefined));
+    return arrayInfo(
+      this,
+      await this.nbytesStored(options),
+      await this.nchunksInitialized(options).catch(() => undefined),
+    );
   }
 }
 
@@ -886,17 +1055,6 @@ export async function readV1Metadata(bytes: Uint8Array, registry: CodecRegistry)
 }
 
 /** Options of `get`/`set`: with `fields`, only those fields of a structured array. */
-export interface SelectionOptions extends RunOptions {
-  fields?: string | readonly string[];
-  /**
-   * For reads: the typed array (of the dtype's kind, C order) to fill instead of a new one; the
-   * result's `data` is then this array. Not combined with `fields`.
-   */
-  out?: TypedArray;
-  /** The pool for this call, overriding the array's (`false`: this thread only). */
-  pool?: ChunkPool | false;
-}
-
 /** `get`/`set` of one selection kind, as zarr-python's `oindex`, `vindex` and `blocks`. */
 export interface SelectionAccessor<S> {
   get<T extends NdData = TypedArray>(selection: S, options?: SelectionOptions): Promise<NdArray<T>>;
@@ -912,14 +1070,14 @@ export interface ViewOptions {
   readOnly?: boolean;
 }
 
-const resolveViewDtype = (dtype: string | DataType): DataType => (typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype);
+const resolveViewDtype = (dtype: string | DataType): DataType =>
+  typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype;
 
 /** Stores such as a nested directory store carry a default separator for the arrays in them. */
 export function storeSeparator(store: Store): "." | "/" | undefined {
   const separator = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
   return separator === "." || separator === "/" ? separator : undefined;
 }
-
 
 function* gridCoords(grid: readonly number[]): Generator<number[]> {
   if (grid.some((n) => n === 0)) return;

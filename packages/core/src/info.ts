@@ -1,15 +1,40 @@
-import { numpyName, type CodecConfig, type JsonValue } from "@z/meta";
-import type { ZarrArray } from "./array.js";
+import { numpyName, type CodecConfig, type DataType, type JsonValue, type Store } from "@z/meta";
 
 /** numcodecs' class names, so `info` reads as zarr-python's does. */
 const CODEC_CLASS: Record<string, string> = {
-  blosc: "Blosc", zlib: "Zlib", gzip: "GZip", bz2: "BZ2", lzma: "LZMA", zstd: "Zstd", lz4: "LZ4",
-  delta: "Delta", fixedscaleoffset: "FixedScaleOffset", quantize: "Quantize", packbits: "PackBits",
-  categorize: "Categorize", astype: "AsType", shuffle: "Shuffle", bitround: "BitRound", crc32: "CRC32", crc32c: "CRC32C",
-  adler32: "Adler32", fletcher32: "Fletcher32", jenkins_lookup3: "JenkinsLookup3", "vlen-utf8": "VLenUTF8",
-  "vlen-bytes": "VLenBytes", "vlen-array": "VLenArray", json2: "JSON", msgpack2: "MsgPack", base64: "Base64",
+  blosc: "Blosc",
+  zlib: "Zlib",
+  gzip: "GZip",
+  bz2: "BZ2",
+  lzma: "LZMA",
+  zstd: "Zstd",
+  lz4: "LZ4",
+  delta: "Delta",
+  fixedscaleoffset: "FixedScaleOffset",
+  quantize: "Quantize",
+  packbits: "PackBits",
+  categorize: "Categorize",
+  astype: "AsType",
+  shuffle: "Shuffle",
+  bitround: "BitRound",
+  crc32: "CRC32",
+  crc32c: "CRC32C",
+  adler32: "Adler32",
+  fletcher32: "Fletcher32",
+  jenkins_lookup3: "JenkinsLookup3",
+  "vlen-utf8": "VLenUTF8",
+  "vlen-bytes": "VLenBytes",
+  "vlen-array": "VLenArray",
+  json2: "JSON",
+  msgpack2: "MsgPack",
+  base64: "Base64",
 };
-const BLOSC_SHUFFLE: Record<string, string> = { "-1": "AUTOSHUFFLE", "0": "NOSHUFFLE", "1": "SHUFFLE", "2": "BITSHUFFLE" };
+const BLOSC_SHUFFLE: Record<string, string> = {
+  "-1": "AUTOSHUFFLE",
+  "0": "NOSHUFFLE",
+  "1": "SHUFFLE",
+  "2": "BITSHUFFLE",
+};
 
 /** A codec config written like numcodecs' repr, e.g. `Zlib(level=1)`. */
 export function codecRepr(config: CodecConfig | null): string {
@@ -18,7 +43,10 @@ export function codecRepr(config: CodecConfig | null): string {
   const params = Object.keys(config)
     .filter((k) => k !== "id")
     .sort()
-    .map((k) => `${k}=${config.id === "blosc" && k === "shuffle" ? BLOSC_SHUFFLE[String(config[k])] ?? String(config[k]) : pyRepr(config[k]!)}`);
+    .map(
+      (k) =>
+        `${k}=${config.id === "blosc" && k === "shuffle" ? (BLOSC_SHUFFLE[String(config[k])] ?? String(config[k])) : pyRepr(config[k]!)}`,
+    );
   return `${name}(${params.join(", ")})`;
 }
 
@@ -56,8 +84,24 @@ const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : 
 /** The `info` line of an array whose chunks were found nested (`ZarrArray.dimensionSeparatorFound`). */
 export const NESTED_FOUND = "/ (found nested in the store; .zarray names none)";
 
+/** What `arrayInfo` shows of an array (a `ZarrArray` has all of it). */
+export interface ArrayInfoSource {
+  readonly name: string | null;
+  readonly dtype: DataType;
+  readonly shape: readonly number[];
+  readonly chunks: readonly number[];
+  readonly order: "C" | "F";
+  readonly readOnly: boolean;
+  readonly dimensionSeparatorFound: boolean;
+  readonly filters: readonly CodecConfig[] | null;
+  readonly compressor: CodecConfig | null;
+  readonly store: Store;
+  readonly nbytes: number;
+  readonly nchunks: number;
+}
+
 /** The lines of zarr-python's `Array.info`, in its order and layout. */
-export function arrayInfo(array: ZarrArray, stored: number | undefined, initialized: number | undefined): string {
+export function arrayInfo(array: ArrayInfoSource, stored: number | undefined, initialized: number | undefined): string {
   const items: [string, string][] = [];
   if (array.name !== null) items.push(["Name", array.name]);
   items.push(
@@ -80,5 +124,5 @@ export function arrayInfo(array: ZarrArray, stored: number | undefined, initiali
   }
   items.push(["Chunks initialized", `${initialized ?? "?"}/${array.nchunks}`]);
   const width = Math.max(...items.map(([k]) => k.length));
-  return items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n") + "\n";
+  return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
 }

@@ -20,7 +20,7 @@ import type { ObjectChunkCodec } from "./object-codec.js";
 export { ObjectChunkCodec } from "./object-codec.js";
 import { asKernelValues, filledValues } from "./object-values.js";
 import { broadcast } from "./values.js";
-import type { SelectionOptions } from "./array.js";
+import type { SelectionOptions } from "./selection-options.js";
 import type { DataType } from "@z/meta";
 
 /** What reading and writing an object array needs of the array. */
@@ -52,10 +52,16 @@ export async function readObjects(
   layout?: (found: boolean, missing: readonly number[], signal?: AbortSignal) => Promise<boolean>,
 ): Promise<NdArray<unknown[]>> {
   if (options.fields !== undefined) throw new FieldError(`an object array has no fields (${key})`, { key });
-  if (options.out !== undefined) throw new ArgumentError("out takes a typed array, which cannot hold the values of an object array");
+  if (options.out !== undefined)
+    throw new ArgumentError("out takes a typed array, which cannot hold the values of an object array");
   const size = product(indexer.shape);
   const out = filledValues(size, host.fillValue ?? null);
-  const outView: StridedView<TypedArray> = { data: out, offset: 0, shape: indexer.shape, strides: cStrides(indexer.shape) };
+  const outView: StridedView<TypedArray> = {
+    data: out,
+    offset: 0,
+    shape: indexer.shape,
+    strides: cStrides(indexer.shape),
+  };
   const absent: AnyChunkProjection[] = [];
   const read = async (p: AnyChunkProjection): Promise<void> => {
     const chunk = await readChunk(host, codec, p.chunkCoords, options.signal);
@@ -66,7 +72,12 @@ export async function readObjects(
   if (absent.length > 0 && (await layout!(absent.length < indexer.nchunks, absent[0]!.chunkCoords, options.signal))) {
     await forEachConcurrent(absent.splice(0), read, options);
   }
-  return { data: Array.from(out as unknown as unknown[]), shape: indexer.shape, strides: outView.strides, dtype: host.dtype };
+  return {
+    data: Array.from(out as unknown as unknown[]),
+    shape: indexer.shape,
+    strides: outView.strides,
+    dtype: host.dtype,
+  };
 }
 
 /**
@@ -91,7 +102,12 @@ export async function writeObjects(
     indexer,
     (p: AnyChunkProjection) => {
       const chunkKey = host.chunkKey(p.chunkCoords);
-      return withLock(host.synchronizer, chunkKey, () => updateChunk(host, store, codec, chunkKey, p, source, options.signal), options.signal);
+      return withLock(
+        host.synchronizer,
+        chunkKey,
+        () => updateChunk(host, store, codec, chunkKey, p, source, options.signal),
+        options.signal,
+      );
     },
     options,
     indexer.nchunks,
@@ -120,7 +136,12 @@ async function updateChunk(
   await store.set(key, await codec.encode(values, key, signal), { signal });
 }
 
-async function readChunk(host: ObjectArrayHost, codec: ObjectChunkCodec, coords: readonly number[], signal?: AbortSignal): Promise<unknown[] | undefined> {
+async function readChunk(
+  host: ObjectArrayHost,
+  codec: ObjectChunkCodec,
+  coords: readonly number[],
+  signal?: AbortSignal,
+): Promise<unknown[] | undefined> {
   const key = host.chunkKey(coords);
   const stored = await host.store.get(key, { signal });
   if (stored === undefined) return undefined;
@@ -142,7 +163,10 @@ function objectSource(value: unknown, shape: readonly number[], key: string): St
     data = [...(value.data as readonly unknown[])];
     valueShape = value.shape;
     if (data.length !== product(valueShape)) {
-      throw new ValueError(`value for ${key} has ${data.length} elements but its shape [${valueShape.join(", ")}] needs ${product(valueShape)}`, { key });
+      throw new ValueError(
+        `value for ${key} has ${data.length} elements but its shape [${valueShape.join(", ")}] needs ${product(valueShape)}`,
+        { key },
+      );
     }
   } else if (Array.isArray(value)) {
     data = [...(value as readonly unknown[])];
@@ -156,7 +180,14 @@ function objectSource(value: unknown, shape: readonly number[], key: string): St
 }
 
 function isNdLike(value: unknown): value is NdArrayLike {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value) && "data" in value && "shape" in value;
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !ArrayBuffer.isView(value) &&
+    "data" in value &&
+    "shape" in value
+  );
 }
 
 /**
@@ -180,5 +211,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) => Object.hasOwn(b, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }

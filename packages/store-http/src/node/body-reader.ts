@@ -1,27 +1,11 @@
 /// <reference types="node" />
 import { TransientFailure } from "../errors.js";
+import type { BodyReader } from "./body-reader-contract.js";
 import { ChunkedBody } from "./chunked-body.js";
+
+export type { BodyReader };
 import type { Framing } from "./framing.js";
 import { Pieces, uninitialized } from "./pieces.js";
-
-/**
- * Takes in a response body as a connection delivers it. The connection reads into `target()`
- * when it gives a buffer (then reports how much with `filled`), or else into a scratch buffer of
- * its own whose bytes it hands to `push`. `push` and `end` throw when the bytes or the end of
- * the connection do not fit the framing.
- */
-export interface BodyReader {
-  readonly done: boolean;
-  /** How many bytes are still to come, when known. */
-  readonly remaining: number | undefined;
-  target(): Uint8Array | undefined;
-  filled(n: number): void;
-  push(bytes: Uint8Array): void;
-  /** The server closed the connection. */
-  end(): void;
-  /** The body, once `done`. */
-  result(): Uint8Array;
-}
 
 /** The reader for a body framed as `framed`, in a response with `status`. */
 export function bodyReader(framed: Framing, status: number): BodyReader {
@@ -69,13 +53,19 @@ export class LengthBody implements BodyReader {
 
   push(bytes: Uint8Array): void {
     const length = this.#out.length;
-    if (bytes.length > length - this.#at) throw new TransientFailure(`the body has more than ${length} bytes but Content-Length says ${length} (longer response)`, this.#status);
+    if (bytes.length > length - this.#at)
+      throw new TransientFailure(
+        `the body has more than ${length} bytes but Content-Length says ${length} (longer response)`,
+        this.#status,
+      );
     this.#out.set(bytes, this.#at);
     this.#at += bytes.length;
   }
 
   end(): void {
-    throw new Error(`the connection closed after ${this.#at} of the ${this.#out.length} bytes of the body (truncated response)`);
+    throw new Error(
+      `the connection closed after ${this.#at} of the ${this.#out.length} bytes of the body (truncated response)`,
+    );
   }
 
   result(): Uint8Array {

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 import { constants } from "node:buffer";
-import type { BodyReader } from "./body-reader.js";
+import type { BodyReader } from "./body-reader-contract.js";
 import { Pieces, uninitialized } from "./pieces.js";
 import { isFieldLine } from "./response-head.js";
 
@@ -35,7 +35,9 @@ export class ChunkedBody implements BodyReader {
   }
 
   target(): Uint8Array | undefined {
-    return this.#state === "data" && this.#chunk.length - this.#at >= IN_PLACE ? this.#chunk.subarray(this.#at) : undefined;
+    return this.#state === "data" && this.#chunk.length - this.#at >= IN_PLACE
+      ? this.#chunk.subarray(this.#at)
+      : undefined;
   }
 
   filled(n: number): void {
@@ -52,13 +54,17 @@ export class ChunkedBody implements BodyReader {
           const lf = bytes.indexOf(10, i);
           const stop = lf === -1 ? bytes.length : lf;
           this.#line += latin1(bytes.subarray(i, stop));
-          if (this.#line.length > MAX_LINE) throw new Error(`the chunked body has a line longer than ${MAX_LINE} bytes`);
+          if (this.#line.length > MAX_LINE)
+            throw new Error(`the chunked body has a line longer than ${MAX_LINE} bytes`);
           i = stop;
           if (lf === -1) break;
           i++;
           const line = this.#line;
           this.#line = "";
-          if (!line.endsWith("\r")) throw new Error(`the chunked body has a line ending in LF without CR: ${JSON.stringify(line.slice(0, 100))}`);
+          if (!line.endsWith("\r"))
+            throw new Error(
+              `the chunked body has a line ending in LF without CR: ${JSON.stringify(line.slice(0, 100))}`,
+            );
           this.#lineEnded(line.slice(0, -1));
           break;
         }
@@ -70,7 +76,8 @@ export class ChunkedBody implements BodyReader {
           break;
         }
         case "data-end": {
-          if (bytes[i] !== (this.#crlf === 0 ? 13 : 10)) throw new Error("the chunked body has a chunk not followed by CRLF");
+          if (bytes[i] !== (this.#crlf === 0 ? 13 : 10))
+            throw new Error("the chunked body has a chunk not followed by CRLF");
           i++;
           if (++this.#crlf === 2) this.#state = "size";
           break;
@@ -84,17 +91,20 @@ export class ChunkedBody implements BodyReader {
   #lineEnded(line: string): void {
     if (this.#state === "trailer") {
       if (line === "") this.#state = "done";
-      else if (!isFieldLine(line)) throw new Error(`the chunked body has a malformed trailer line: ${JSON.stringify(line.slice(0, 100))}`);
+      else if (!isFieldLine(line))
+        throw new Error(`the chunked body has a malformed trailer line: ${JSON.stringify(line.slice(0, 100))}`);
       return;
     }
     const size = SIZE_LINE.exec(line);
-    if (size === null) throw new Error(`the chunked body has a malformed chunk size line: ${JSON.stringify(line.slice(0, 100))}`);
+    if (size === null)
+      throw new Error(`the chunked body has a malformed chunk size line: ${JSON.stringify(line.slice(0, 100))}`);
     const length = parseInt(size[1]!, 16);
     if (length === 0) {
       this.#state = "trailer";
       return;
     }
-    if (length > constants.MAX_LENGTH) throw new Error(`the chunked body has a chunk of ${length} bytes, more than a buffer holds`);
+    if (length > constants.MAX_LENGTH)
+      throw new Error(`the chunked body has a chunk of ${length} bytes, more than a buffer holds`);
     this.#chunk = uninitialized(length);
     this.#pieces.add(this.#chunk);
     this.#at = 0;
@@ -104,7 +114,10 @@ export class ChunkedBody implements BodyReader {
 
   end(): void {
     const got = this.#pieces.length - (this.#chunk.length - this.#at);
-    if (this.#state !== "done") throw new Error(`the connection closed after ${got} bytes of the chunked body, before its end (truncated response)`);
+    if (this.#state !== "done")
+      throw new Error(
+        `the connection closed after ${got} bytes of the chunked body, before its end (truncated response)`,
+      );
   }
 
   result(): Uint8Array {
