@@ -198,7 +198,7 @@ describe("http(s) URLs", () => {
       const g = expected.gets.find((x) => x.path === "nested" && x.selection === "1:3")!;
       expect(await ok(["get", `${server.url}|zarr2:nested`, "1:3"])).toBe(`${g.repr}\n`);
       expect(await ok(["info", server.url, "--path", "grp/a"])).toMatch(
-        /^Name +: \/grp\/a\n[^]*Store type +: HttpStore\n/,
+        /^Name +: \/grp\/a\n[\s\S]*Store type +: HttpStore\n/,
       );
       expect(await run(["get", server.url, "--path", "nope"])).toMatchObject({
         code: 1,

@@ -131,7 +131,7 @@ export async function findTemporaryFiles(
   const fs = fileSystem();
   const found: TemporaryFile[] = [];
   const visit = async (at: string): Promise<void> => {
-    let entries;
+    let entries: Awaited<ReturnType<StoreFileSystem["readdir"]>>;
     try {
       entries = await fs.readdir(at, { withFileTypes: true });
     } catch (err) {

@@ -214,7 +214,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
         rethrow(options.signal, "read", key, path, err);
       }
     }
-    let handle;
+    let handle: Awaited<ReturnType<StoreFileSystem["open"]>>;
     try {
       handle = await this.#fs.open(path, "r");
     } catch (err) {
