@@ -63,6 +63,13 @@ describe("msgpack2", () => {
     );
   });
 
+  it("refuses strs with lone surrogates, as msgpack does, and packs surrogate pairs", async () => {
+    await expect(async () => codec.encode(["a\uD800"], context(1))).rejects.toThrow(/lone surrogate/);
+    await expect(async () => codec.encode(["\uDE00b"], context(1))).rejects.toThrow(/lone surrogate/);
+    const encoded = (await codec.encode(["\uD83D\uDE00"], context(1))) as Uint8Array;
+    expect(await codec.decode(encoded, context(1))).toEqual(["\uD83D\uDE00"]);
+  });
+
   it("round-trips maps with bytes keys as Maps", async () => {
     const map = new Map([[new Uint8Array([1]), "x"]]);
     const encoded = (await codec.encode([map], context(1))) as Uint8Array;
