@@ -6,7 +6,8 @@
 //   `require()` of ESM on Node >= 20.19 takes `default`);
 // - everything the packed JavaScript imports is declared: a Node built-in, the package itself, a
 //   dependency or a peer dependency (never only a devDependency); an optional peer only by
-//   dynamic import(), so a project without it still loads; the same for the .d.ts files' imports.
+//   dynamic import(), so a project without it still loads; the same for the .d.ts files' imports,
+//   which may not name an optional peer at all.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
@@ -117,6 +118,8 @@ async function checkPacked(checks, { name, dir, manifest }) {
     for (const spec of declarationImports(readFileSync(join(dir, file), "utf8"))) {
       const problem = undeclared(name, spec, declared);
       if (problem) typeProblems.push(`${file}: ${problem}`);
+      else if (declared.optional.has(packageOf(spec)))
+        typeProblems.push(`${file}: imports the optional peer ${spec} (a project without it gets a type error)`);
     }
   }
   checks.record(

@@ -50,6 +50,7 @@ export const subsets = [
         run: [
           ["node/write-read.js", FIXTURES],
           ["node/zip.js", "present", FIXTURES],
+          ["node/locations.js", FIXTURES],
           ["node/one-import.js"],
           ["node/require.cjs"],
         ],
@@ -60,6 +61,7 @@ export const subsets = [
       "node/check.ts",
       "node/write-read.ts",
       "node/zip.ts",
+      "node/locations.ts",
       "node/one-import.ts",
       "node/require.cjs",
     ],
