@@ -13,7 +13,6 @@ let launched;
 /** One headless Chromium for the run (scripts/ensure-chromium.sh installs it), offline and quiet. */
 export function browser() {
   launched ??= chromium.launch({
-    // biome-ignore lint/suspicious/noUndeclaredEnvVars: as in vitest.browser.config.ts; no turbo task runs this
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
       "--headless",

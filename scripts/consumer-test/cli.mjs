@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { root, run } from "./lib.mjs";
 import { FIXTURES } from "./servers.mjs";
 
-export async function cliChecks(checks, label, project, { dataUrl }) {
+export async function cliChecks(checks, label, project, { dataUrl, packages }) {
   const zarr = (...args) => run(join(project, "node_modules/.bin/zarr"), args, { cwd: project, timeout: 60_000 });
   const fixtures = join(root, FIXTURES);
   const json = (result) => {
@@ -22,6 +22,10 @@ export async function cliChecks(checks, label, project, { dataUrl }) {
 
   checks.command(label, "zarr --help", await zarr("--help"), (r) =>
     /usage: zarr <command>/.test(r.stdout) ? undefined : "no usage line",
+  );
+  const { version } = packages.get("@z/cli");
+  checks.command(label, "zarr --version", await zarr("--version"), (r) =>
+    r.stdout.includes(version) ? undefined : `not the installed version ${version}`,
   );
   checks.command(
     label,
