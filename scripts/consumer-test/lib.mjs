@@ -138,12 +138,12 @@ export function indent(text, spaces, lines = Infinity) {
   return shown.map((line) => `${" ".repeat(spaces)}${line}`).join("\n");
 }
 
-/** A plain-text table: `rows` of cells, the first row the header; numbers right-aligned. */
+/** A plain-text table: `rows` of cells, the first row the header; numbers (and "12.5") right-aligned. */
 export function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)));
   const line = (row) =>
     row.map((cell, i) =>
-      typeof cell === "number" ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]),
+      /^\d+(\.\d+)?$/.test(String(cell)) ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]),
     );
   return [
     line(rows[0]).join("  "),

@@ -156,7 +156,7 @@ if (sizes.length > 0) {
       found.length,
       own,
       others.join(" ") || "-",
-      Number(megabytes.toFixed(1)),
+      megabytes.toFixed(1),
       scripts.length ? `${scripts.join(" ")} (${how})` : "-",
     ];
   });
