@@ -1,14 +1,18 @@
-// @z/core as npm installs it, from its built dist/ (built first when older than its sources), in
-// child Node processes that resolve packages as Node does, without the workspace's "@z/source"
-// condition: it installs none of the stores nor @z/huge-pages (optional peers). Without them it
-// still loads and reads, and @z/core/node's openLocation names the package a location needs.
+// The packages as a user installs them: from their built dist/ (built first when older than their
+// sources), in child Node processes that resolve them as Node does, without the workspace's
+// "@z/source" condition.
+// - Every `exports` entry of the packages @z/core is built with loads through require() too: their
+//   "default" condition, which Node >= 20.19 (and 22.12) follows to load an ES module with
+//   require(). (@z/cli's entry: packages/cli/test/subprocess.test.ts.)
+// - @z/core installs none of the stores nor @z/huge-pages (optional peers): without them it still
+//   loads and reads, and @z/core/node's openLocation names the package a location needs.
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDist } from "./built-dist.js";
+import { BUILT_PACKAGES, buildDist } from "./built-dist.js";
 
 const PACKAGES = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -31,6 +35,38 @@ beforeAll(buildDist, 600_000);
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe("every package entry loads through require()", { timeout: 60_000 }, () => {
+  it.each(BUILT_PACKAGES)("@z/%s", async (name) => {
+    const pkg = JSON.parse(await readFile(join(PACKAGES, name, "package.json"), "utf8")) as {
+      exports: Record<string, Record<string, string>>;
+    };
+    const entries = Object.keys(pkg.exports).map((sub) => `@z/${name}${sub.slice(1)}`);
+    // Each entry by its name, from inside its package (a package resolves its own name through its
+    // exports): require() and import() must give the same module.
+    const script = `
+      const { createRequire } = require("node:module");
+      const require2 = createRequire(${JSON.stringify(join(PACKAGES, name, "package.json"))});
+      (async () => {
+        const out = {};
+        for (const entry of ${JSON.stringify(entries)}) {
+          const required = require2(entry);
+          const imported = await import(entry);
+          out[entry] = { exports: Object.keys(required).length, same: required === imported };
+        }
+        console.log(JSON.stringify(out));
+      })();`;
+    const done = await node(["-e", script], join(PACKAGES, name));
+    expect(done.stderr).toBe("");
+    expect(done.code).toBe(0);
+    const out = JSON.parse(done.stdout) as Record<string, { exports: number; same: boolean }>;
+    expect(Object.keys(out)).toEqual(entries);
+    for (const entry of entries) {
+      expect(out[entry]!.same, `${entry}: require() gave another module than import()`).toBe(true);
+      expect(out[entry]!.exports, entry).toBeGreaterThan(0);
+    }
+  });
+});
 
 /**
  * A directory whose node_modules holds @z/core as npm installs it (a copy of its package.json and
