@@ -59,6 +59,7 @@ import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { ChunkJobs } from "./chunk-jobs.js";
 import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
+import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { fillPattern, filledTyped } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { SelectionOptions } from "./selection-options.js";
@@ -412,6 +413,9 @@ export class ZarrArray {
     const metaKey = this.#metaKey;
     checkResultSize(indexer.shape, this.dtype.kind === "O" ? 1 : valuesPerElement(this.dtype), metaKey, this.shape);
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
+    // In Node, large buffers are advised once @z/huge-pages has loaded (see large-buffers-loading.ts).
+    const loading = largeBuffersLoading();
+    if (loading !== undefined) await loading;
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       const layout =
@@ -715,6 +719,8 @@ export class ZarrArray {
     // Writing builds and encodes whole chunks.
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, this.#metaKey);
     await this.#settleNested(undefined, options.signal); // new chunks go where the others are
+    const loading = largeBuffersLoading();
+    if (loading !== undefined) await loading;
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       return objects.writeObjects(this, store, codec, indexer, value, key, options);

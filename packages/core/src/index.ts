@@ -67,3 +67,44 @@ export {
   type SerializedError,
   type StoreSpec,
 } from "./chunk-pool.js";
+// One import for common things. Errors: every ZarrError class of the layers below (with their
+// `code`s), so a caller catches what any operation here throws without importing those packages.
+export { ZarrError, MetadataError, DataTypeError, PathError, StoreError, TooLargeError } from "@z/meta";
+export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs";
+export { BoundsError, SelectionError } from "@z/indexing";
+// The store, byte-source, synchronizer and location contracts, to write a store of one's own.
+export {
+  isListable,
+  isWritable,
+  isWritableSource,
+  type ByteRange,
+  type ByteSource,
+  type ByteSourceOptions,
+  type DirectoryListing,
+  type ListableStore,
+  type LocationStores,
+  type Store,
+  type StoreOptions,
+  type Synchronizer,
+  type ThreadStoreSpec,
+  type WritableByteSource,
+  type WritableStore,
+} from "@z/meta";
+// Codec registration: a codec of one's own, declared once and registered in the default registry.
+export {
+  CodecRegistry,
+  defaultRegistry,
+  defineCodec,
+  registerCodec,
+  type ChunkContext,
+  type Codec,
+  type CodecCreateContext,
+  type CodecData,
+  type CodecDefinition,
+  type CodecFactory,
+  type CodecImplementation,
+  type CodecLoader,
+  type ConfiguredCodec,
+  type DecodedRange,
+  type DefinedCodec,
+} from "@z/codecs";

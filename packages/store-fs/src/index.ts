@@ -5,3 +5,6 @@ export type { StoreFileSystem } from "./file-system.js";
 export { FileLockSynchronizer, type FileLockOptions } from "./file-lock-synchronizer.js";
 export { fileByteSource, type FileByteSource, type FileByteSourceOptions } from "./file-byte-source.js";
 export { findTemporaryFiles, isTemporaryFile, removeTemporaryFile, type TemporaryFile } from "./atomic-write.js";
+export { fsLocations } from "./locations.js";
+// The error these stores throw (defined in @z/meta): I/O failures and refused keys, naming the key.
+export { StoreError } from "@z/meta";
