@@ -75,7 +75,7 @@ export async function checkOneImport(failing: () => Store): Promise<string[]> {
     source?: ByteSource;
     openers: LocationStores;
   } = { store, writable: store, listable: store, openers: {} };
-  expect(contract.readable === contract.listable, "one store for every contract type");
+  expect(contract.writable === contract.listable, "one store for every contract type");
 
   try {
     await openArray(new MemoryStore(), { mode: "r" });
