@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// pnpm examples: the code in the READMEs and guides compiles and runs, so the docs cannot rot.
+// pnpm examples: the code in the READMEs and guides compiles and runs, and their relative links lead
+// somewhere, so the docs cannot rot.
 //
 // A ```ts block preceded by an HTML comment `<!-- example ... -->` is an example:
 //   <!-- example -->                     type-checked, then run in Node (its working directory a fresh
@@ -13,7 +14,8 @@
 // The blocks of one document share a directory, temp/examples/<document>/; each block is a module.
 // They import the packages as a user would: by name, through each package's `exports` (built
 // `dist/`, so run `pnpm build` first), from temp/examples/node_modules/@z/<pkg> (links to
-// packages/<pkg>). Errors name the Markdown file and line.
+// packages/<pkg>). Errors name the Markdown file and line. Relative links ([x](../y.md#heading)) must
+// lead to a file, and to a heading of it.
 //
 //   node scripts/check-examples.mjs [file.md ...]   (default: README.md, packages/*/README.md, docs/*.md)
 import { spawnSync } from "node:child_process";
@@ -28,7 +30,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
 
@@ -138,15 +140,46 @@ const where = (example, line = 1, column) =>
 const byPath = new Map(examples.map((e) => [e.path, e]));
 const failed = new Set();
 
+// 0. Relative links in the documents lead to files that exist, and anchors to their headings.
+const brokenLinks = [];
+const slug = (heading) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replaceAll(" ", "-");
+const anchors = (file) => {
+  const text = readFileSync(file, "utf8").replace(/^```[\s\S]*?^```/gm, "");
+  return new Set([...text.matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1])));
+};
+for (const document of documents) {
+  const lines = readFileSync(document, "utf8").split("\n");
+  let fenced = false;
+  for (const [index, line] of lines.entries()) {
+    if (line.startsWith("```")) fenced = !fenced;
+    if (fenced) continue;
+    for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/i.test(target)) continue;
+      const [path, anchor] = target.split("#");
+      const file = path === "" ? document : resolve(dirname(document), path);
+      const bad = !existsSync(file)
+        ? "no such file"
+        : anchor !== undefined && file.endsWith(".md") && !anchors(file).has(anchor)
+          ? "no such heading"
+          : undefined;
+      if (bad) brokenLinks.push(`${relative(root, document)}:${index + 1}: ${target}: ${bad}`);
+    }
+  }
+}
+for (const line of brokenLinks) console.error(line);
+
 // 1. Type-check them all at once.
-const tsc = spawnSync(
-  process.execPath,
-  [join(root, "node_modules/typescript/bin/tsc"), "-p", work, "--pretty", "false"],
-  {
-    cwd: work,
-    encoding: "utf8",
-  },
-);
+const tsc = examples.some((e) => e.path.endsWith(".ts"))
+  ? spawnSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", work, "--pretty", "false"], {
+      cwd: work,
+      encoding: "utf8",
+    })
+  : { status: 0, stdout: "", stderr: "" };
 for (const line of `${tsc.stdout}${tsc.stderr}`.split("\n")) {
   const m = /^(.+?)\((\d+),(\d+)\): (error .*)$/.exec(line);
   if (m) {
@@ -243,8 +276,9 @@ console.log(
     `(${count("run")} run in Node, ${count("vitest")} run by vitest, ${count("typecheck")} type-checked only; ` +
     `${ran} ran, ${testsPassed} tests passed)`,
 );
+if (brokenLinks.length > 0) console.error(`check-examples: ${brokenLinks.length} broken links`);
 if (failed.size > 0) {
   console.error(`check-examples: ${failed.size} failed:`);
   for (const e of examples.filter((x) => failed.has(x))) console.error(`  ${where(e)} (${e.mode})`);
-  process.exit(1);
 }
+if (failed.size > 0 || brokenLinks.length > 0) process.exit(1);
