@@ -103,7 +103,7 @@ function withEncoders(
   return withEncodeKernels((kernels) => encode(kernels) ?? fallback(), fallback);
 }
 
-/** numcodecs `Zlib`, as @z/codecs' `zlib` (same config, results and errors), in WebAssembly. */
+/** numcodecs `Zlib`, as `@z/codecs`' `zlib` (same config, results and errors), in WebAssembly. */
 export const zlib = defineCodec({
   id: "zlib",
   config: zlibConfig,
@@ -123,7 +123,7 @@ export const zlib = defineCodec({
   },
 });
 
-/** numcodecs `GZip`, as @z/codecs' `gzip` (same config, results and errors), in WebAssembly. */
+/** numcodecs `GZip`, as `@z/codecs`' `gzip` (same config, results and errors), in WebAssembly. */
 export const gzip = defineCodec({
   id: "gzip",
   config: gzipConfig,

@@ -282,7 +282,7 @@ export class ZarrArray {
   /**
    * True once the chunks of this array, whose `.zarray` names no `dimension_separator`, were found
    * in the store under `/` keys (`0/0`), as zarr-python's NestedDirectoryStore wrote them before the
-   * field existed (zarr-python < 2.8): it reads them from there, where zarr-python through a
+   * field existed (zarr-python before 2.8): it reads them from there, where zarr-python through a
    * DirectoryStore reads fill values only. The store is asked when a chunk is first found missing
    * under its `.` key (and by `info`, `digest`, the chunk counts and writes), once per opened array.
    */

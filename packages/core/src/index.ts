@@ -1,3 +1,12 @@
+/**
+ * Zarr v2 arrays and groups, as zarr-python 2.13 reads and writes them: `create` and the `open*`
+ * functions, `ZarrArray` (basic, orthogonal, coordinate, mask and block selections), `Group`,
+ * attributes, consolidated metadata, copying, `MemoryStore`, `LRUStoreCache`, synchronizers and
+ * locations. Runs in browsers and Node; in Node it decodes large reads in worker threads.
+ * `@z/core/node` adds local paths.
+ *
+ * @packageDocumentation
+ */
 export { ZarrArray, type ArrayOpenOptions, type SelectionOptions, type ViewOptions } from "./array.js";
 export type { HashName } from "./hash.js";
 export { Group, group, openGroup, open, type GroupOptions } from "./group.js";

@@ -3,6 +3,8 @@
  * else is in `@z/core`; this entry's `openLocation` finds the openers the caller did not pass (see
  * `LocationStores`) in the optional peer dependencies `@z/store-fs` (directories, local zip files),
  * `@z/store-zip` and `@z/store-http`, imported when a location first needs them.
+ *
+ * @packageDocumentation
  */
 import type { LocationStores } from "@z/meta";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";

@@ -1,3 +1,11 @@
+/**
+ * Stores on the local file system (Node): `DirectoryStore` and `NestedDirectoryStore` (atomic
+ * writes, keys as zarr-python's stores lay them out), `TempStore`, `FileLockSynchronizer`,
+ * `fileByteSource` (a local file for `@z/store-zip`), and the clean-up of temporary files that
+ * killed writes leave behind.
+ *
+ * @packageDocumentation
+ */
 export { DirectoryStore, type DirectoryStoreOptions } from "./directory-store.js";
 export { NestedDirectoryStore, type NestedDirectoryStoreOptions } from "./nested-directory-store.js";
 export { TempStore, type TempStoreOptions } from "./temp-store.js";
