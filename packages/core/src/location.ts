@@ -56,7 +56,7 @@ export function parseLocation(text: string): Location {
 }
 
 /**
- * What `openLocation` opens stores with (see {@link LocationStores}), and whether zip files are
+ * What `openLocation` opens stores with (`LocationStores`), and whether zip files are
  * opened for writing too (default: read-only).
  */
 export interface LocationOptions extends LocationStores {
