@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+
 import type { LocationStores } from "@z/meta";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";
 import { open, openGroup, type Group } from "./group.js";
