@@ -1,0 +1,195 @@
+/*
+ * TensorStore's Context: named resources shared by every array opened with the same context (a
+ * cache pool, a concurrency limit, the in-memory key-value store), given as JSON (`{"cache_pool":
+ * {"total_bytes_limit": 100000000}}`) and referred to from a spec by name (`"cache_pool"`,
+ * `"cache_pool#big"`), or given inline in the spec.
+ */
+import type { JsonValue, Store } from "@z/meta";
+import { MemoryStore } from "../memory-store.js";
+import { SpecError } from "./errors.js";
+import { dumpJson, isObject, Members, requireBoolean, requireInteger } from "./json.js";
+
+/** The context resources TensorStore defines; those not listed here are refused by name. */
+const PROVIDERS = [
+  "cache_pool",
+  "data_copy_concurrency",
+  "memory_key_value_store",
+  "file_io_concurrency",
+  "file_io_sync",
+  "file_io_locking",
+  "file_io_mode",
+  "file_io_memmap",
+  "http_request_concurrency",
+  "http_request_retries",
+] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** A cache pool: bytes of stored values, least recently used dropped first past `totalBytesLimit`. */
+export class CachePool {
+  readonly totalBytesLimit: number;
+  /** Insertion order is recency order (a hit moves its entry to the end). */
+  readonly #entries = new Map<string, { bytes: Uint8Array | undefined; time: number }>();
+  #size = 0;
+
+  constructor(totalBytesLimit: number) {
+    this.totalBytesLimit = totalBytesLimit;
+  }
+
+  /** Bytes held now. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The entry for `key` read at or after `bound` (ms since the epoch), if any. */
+  get(key: string, bound: number): { bytes: Uint8Array | undefined } | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.time < bound) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry;
+  }
+
+  /** Remembers `bytes` (undefined: known missing) for `key`, read or written at `time`. */
+  set(key: string, bytes: Uint8Array | undefined, time: number): void {
+    this.delete(key);
+    const size = (bytes?.byteLength ?? 0) + key.length;
+    if (size > this.totalBytesLimit) return;
+    this.#entries.set(key, { bytes, time });
+    this.#size += size;
+    for (const [k] of this.#entries) {
+      if (this.#size <= this.totalBytesLimit) break;
+      this.delete(k);
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#size -= (entry.bytes?.byteLength ?? 0) + key.length;
+  }
+}
+
+/** A concurrency limit (`"shared"`: the default). */
+export interface ConcurrencyLimit {
+  readonly limit: number | "shared";
+}
+
+/** What each provider's resource is. */
+interface Resources {
+  cache_pool: CachePool;
+  data_copy_concurrency: ConcurrencyLimit;
+  memory_key_value_store: Store;
+}
+export type ResourceOf<P extends Provider> = P extends keyof Resources ? Resources[P] : JsonValue;
+
+const providerOf = (key: string): string => key.slice(0, key.includes("#") ? key.indexOf("#") : key.length);
+const isProvider = (name: string): name is Provider => (PROVIDERS as readonly string[]).includes(name);
+
+/** Validates a resource's JSON spec and makes the resource. */
+function createResource(provider: Provider, j: JsonValue, member: string): unknown {
+  switch (provider) {
+    case "cache_pool": {
+      const m = new Members(j, member);
+      const limit = m.take("total_bytes_limit");
+      m.done();
+      return new CachePool(
+        limit === undefined ? 0 : requireInteger(limit, m.at("total_bytes_limit"), 0, Number.MAX_SAFE_INTEGER),
+      );
+    }
+    case "data_copy_concurrency":
+    case "file_io_concurrency":
+    case "http_request_concurrency": {
+      const m = new Members(j, member);
+      const limit = m.take("limit");
+      m.done();
+      if (limit === undefined || limit === "shared") return { limit: "shared" };
+      return { limit: requireInteger(limit, m.at("limit"), 1, Number.MAX_SAFE_INTEGER) };
+    }
+    case "memory_key_value_store":
+      new Members(j, member).done();
+      return new MemoryStore();
+    case "file_io_sync":
+      return requireBoolean(j, member);
+    default:
+      if (!isObject(j)) throw new SpecError(`Expected object, but received: ${dumpJson(j)}`, { member });
+      return j;
+  }
+}
+
+/**
+ * A TensorStore context: give the same one to several `openSpec` calls to share its cache pool and
+ * in-memory stores between them (each call without one gets a fresh context, as TensorStore's
+ * Python API does).
+ */
+export class SpecContext {
+  readonly parent: SpecContext | undefined;
+  readonly #specs = new Map<string, JsonValue>();
+  readonly #made = new Map<string, unknown>();
+
+  /** `spec`: the context JSON (`{"cache_pool": {"total_bytes_limit": 1e8}}`). */
+  constructor(spec: JsonValue = {}, parent?: SpecContext, member = "context") {
+    this.parent = parent;
+    const m = new Members(spec, member);
+    for (const key of Object.keys(spec as object)) {
+      const value = m.take(key)!;
+      const provider = providerOf(key);
+      if (!isProvider(provider))
+        throw new SpecError(`Invalid context resource identifier: ${JSON.stringify(key)}`, { member: m.at(key) });
+      if (typeof value === "string" && providerOf(value) !== provider)
+        throw new SpecError(
+          `Invalid spec or reference to ${JSON.stringify(provider)} resource: ${JSON.stringify(value)}`,
+          {
+            member: m.at(key),
+          },
+        );
+      if (typeof value !== "string" && value !== null) createResource(provider, value, m.at(key)); // validated now
+      this.#specs.set(key, value);
+    }
+  }
+
+  /**
+   * The resource a spec member refers to: `undefined`/`null` the context's default one, a string
+   * the named one (looked up here, then in the parents), an object a new one of its own.
+   */
+  resource<P extends Provider>(provider: P, ref: JsonValue | undefined, member: string): ResourceOf<P> {
+    if (ref === undefined || ref === null) return this.#named(provider, provider, member) as ResourceOf<P>;
+    if (typeof ref === "string") {
+      if (providerOf(ref) !== provider) {
+        try {
+          return createResource(provider, ref, member) as ResourceOf<P>;
+        } catch (error) {
+          const why = error instanceof SpecError ? error.message : String(error);
+          throw new SpecError(
+            `Invalid spec or reference to ${JSON.stringify(provider)} resource: ${JSON.stringify(ref)} (${why})`,
+            { member },
+          );
+        }
+      }
+      return this.#named(provider, ref, member) as ResourceOf<P>;
+    }
+    return createResource(provider, ref, member) as ResourceOf<P>;
+  }
+
+  #named(provider: Provider, key: string, member: string): unknown {
+    for (let c: SpecContext | undefined = this; c !== undefined; c = c.parent) {
+      if (c.#made.has(key)) return c.#made.get(key);
+      if (c.#specs.has(key)) {
+        const spec = c.#specs.get(key)!;
+        const made =
+          typeof spec === "string" || spec === null
+            ? (c.parent ?? new SpecContext()).#named(provider, typeof spec === "string" ? spec : provider, member)
+            : createResource(provider, spec, member);
+        c.#made.set(key, made);
+        return made;
+      }
+      if (c.parent === undefined) {
+        if (key !== provider) throw new SpecError(`Resource not defined: ${JSON.stringify(key)}`, { member });
+        const made = provider === "file_io_sync" ? true : createResource(provider, {}, member);
+        c.#made.set(key, made);
+        return made;
+      }
+    }
+    throw new SpecError(`Resource not defined: ${JSON.stringify(key)}`, { member });
+  }
+}
