@@ -117,3 +117,20 @@ export {
   type DecodedRange,
   type DefinedCodec,
 } from "@z/codecs";
+export {
+  openSpec,
+  specZarray,
+  parseSpecText,
+  SpecContext,
+  CachePool,
+  SpecFieldView,
+  SpecError,
+  SpecUnsupportedError,
+  type ConcurrencyLimit,
+  type FieldViewOptions,
+  type KvStoreSpec,
+  type OpenSpecOptions,
+  type Provider,
+  type SpecArray,
+  type SpecStores,
+} from "./spec/index.js";

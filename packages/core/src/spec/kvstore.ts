@@ -20,8 +20,8 @@ export type KvStoreSpec =
  * those you have, e.g. `httpLocations()` from `@z/store-http`; `@z/core/node` gives them all.
  */
 export interface SpecStores {
-  /** A store over an http(s) URL. */
-  openHttp?(url: string): Store;
+  /** A store over an http(s) URL (`headers`: a spec's `headers`, sent with every request). */
+  openHttp?(url: string, options?: { headers?: Record<string, string> }): Store;
   /** A byte source over an http(s) URL (a remote zip file). */
   openHttpFile?(url: string): ByteSource;
   /** A store over a zip file's bytes. */
