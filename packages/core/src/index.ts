@@ -119,6 +119,7 @@ export {
 } from "@z/codecs";
 export {
   openSpec,
+  openSpecStore,
   specZarray,
   parseSpecText,
   SpecContext,
@@ -132,5 +133,6 @@ export {
   type OpenSpecOptions,
   type Provider,
   type SpecArray,
+  type SpecStore,
   type SpecStores,
 } from "./spec/index.js";

@@ -40,7 +40,7 @@ const pool = new WorkerPool({ size: 2, minBytes: 0 });
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "z-spec-"));
   await pool.warm();
-});
+}, 60_000);
 afterAll(async () => {
   await pool.close();
   await rm(dir, { recursive: true, force: true });

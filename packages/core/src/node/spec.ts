@@ -3,7 +3,14 @@
  * first use: `file` needs @z/store-fs, `http` @z/store-http, `zip` @z/store-zip).
  */
 import type { JsonValue } from "@z/meta";
-import { openSpec as openAnySpec, SpecUnsupportedError, type OpenSpecOptions, type SpecArray } from "../spec/index.js";
+import {
+  openSpec as openAnySpec,
+  openSpecStore as openAnySpecStore,
+  SpecUnsupportedError,
+  type OpenSpecOptions,
+  type SpecArray,
+  type SpecStore,
+} from "../spec/index.js";
 import type { SpecStores } from "../spec/kvstore.js";
 
 /** A store package, or undefined when it is not installed. */
@@ -41,4 +48,9 @@ export async function nodeSpecStores(): Promise<SpecStores> {
  */
 export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecArray> {
   return openAnySpec(spec, { ...(await nodeSpecStores()), ...options });
+}
+
+/** `openSpecStore` with the Node store openers (see `openSpec`). */
+export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecStore> {
+  return openAnySpecStore(spec, { ...(await nodeSpecStores()), ...options });
 }

@@ -4,12 +4,12 @@
  * constructs are here at once.
  */
 import { parseJson, type JsonValue } from "@z/meta";
-import type { OpenSpecOptions, SpecArray } from "./open.js";
+import type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 
 export { SpecContext, CachePool, type ConcurrencyLimit, type Provider } from "./context.js";
 export { SpecFieldView, type FieldViewOptions } from "./field-view.js";
 export { SpecError, SpecUnsupportedError } from "./errors.js";
-export type { OpenSpecOptions, SpecArray } from "./open.js";
+export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 export type { KvStoreSpec, SpecStores } from "./kvstore.js";
 
 /**
@@ -24,6 +24,15 @@ export type { KvStoreSpec, SpecStores } from "./kvstore.js";
  */
 export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecArray> {
   const { openSpec: open } = await import("./open.js");
+  return open(spec, options);
+}
+
+/**
+ * The store a spec's `kvstore` (and legacy `path`) name, and the node path in it, opened with the
+ * openers in `options`, without looking at the array there (the spec is checked, not applied).
+ */
+export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecStore> {
+  const { openSpecStore: open } = await import("./open.js");
   return open(spec, options);
 }
 

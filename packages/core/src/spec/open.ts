@@ -62,6 +62,12 @@ export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): 
     options.context ?? new SpecContext(),
   );
   validateOpenMode(parsed, !options.readOnly);
+  const recheck = parsed.recheckCachedMetadata.kind;
+  if (recheck === "always" || recheck === "time")
+    throw new SpecUnsupportedError(
+      'metadata revalidated before every read and write is not supported: the metadata is read when the array is opened ("open", the default) or taken from the context\'s cache pool (false); open the spec again to see metadata changed since',
+      { member: "recheck_cached_metadata" },
+    );
   const openedAt = Date.now();
   const { store: base, path } = await openKvStore(parsed.kvstore, context, options);
   const prefix = path === "" ? "" : `${path}/`;
@@ -139,6 +145,28 @@ function fieldIndexOf(meta: ZarrMetadata, name: string): number {
   return meta.dtype.fields.findIndex((f) => f.name === name);
 }
 
+/** A store a spec's kvstore names, and the array's path in it. */
+export interface SpecStore {
+  readonly store: Store;
+  /** The node path inside the store (the kvstore's path, and the spec's `path`). */
+  readonly path: string;
+  /** The kvstore, as parsed. */
+  readonly kvstore: KvStoreSpec;
+  /** Releases what was opened (a zip file). */
+  close(): Promise<void>;
+}
+
+/**
+ * The store a spec's `kvstore` (and `path`) name, opened with the openers in `options`, without
+ * looking at any array there: for tools that work on the hierarchy around the spec's array.
+ */
+export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecStore> {
+  const parsed = parseSpec(spec);
+  const { context } = bindResources(parsed, options.context ?? new SpecContext());
+  const opened = await openKvStore(parsed.kvstore, context, options);
+  return { ...opened, kvstore: parsed.kvstore, close: opened.close ?? (async () => {}) };
+}
+
 /** `store` read through `pool` when the spec lets cached values be used (a limit and a bound other than `true`). */
 function cached(store: Store, pool: CachePool, bound: StalenessBound, openedAt: number): Store {
   if (pool.totalBytesLimit === 0 || bound.kind === "always") return store;
@@ -185,7 +213,7 @@ async function openKvStore(
   spec: KvStoreSpec,
   context: SpecContext,
   stores: SpecStores,
-): Promise<{ store: Store; path: string }> {
+): Promise<{ store: Store; path: string; close?: () => Promise<void> }> {
   const need = (opener: string, from: string): never => {
     throw new SpecUnsupportedError(
       `the ${JSON.stringify(spec.driver)} kvstore needs ${opener} (open from "@z/core/node", or pass ${from})`,
