@@ -132,6 +132,8 @@ export {
   type KvStoreSpec,
   type OpenSpecOptions,
   type Provider,
+  type ResourceOf,
+  type Resources,
   type SpecArray,
   type SpecStore,
   type SpecStores,

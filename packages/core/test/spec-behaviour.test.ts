@@ -22,6 +22,8 @@ import {
 } from "@z/core";
 import { openSpec, WorkerPool } from "@z/core/node";
 import type { JsonValue, Store } from "@z/meta";
+import { openSession, type Session } from "../../../scripts/test-server/client.js";
+import { bigArray, FIXTURES, plainValues, readSelection, smallArrays } from "./http-fixtures.js";
 
 const memoryOf = (context: SpecContext): Store => context.resource("memory_key_value_store", undefined, "kvstore");
 const asArray = (a: SpecArray): ZarrArray => {
@@ -301,5 +303,76 @@ describe("specZarray and URLs", () => {
     expect(await readdir(path)).toEqual([".zarray"]);
     const z = asArray(await openSpec(`file://${path}|zarr2:`));
     expect(z.shape).toEqual([4, 4]);
+  });
+});
+
+describe("kvstores over HTTP and in zip files", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await openSession({ files: FIXTURES });
+  });
+  afterAll(() => session.end());
+
+  const lz4 = smallArrays.find((a) => a.path === "lz4")!;
+  const check = async (a: SpecArray, entry: typeof lz4): Promise<void> => {
+    const z = asArray(a);
+    expect([...z.shape]).toEqual(entry.shape);
+    const selection = entry.selections[0]!;
+    expect(plainValues(await readSelection(z, selection))).toEqual(selection.values);
+  };
+
+  it("reads arrays zarr-python wrote from an http kvstore, given as a spec or a URL", async () => {
+    await check(
+      await openSpec({
+        driver: "zarr2",
+        kvstore: { driver: "http", base_url: session.url, path: "hierarchy.zarr/lz4" },
+      }),
+      lz4,
+    );
+    await check(await openSpec(`${session.url}hierarchy.zarr|zarr2:lz4`), lz4);
+    // Over HTTP, missing chunks are errors too when asked.
+    const sparse = smallArrays.find((a) => a.path === "sparse")!;
+    const strict = await openSpec({
+      driver: "zarr2",
+      kvstore: `${session.url}hierarchy.zarr/sparse/`,
+      fill_missing_data_reads: false,
+    });
+    expect(sparse.chunkKeys.length).toBeLessThan(asArray(strict).nchunks);
+    await expect(strict.get()).rejects.toBeInstanceOf(MissingChunkError);
+  });
+
+  it("reads from a zip kvstore over HTTP and in a local file, read-only as TensorStore's", async () => {
+    const big = {
+      driver: "zarr2",
+      kvstore: { driver: "zip", base: { driver: "http", base_url: session.url, path: "hierarchy.zip" }, path: "big" },
+    };
+    await check(await openSpec(big), bigArray);
+    await check(await openSpec(`${session.url}hierarchy.zip|zip:big/|zarr2:`), bigArray);
+    const file = new URL("./fixtures/http/hierarchy.zip", import.meta.url).pathname;
+    const local = { driver: "zarr2", kvstore: { driver: "zip", base: { driver: "file", path: file }, path: "lz4/" } };
+    await check(await openSpec(local), lz4);
+    await expect(
+      openSpec({ ...local, kvstore: { ...local.kvstore, path: "new/" }, create: true, metadata: meta2x2 }),
+    ).rejects.toMatchObject({ code: "ZARR_SPEC", member: "kvstore" });
+  });
+
+  it("names what a browser build must be given to open a kvstore", async () => {
+    const { openSpec: openInBrowser } = await import("@z/core");
+    await expect(openInBrowser({ driver: "zarr2", kvstore: { driver: "file", path: "/x/" } })).rejects.toThrow(
+      /needs openDirectory.*fsLocations from @z\/store-fs/,
+    );
+  });
+});
+
+describe("recheck_cached_metadata", () => {
+  it("refuses revalidating metadata before every read, saying why", async () => {
+    for (const recheck of [true, 1700000000]) {
+      await expect(
+        openSpec(spec({ create: true, metadata: meta2x2, recheck_cached_metadata: recheck })),
+      ).rejects.toMatchObject({ code: "ZARR_SPEC_UNSUPPORTED", member: "recheck_cached_metadata" });
+    }
+    const context = new SpecContext();
+    await openSpec(spec({ create: true, metadata: meta2x2, recheck_cached_metadata: false }), { context });
+    expect((await openSpec(spec({ recheck_cached_metadata: "open" }), { context })).shape).toEqual([4, 4]);
   });
 });

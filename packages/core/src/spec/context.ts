@@ -9,8 +9,20 @@ import { MemoryStore } from "../memory-store.js";
 import { SpecError } from "./errors.js";
 import { dumpJson, isObject, Members, requireBoolean, requireInteger } from "./json.js";
 
-/** The context resources TensorStore defines; those not listed here are refused by name. */
-const PROVIDERS = [
+/** The context resources known here (TensorStore's); others are refused by name. */
+export type Provider =
+  | "cache_pool"
+  | "data_copy_concurrency"
+  | "memory_key_value_store"
+  | "file_io_concurrency"
+  | "file_io_sync"
+  | "file_io_locking"
+  | "file_io_mode"
+  | "file_io_memmap"
+  | "http_request_concurrency"
+  | "http_request_retries";
+
+const PROVIDERS: readonly Provider[] = [
   "cache_pool",
   "data_copy_concurrency",
   "memory_key_value_store",
@@ -21,11 +33,11 @@ const PROVIDERS = [
   "file_io_memmap",
   "http_request_concurrency",
   "http_request_retries",
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
+];
 
 /** A cache pool: bytes of stored values, least recently used dropped first past `totalBytesLimit`. */
 export class CachePool {
+  /** The most bytes held (values and their keys); 0 holds nothing. */
   readonly totalBytesLimit: number;
   /** Insertion order is recency order (a hit moves its entry to the end). */
   readonly #entries = new Map<string, { bytes: Uint8Array | undefined; time: number }>();
@@ -62,6 +74,7 @@ export class CachePool {
     }
   }
 
+  /** Forgets `key`. */
   delete(key: string): void {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
@@ -72,15 +85,17 @@ export class CachePool {
 
 /** A concurrency limit (`"shared"`: the default). */
 export interface ConcurrencyLimit {
+  /** The most at once, or `"shared"`: the default. */
   readonly limit: number | "shared";
 }
 
-/** What each provider's resource is. */
-interface Resources {
+/** What each provider's resource is (`cache_pool`: a `CachePool`; `memory_key_value_store`: a store; others: their JSON). */
+export interface Resources {
   cache_pool: CachePool;
   data_copy_concurrency: ConcurrencyLimit;
   memory_key_value_store: Store;
 }
+/** The resource of a provider. */
 export type ResourceOf<P extends Provider> = P extends keyof Resources ? Resources[P] : JsonValue;
 
 const providerOf = (key: string): string => key.slice(0, key.includes("#") ? key.indexOf("#") : key.length);

@@ -6,7 +6,14 @@
 import { parseJson, type JsonValue } from "@z/meta";
 import type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 
-export { SpecContext, CachePool, type ConcurrencyLimit, type Provider } from "./context.js";
+export {
+  SpecContext,
+  CachePool,
+  type ConcurrencyLimit,
+  type Provider,
+  type ResourceOf,
+  type Resources,
+} from "./context.js";
 export { SpecFieldView, type FieldViewOptions } from "./field-view.js";
 export { SpecError, SpecUnsupportedError } from "./errors.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";

@@ -41,6 +41,7 @@ export interface OpenSpecOptions extends SpecStores {
   registry?: CodecRegistry;
   /** See `ArrayOpenOptions.pool`. */
   pool?: ChunkPool | false;
+  /** Cancels the open. */
   signal?: AbortSignal;
 }
 
