@@ -1,4 +1,4 @@
-import { SpecFieldView, ZarrArray } from "@z/core";
+import { ZarrArray } from "@z/core";
 import type { Store } from "@z/meta";
 import { CommandError } from "./command.js";
 import { requireNode } from "./hierarchy.js";
@@ -43,7 +43,7 @@ async function withSpecArray<T>(
   fn: (array: ZarrArray) => Promise<T>,
 ): Promise<T> {
   const opened = await openSpecArray(text, path, readOnly);
-  if (opened instanceof SpecFieldView)
+  if (!(opened instanceof ZarrArray))
     throw new CommandError(
       `the spec opens ${opened.field === undefined ? "the bytes of" : `field ${JSON.stringify(opened.field)} of`} an array as TensorStore does (shape [${opened.shape.join(", ")}]); this command reads whole arrays: drop "field"/"open_as_void" and select fields with the selection`,
     );

@@ -124,7 +124,7 @@ export {
   parseSpecText,
   SpecContext,
   CachePool,
-  SpecFieldView,
+  type SpecFieldView,
   SpecError,
   SpecUnsupportedError,
   type ConcurrencyLimit,

@@ -1,4 +1,4 @@
-import { create, SpecFieldView, type SpecArray } from "@z/core";
+import { create, ZarrArray, type SpecArray } from "@z/core";
 import { openSpec } from "@z/core/node";
 import { dataTypeToJSON, parseDataType, type JsonObject, type JsonValue } from "@z/meta";
 import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, jsonFlag, settleCodecs } from "../array-options.js";
@@ -81,14 +81,14 @@ async function createFromSpec(args: ParsedArgs, io: Io): Promise<number> {
   spec = { ...own, create: true, ...(overwrite ? { open: false, delete_existing: true } : {}) };
   const array = await openSpec(spec);
   const attrs = jsonFlag(args, "attrs");
-  const base = array instanceof SpecFieldView ? array.array : array;
+  const base = array instanceof ZarrArray ? array : array.array;
   if (attrs !== undefined) await base.attrs.put(attrs as JsonObject);
   io.err(`created ${describe(array)}\n`);
   return 0;
 }
 
 function describe(a: SpecArray): string {
-  const base = a instanceof SpecFieldView ? a.array : a;
+  const base = a instanceof ZarrArray ? a : a.array;
   const where = base.path === "" ? "an array" : base.path;
   return `${where}: shape [${base.shape.join(", ")}], chunks [${base.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(base.dtype))}, compressor ${JSON.stringify(base.compressor)}`;
 }

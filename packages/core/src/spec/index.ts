@@ -14,7 +14,8 @@ export {
   type ResourceOf,
   type Resources,
 } from "./context.js";
-export { SpecFieldView, type FieldViewOptions } from "./field-view.js";
+// A view's class loads with `openSpec`; tell a view from an array with `instanceof ZarrArray`.
+export type { SpecFieldView, FieldViewOptions } from "./field-view.js";
 export { SpecError, SpecUnsupportedError } from "./errors.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 export type { KvStoreSpec, SpecStores } from "./kvstore.js";
