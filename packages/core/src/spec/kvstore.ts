@@ -4,7 +4,7 @@
  * them, and opened as a z store through openers the caller gives (this file imports no store
  * package, so it runs in browsers too).
  */
-import type { ByteSource, JsonValue, Store } from "@z/meta";
+import type { JsonValue, LocationStores, Store } from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson, isObject, Members, requireBoolean, requireString } from "./json.js";
 
@@ -16,21 +16,41 @@ export type KvStoreSpec =
   | { readonly driver: "zip"; readonly base: KvStoreSpec; readonly path: string };
 
 /**
- * Openers for the stores a spec's `kvstore` may name (the same shape as `LocationStores`): give
- * those you have, e.g. `httpLocations()` from `@z/store-http`; `@z/core/node` gives them all.
+ * Openers for the stores a spec's `kvstore` may name: `LocationStores` (give those you have, e.g.
+ * `httpLocations()` from `@z/store-http`, `zipLocations` from `@z/store-zip`; `@z/core/node` gives
+ * them all), and for an `http` kvstore with `headers`, an opener that takes them.
  */
-export interface SpecStores {
-  /** A store over an http(s) URL (`headers`: a spec's `headers`, sent with every request). */
-  openHttp?(url: string, options?: { headers?: Record<string, string> }): Store;
-  /** A byte source over an http(s) URL (a remote zip file). */
-  openHttpFile?(url: string): ByteSource;
-  /** A store over a zip file's bytes. */
-  openZip?(source: ByteSource, options: { writable: boolean }): Promise<Store & { close(): Promise<void> }>;
-  /** A local directory (Node). */
-  openDirectory?(path: string): Store | Promise<Store>;
-  /** A local file as a byte source (Node). */
-  openFile?(path: string, writable: boolean): ByteSource | Promise<ByteSource>;
+export interface SpecStores extends LocationStores {
+  /** A store over an http(s) URL sending `headers` with every request (a spec's `headers`). */
+  openHttpWithHeaders?(url: string, headers: Record<string, string>): Store;
 }
+
+/** The openers a kvstore needs, and the package and export each comes from. */
+export function openersForKvStore(spec: KvStoreSpec): (keyof SpecStores)[] {
+  switch (spec.driver) {
+    case "memory":
+      return [];
+    case "file":
+      return ["openDirectory"];
+    case "http":
+      return [spec.headers.length > 0 ? "openHttpWithHeaders" : "openHttp"];
+    case "zip":
+      return [
+        spec.base.driver === "file" ? "openFile" : spec.base.driver === "http" ? "openHttpFile" : "openZip",
+        "openZip",
+      ];
+  }
+}
+
+/** Which package gives each opener, and its export that has it. */
+export const SPEC_OPENERS: { readonly [K in keyof SpecStores]-?: { readonly pkg: string; readonly from: string } } = {
+  openHttp: { pkg: "@z/store-http", from: "httpLocations()" },
+  openHttpWithHeaders: { pkg: "@z/store-http", from: "(url, headers) => new HttpStore(url, { headers })" },
+  openHttpFile: { pkg: "@z/store-http", from: "httpLocations()" },
+  openZip: { pkg: "@z/store-zip", from: "zipLocations" },
+  openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
+  openFile: { pkg: "@z/store-fs", from: "fsLocations" },
+};
 
 /** Drivers TensorStore has that this library has no store for: refused, naming why. */
 const UNSUPPORTED: Record<string, string> = {

@@ -23,7 +23,8 @@ import { bindResources, newMetadataFor, validateCreated } from "./create.js";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { SpecFieldView } from "./field-view.js";
 import { toZarrDataType } from "./dtype.js";
-import { describeKvStore, type KvStoreSpec, type SpecStores } from "./kvstore.js";
+import { describeKvStore, type KvStoreSpec, openersForKvStore, SPEC_OPENERS, type SpecStores } from "./kvstore.js";
+import { LocationError } from "../location.js";
 import { encodeZarrMetadata, parseZarrMetadata, type ZarrMetadata } from "./metadata.js";
 import { type ParsedSpec, parseSpec, type StalenessBound, validateOpenMode } from "./parse.js";
 import { formatDomain } from "./domain.js";
@@ -215,13 +216,18 @@ async function openKvStore(
   context: SpecContext,
   stores: SpecStores,
 ): Promise<{ store: Store; path: string; close?: () => Promise<void> }> {
-  const need = (opener: string, from: string): never => {
-    throw new SpecUnsupportedError(
-      `the ${JSON.stringify(spec.driver)} kvstore needs ${opener} (open from "@z/core/node", or pass ${from})`,
-      { member: "kvstore" },
-    );
-  };
+  for (const opener of openersForKvStore(spec)) {
+    if (typeof stores[opener] !== "function") {
+      const { pkg, from } = SPEC_OPENERS[opener];
+      throw new LocationError(
+        `${describeKvStore(spec)}: the ${JSON.stringify(spec.driver)} kvstore needs ${opener} (pass ${from} from ${pkg}, or open from "@z/core/node")`,
+        { packageName: pkg },
+      );
+    }
+  }
   const trim = (p: string): string => p.replace(/\/+$/, "");
+  const url = (s: { baseUrl: string; path: string }): string =>
+    `${s.baseUrl.replace(/\/+$/, "")}/${trim(s.path).replace(/^\/+/, "")}`;
   switch (spec.driver) {
     case "memory":
       return {
@@ -229,41 +235,32 @@ async function openKvStore(
         path: normalizeStoragePath(trim(spec.path)),
       };
     case "file": {
-      if (stores.openDirectory === undefined) return need("openDirectory", "fsLocations from @z/store-fs");
       const root = trim(spec.path) || (spec.path.startsWith("/") ? "/" : ".");
-      return { store: await stores.openDirectory(root), path: "" };
+      return { store: await stores.openDirectory!(root), path: "" };
     }
     case "http": {
-      if (stores.openHttp === undefined) return need("openHttp", "httpLocations() from @z/store-http");
-      const url = `${spec.baseUrl.replace(/\/+$/, "")}/${trim(spec.path).replace(/^\/+/, "")}`;
-      if (spec.headers.length > 0) {
-        const headers = Object.fromEntries(
-          spec.headers.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
-        );
-        return { store: stores.openHttp(url, { headers }), path: "" };
-      }
-      return { store: stores.openHttp(url), path: "" };
+      if (spec.headers.length === 0) return { store: stores.openHttp!(url(spec)), path: "" };
+      const headers = Object.fromEntries(
+        spec.headers.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
+      );
+      return { store: stores.openHttpWithHeaders!(url(spec), headers), path: "" };
     }
     case "zip": {
-      if (stores.openZip === undefined) return need("openZip", "zipLocations from @z/store-zip");
       const base = spec.base;
       let source: ByteSource;
-      if (base.driver === "file") {
-        if (stores.openFile === undefined) return need("openFile", "fsLocations from @z/store-fs");
-        source = await stores.openFile(base.path, false);
-      } else if (base.driver === "http") {
-        if (stores.openHttpFile === undefined) return need("openHttpFile", "httpLocations() from @z/store-http");
-        source = stores.openHttpFile(`${base.baseUrl.replace(/\/+$/, "")}/${base.path.replace(/^\/+/, "")}`);
-      } else {
+      if (base.driver === "file") source = await stores.openFile!(base.path, false);
+      else if (base.driver === "http") source = stores.openHttpFile!(url(base));
+      else
         throw new SpecUnsupportedError(`a zip file in a ${JSON.stringify(base.driver)} kvstore is not supported`, {
           member: "kvstore.base",
         });
-      }
       // TensorStore's zip kvstore is read-only, and so is this one.
-      return {
-        store: readOnlyStore(await stores.openZip(source, { writable: false })),
-        path: normalizeStoragePath(trim(spec.path)),
+      const zip = await stores.openZip!(source, { writable: false });
+      const close = async (): Promise<void> => {
+        await zip.close();
+        await (source as { close?: () => Promise<void> }).close?.();
       };
+      return { store: readOnlyStore(zip), path: normalizeStoragePath(trim(spec.path)), close };
     }
   }
 }
