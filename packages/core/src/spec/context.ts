@@ -7,7 +7,6 @@
 import type { JsonValue, Store } from "@z/meta";
 import { MemoryStore } from "../memory-store.js";
 import { SpecError } from "./errors.js";
-import { dumpJson, isObject, Members, requireBoolean, requireInteger } from "./json.js";
 
 /** The context resources known here (TensorStore's); others are refused by name. */
 export type Provider =
@@ -101,33 +100,54 @@ export type ResourceOf<P extends Provider> = P extends keyof Resources ? Resourc
 const providerOf = (key: string): string => key.slice(0, key.includes("#") ? key.indexOf("#") : key.length);
 const isProvider = (name: string): name is Provider => (PROVIDERS as readonly string[]).includes(name);
 
+// This module is in what a page loads first (SpecContext is constructed before openSpec loads the
+// spec machinery), so it checks its small JSON itself, in TensorStore's words, without json.ts.
+
+const isPlainObject = (j: unknown): j is { readonly [key: string]: JsonValue } =>
+  typeof j === "object" && j !== null && !Array.isArray(j) && Object.getPrototypeOf(j) === Object.prototype;
+const show = (j: unknown): string => (typeof j === "bigint" ? String(j) : (JSON.stringify(j) ?? String(j)));
+
+/** The members of a resource's JSON object, all of them among `names`. */
+function objectOf(j: JsonValue, member: string, names: readonly string[]): { readonly [key: string]: JsonValue } {
+  if (!isPlainObject(j)) throw new SpecError(`Expected object, but received: ${show(j)}`, { member });
+  const extra = Object.keys(j).filter((k) => !names.includes(k));
+  if (extra.length > 0)
+    throw new SpecError(`Object includes extra members: ${extra.map((k) => JSON.stringify(k)).join(",")}`, {
+      member: `${member}.${extra[0]}`,
+    });
+  return j;
+}
+
+/** An integer in [min, 2^53) (a JSON number, or a `JsonFloat` of an integral value). */
+function integerOf(j: JsonValue, member: string, min: number): number {
+  const x = typeof j === "object" && j !== null && "value" in j ? (j as { value: unknown }).value : j;
+  const n = typeof x === "bigint" ? Number(x) : x;
+  if (typeof n === "number" && Number.isSafeInteger(n) && n >= min) return n;
+  throw new SpecError(`Expected integer in the range [${min}, 9007199254740991], but received: ${show(x)}`, { member });
+}
+
 /** Validates a resource's JSON spec and makes the resource. */
 function createResource(provider: Provider, j: JsonValue, member: string): unknown {
   switch (provider) {
     case "cache_pool": {
-      const m = new Members(j, member);
-      const limit = m.take("total_bytes_limit");
-      m.done();
-      return new CachePool(
-        limit === undefined ? 0 : requireInteger(limit, m.at("total_bytes_limit"), 0, Number.MAX_SAFE_INTEGER),
-      );
+      const limit = objectOf(j, member, ["total_bytes_limit"]).total_bytes_limit;
+      return new CachePool(limit === undefined ? 0 : integerOf(limit, `${member}.total_bytes_limit`, 0));
     }
     case "data_copy_concurrency":
     case "file_io_concurrency":
     case "http_request_concurrency": {
-      const m = new Members(j, member);
-      const limit = m.take("limit");
-      m.done();
+      const limit = objectOf(j, member, ["limit"]).limit;
       if (limit === undefined || limit === "shared") return { limit: "shared" };
-      return { limit: requireInteger(limit, m.at("limit"), 1, Number.MAX_SAFE_INTEGER) };
+      return { limit: integerOf(limit, `${member}.limit`, 1) };
     }
     case "memory_key_value_store":
-      new Members(j, member).done();
+      objectOf(j, member, []);
       return new MemoryStore();
     case "file_io_sync":
-      return requireBoolean(j, member);
+      if (typeof j !== "boolean") throw new SpecError(`Expected boolean, but received: ${show(j)}`, { member });
+      return j;
     default:
-      if (!isObject(j)) throw new SpecError(`Expected object, but received: ${dumpJson(j)}`, { member });
+      if (!isPlainObject(j)) throw new SpecError(`Expected object, but received: ${show(j)}`, { member });
       return j;
   }
 }
@@ -145,20 +165,20 @@ export class SpecContext {
   /** `spec`: the context JSON (`{"cache_pool": {"total_bytes_limit": 1e8}}`). */
   constructor(spec: JsonValue = {}, parent?: SpecContext, member = "context") {
     this.parent = parent;
-    const m = new Members(spec, member);
-    for (const key of Object.keys(spec as object)) {
-      const value = m.take(key)!;
+    if (!isPlainObject(spec)) throw new SpecError(`Expected object, but received: ${show(spec)}`, { member });
+    for (const [key, value] of Object.entries(spec)) {
+      const at = `${member}.${key}`;
       const provider = providerOf(key);
       if (!isProvider(provider))
-        throw new SpecError(`Invalid context resource identifier: ${JSON.stringify(key)}`, { member: m.at(key) });
+        throw new SpecError(`Invalid context resource identifier: ${JSON.stringify(key)}`, { member: at });
       if (typeof value === "string" && providerOf(value) !== provider)
         throw new SpecError(
           `Invalid spec or reference to ${JSON.stringify(provider)} resource: ${JSON.stringify(value)}`,
           {
-            member: m.at(key),
+            member: at,
           },
         );
-      if (typeof value !== "string" && value !== null) createResource(provider, value, m.at(key)); // validated now
+      if (typeof value !== "string" && value !== null) createResource(provider, value, at); // validated now
       this.#specs.set(key, value);
     }
   }
