@@ -111,8 +111,9 @@ export interface ArrayOpenOptions {
   signal?: AbortSignal;
   /**
    * `false`: a read touching a chunk that is not stored throws `MissingChunkError` naming the
-   * chunk's key, instead of reading the fill value there (TensorStore's `fill_missing_data_reads:
-   * false`). Writes of part of a missing chunk still start from the fill value. Default `true`.
+   * chunk's key, instead of reading the fill value there (TensorStore's
+   * `fill_missing_data_reads: false`). Writes of part of a missing chunk still start from the fill
+   * value. Default `true`.
    */
   fillMissingChunks?: boolean;
   /** The metadata document's name under the array's path (TensorStore's `metadata_key`); default `.zarray`. */
