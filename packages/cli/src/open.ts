@@ -2,7 +2,7 @@ import { ZarrArray } from "@z/core";
 import type { Store } from "@z/meta";
 import { CommandError } from "./command.js";
 import { requireNode } from "./hierarchy.js";
-import { withStore } from "./store-arg.js";
+import { isSpecArg, openSpecArray, withStore } from "./store-arg.js";
 
 /**
  * Runs `fn` on the array a STORE argument and `--path` name, opened for reading or writing its
@@ -14,6 +14,7 @@ export function withArrayArg<T>(
   options: { readOnly: boolean; writeEmptyChunks?: boolean; signal?: AbortSignal },
   fn: (array: ZarrArray) => Promise<T>,
 ): Promise<T> {
+  if (isSpecArg(location)) return withSpecArray(location, path, options.readOnly, fn);
   return withStore(location, { mode: options.readOnly ? "read" : "update", path }, async (opened) =>
     fn(await openArrayAt(opened.store, opened.path, options)),
   );
@@ -32,4 +33,19 @@ export async function openArrayAt(
     );
   }
   return ZarrArray.open(store, path, options);
+}
+
+/** `withArrayArg` for a spec: the array `openSpec` opens (a field of a structured dtype is refused). */
+async function withSpecArray<T>(
+  text: string,
+  path: string | undefined,
+  readOnly: boolean,
+  fn: (array: ZarrArray) => Promise<T>,
+): Promise<T> {
+  const opened = await openSpecArray(text, path, readOnly);
+  if (!(opened instanceof ZarrArray))
+    throw new CommandError(
+      `the spec opens ${opened.field === undefined ? "the bytes of" : `field ${JSON.stringify(opened.field)} of`} an array as TensorStore does (shape [${opened.shape.join(", ")}]); this command reads whole arrays: drop "field"/"open_as_void" and select fields with the selection`,
+    );
+  return fn(opened);
 }

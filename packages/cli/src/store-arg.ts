@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { stat, unlink } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
@@ -6,9 +7,12 @@ import {
   LocationError,
   openLocation,
   parseLocation,
+  parseSpecText,
+  type KvStoreSpec,
   type Location,
 } from "@z/core";
-import { isListable, joinPath, ZarrError, type Store } from "@z/meta";
+import { openSpec, openSpecStore } from "@z/core/node";
+import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
 import { httpLocations } from "@z/store-http";
 import { zipLocations } from "@z/store-zip";
@@ -80,8 +84,93 @@ export interface OpenStoreOptions {
   readonly path?: string;
 }
 
+/**
+ * Whether a STORE argument is a TensorStore spec: JSON text (`{"driver": "zarr2", ...}`) or
+ * `@file` naming a file of it.
+ */
+export const isSpecArg = (text: string): boolean => /^\s*\{/.test(text) || text.startsWith("@");
+
+/**
+ * A TensorStore spec given as a STORE argument or `--spec`: inline JSON, `@file`, or (for
+ * `--spec`, `fileToo`) a file path. Bad JSON or an unreadable file is a `UsageError`.
+ */
+export function readSpecArg(text: string, fileToo = false): JsonValue {
+  const inline = /^\s*\{/.test(text);
+  const file = text.startsWith("@") ? text.slice(1) : fileToo && !inline ? text : undefined;
+  let source = text;
+  if (file !== undefined) {
+    try {
+      source = readFileSync(resolve(file), "utf8");
+    } catch (cause) {
+      throw new UsageError(
+        `cannot read the spec file ${file}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
+    }
+  }
+  try {
+    return parseSpecText(source);
+  } catch (error) {
+    if (error instanceof MetadataError) throw new UsageError(`the spec is not valid JSON: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The spec with `--path` joined as its legacy `path` member (after the kvstore's own path). */
+export function specWithPath(spec: JsonValue, path: string | undefined): JsonValue {
+  if (path === undefined || path === "") return spec;
+  if (typeof spec !== "object" || spec === null || Array.isArray(spec)) return spec;
+  const own = (spec as { path?: unknown }).path;
+  return { ...spec, path: typeof own === "string" && own !== "" ? `${own.replace(/\/+$/, "")}/${path}` : path };
+}
+
+/** What a spec's kvstore is, as the CLI names locations. */
+function specLocation(kvstore: KvStoreSpec, node: string, text: string): StoreLocation {
+  switch (kvstore.driver) {
+    case "file":
+      return { kind: "directory", path: resolve(kvstore.path.replace(/\/+$/, "") || "."), node };
+    case "http":
+      return { kind: "http", url: `${kvstore.baseUrl.replace(/\/+$/, "")}/${kvstore.path.replace(/^\/+/, "")}`, node };
+    case "zip":
+      return {
+        kind: "zip",
+        file: kvstore.base.driver === "file" ? resolve(kvstore.base.path) : kvstore.base.path,
+        remote: kvstore.base.driver === "http",
+        node,
+      };
+    case "memory":
+      throw new UsageError(`${text}: a "memory" kvstore lives inside one process; the CLI cannot open one`);
+  }
+}
+
+/**
+ * Opens the store a spec's kvstore names. An array at the spec's path is opened with `openSpec`,
+ * so a spec whose constraints the stored array does not meet fails here, naming the member.
+ */
+async function openSpecArg(text: string, options: OpenStoreOptions): Promise<OpenedStore> {
+  const spec = specWithPath(readSpecArg(text), options.path);
+  // A spec the library refuses is a ZarrError (SpecError, exit 1) naming the member at fault.
+  const opened = await openSpecStore(spec, { readOnly: options.mode === "read" });
+  const location = specLocation(opened.kvstore, opened.path, text);
+  if (options.mode !== "write") {
+    const prefix = opened.path === "" ? "" : `${opened.path}/`;
+    const metadataKey = (spec as { metadata_key?: unknown }).metadata_key;
+    const key = prefix + (typeof metadataKey === "string" ? metadataKey : ".zarray");
+    if (location.kind === "directory" && (await stat(location.path).catch(() => undefined)) === undefined)
+      throw new CommandError(`no such store: ${describeLocation(location)}`, { key: location.path });
+    if ((await opened.store.get(key)) !== undefined) await openSpec(spec, { readOnly: options.mode === "read" });
+  }
+  const store = options.mode === "read" ? await throughConsolidated(opened.store, opened.path) : opened.store;
+  return { store, path: opened.path, location, close: () => opened.close() };
+}
+
+/** The array a spec names, opened with `openSpec` (checked against the spec, with its behaviour). */
+export function openSpecArray(text: string, path: string | undefined, readOnly: boolean): ReturnType<typeof openSpec> {
+  return openSpec(specWithPath(readSpecArg(text), path), { readOnly });
+}
+
 /** Opens the store a STORE argument names. A missing store is a `CommandError` (exit 1). */
 export async function openStore(text: string, options: OpenStoreOptions): Promise<OpenedStore> {
+  if (isSpecArg(text)) return openSpecArg(text, options);
   const location = parseStoreArg(text);
   let path: string;
   try {

@@ -66,7 +66,14 @@ import type { SelectionOptions } from "./selection-options.js";
 
 export type { SelectionOptions };
 import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
-import { ArgumentError, FieldError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import {
+  ArgumentError,
+  FieldError,
+  MissingChunkError,
+  NodeNotFoundError,
+  ReadOnlyError,
+  ValueError,
+} from "./errors.js";
 import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
 import { createHash, type HashName } from "./hash.js";
 import { arrayInfo } from "./info.js";
@@ -102,6 +109,22 @@ export interface ArrayOpenOptions {
    */
   pool?: ChunkPool | false;
   signal?: AbortSignal;
+  /**
+   * `false`: a read touching a chunk that is not stored throws `MissingChunkError` naming the
+   * chunk's key, instead of reading the fill value there (TensorStore's
+   * `fill_missing_data_reads: false`). Writes of part of a missing chunk still start from the fill
+   * value. Default `true`.
+   */
+  fillMissingChunks?: boolean;
+  /** The metadata document's name under the array's path (TensorStore's `metadata_key`); default `.zarray`. */
+  metadataKey?: string;
+  /**
+   * The metadata was given, not read from the store (TensorStore's `assume_metadata`): `resize`
+   * and `append`, which would rewrite it, are refused. Default `false`.
+   */
+  fixedMetadata?: boolean;
+  /** How many chunks reads and writes have in flight when a call does not say (default 8). */
+  concurrency?: number;
 }
 
 /** A pool, and what its threads need to know about an array. */
@@ -238,11 +261,27 @@ export class ZarrArray {
     return new ZarrArray(store, path, meta, codec, options, 2);
   }
 
+  /**
+   * An array over metadata given rather than read (TensorStore's `assume_metadata`): nothing is
+   * read from the store until data is; with `fixedMetadata`, the metadata is never rewritten.
+   */
+  static async fromMetadata(
+    store: Store,
+    path: string,
+    meta: ArrayMetadata,
+    options: ArrayOpenOptions = {},
+  ): Promise<ZarrArray> {
+    const codec = await ChunkCodec.create(meta, options.registry ?? defaultCodecRegistry(), arrayMetaKey(path));
+    return new ZarrArray(store, path, meta, codec, options, 2);
+  }
+
   // --- metadata -------------------------------------------------------------------------------
 
   /** Where the metadata document is: `.zarray`, or a v1 array's `meta`. */
   get #metaKey(): string {
-    return this.zarrFormat === 1 ? V1_META_KEY : arrayMetaKey(this.path);
+    if (this.zarrFormat === 1) return V1_META_KEY;
+    const name = this.#options.metadataKey;
+    return name === undefined ? arrayMetaKey(this.path) : keyPrefix(this.path) + name;
   }
 
   /** The decoded `.zarray` document. */
@@ -408,9 +447,13 @@ export class ZarrArray {
   }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
-  async #read<T extends NdData = TypedArray>(indexer: Indexer, options: SelectionOptions): Promise<NdArray<T>> {
+  async #read<T extends NdData = TypedArray>(indexer: Indexer, given: SelectionOptions): Promise<NdArray<T>> {
+    const options = this.#withDefaults(given);
     // Sizes from metadata are checked before anything is allocated from them.
     const metaKey = this.#metaKey;
+    const fillMissing = this.#options.fillMissingChunks ?? true;
+    // A chunk missing is an error only where it is really missing: under the keys the array uses.
+    if (!fillMissing) await this.#settleNested(undefined, options.signal);
     checkResultSize(indexer.shape, this.dtype.kind === "O" ? 1 : valuesPerElement(this.dtype), metaKey, this.shape);
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
     // In Node, large buffers are advised once @z/huge-pages has loaded (see large-buffers-loading.ts).
@@ -459,7 +502,7 @@ export class ZarrArray {
         ...pooled,
         store: this.store,
         keyOf: (c: readonly number[]) => this.chunkKey(c),
-        reportAbsent: this.#nested === undefined,
+        reportAbsent: this.#nested === undefined || !fillMissing,
         projections: indexer,
         nchunks: indexer.nchunks,
       };
@@ -469,6 +512,7 @@ export class ZarrArray {
         { ...job, chunkBytes: this.#codec.chunkBytes, out: outView, zeroed, jobs: this.#jobs },
         options,
       );
+      if (!fillMissing && report.absent.length > 0) throw this.#missing(report.absent[0]!);
       if (report.absent.length > 0) await this.#readNested(report.absent, report.found, outView, options.signal);
       else if (report.found) this.#nested ??= false;
     } else {
@@ -490,6 +534,7 @@ export class ZarrArray {
             const filled = await intoParts!(key, parts, options.signal);
             if (filled === true) return void (found = true);
             if (filled === undefined) {
+              if (!fillMissing) throw this.#missing(p);
               absent?.push(p);
               return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
             }
@@ -497,8 +542,10 @@ export class ZarrArray {
             placedZeroed = false;
           }
           const stored = readSync !== undefined ? readSync(key) : await this.store.get(key, { signal: options.signal });
-          if (stored === undefined) absent?.push(p);
-          else found = true;
+          if (stored === undefined) {
+            if (!fillMissing) throw this.#missing(p);
+            absent?.push(p);
+          } else found = true;
           await this.#jobs.place(outView, placedZeroed, stored, key, p, options.signal);
         },
         options,
@@ -538,6 +585,17 @@ export class ZarrArray {
     if (meta === null) return undefined;
     if (nchunks * this.#codec.chunkBytes >= START_THREADS_BYTES) pool.warm?.();
     return { pool, meta, spec: pool.storeSpec?.(this.store) };
+  }
+
+  /** The error for a read of a chunk that is not stored, under `fillMissingChunks: false`. */
+  #missing(p: AnyChunkProjection): MissingChunkError {
+    return new MissingChunkError(this.chunkKey(p.chunkCoords), p.chunkCoords);
+  }
+
+  /** A call's options with the array's defaults (its `concurrency`). */
+  #withDefaults<O extends RunOptions>(options: O): O {
+    const concurrency = this.#options.concurrency;
+    return concurrency === undefined || options.concurrency !== undefined ? options : { ...options, concurrency };
   }
 
   /** A caller's `out` must be the dtype's typed array with room for exactly the selection. */
@@ -713,7 +771,8 @@ export class ZarrArray {
   }
 
   /** Checks everything (value shape, fields, store) before the first chunk is written. */
-  async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
+  async #write(indexer: Indexer, value: unknown, given: SelectionOptions): Promise<void> {
+    const options = this.#withDefaults(given);
     const store = this.#writableStore();
     const key = arrayMetaKey(this.path);
     // Writing builds and encodes whole chunks.
@@ -949,13 +1008,17 @@ export class ZarrArray {
       throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(this.path)}`, {
         key: arrayMetaKey(this.path),
       });
+    if (this.#options.fixedMetadata)
+      throw new ReadOnlyError(`the metadata of ${JSON.stringify(this.path)}, given rather than stored,`, {
+        key: this.#metaKey,
+      });
     if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
       throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
     }
     await this.#settleNested(undefined, options.signal); // the chunks to delete are where they are
     const oldGrid = this.cdataShape;
     const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
-    const key = arrayMetaKey(this.path);
+    const key = this.#metaKey;
     await withLock(
       this.synchronizer,
       key,

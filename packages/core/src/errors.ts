@@ -49,6 +49,25 @@ export class ChunkError extends ZarrError {
   }
 }
 
+/**
+ * A read touched a chunk that is not stored, on an array opened with `fillMissingChunks: false`
+ * (TensorStore's `fill_missing_data_reads: false`): `key` is the chunk's store key.
+ */
+export class MissingChunkError extends ZarrError {
+  /** The chunk's position in the chunk grid. */
+  readonly chunkCoords: readonly number[];
+  constructor(key: string, chunkCoords: readonly number[]) {
+    super(
+      "ZARR_MISSING_CHUNK",
+      `chunk ${JSON.stringify(key)} is not stored, and missing chunks are not read as the fill value`,
+      {
+        key,
+      },
+    );
+    this.chunkCoords = chunkCoords;
+  }
+}
+
 /** A value that cannot be written to a selection (wrong shape, wrong type). */
 export class ValueError extends ZarrError {
   constructor(message: string, options: { key?: string } = {}) {

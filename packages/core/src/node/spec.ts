@@ -1,0 +1,66 @@
+/**
+ * `openSpec` in Node: the openers a spec's kvstore needs that the caller did not pass come from the
+ * store packages installed (optional peers of `@z/core`, imported when first needed: `file` needs
+ * @z/store-fs, `http` @z/store-http, `zip` @z/store-zip).
+ */
+import type { JsonValue } from "@z/meta";
+import { LocationError } from "../location.js";
+import { openersForKvStore, SPEC_OPENERS, type SpecStores } from "../spec/kvstore.js";
+import { parseSpec } from "../spec/parse.js";
+import {
+  openSpec as openAnySpec,
+  openSpecStore as openAnySpecStore,
+  type OpenSpecOptions,
+  type SpecArray,
+  type SpecStore,
+} from "../spec/index.js";
+import { importPeer } from "./peers.js";
+
+/** One opener from the store package that has it, or `undefined` when that is not installed. */
+async function installedOpener(name: keyof SpecStores): Promise<unknown> {
+  switch (SPEC_OPENERS[name].pkg) {
+    case "@z/store-fs":
+      return (await importPeer("@z/store-fs"))?.fsLocations[name as "openDirectory" | "openFile"];
+    case "@z/store-zip":
+      return (await importPeer("@z/store-zip"))?.zipLocations.openZip;
+    case "@z/store-http": {
+      const http = await importPeer("@z/store-http");
+      if (http === undefined) return undefined;
+      if (name === "openHttpWithHeaders")
+        return (url: string, headers: Record<string, string>) => new http.HttpStore(url, { headers });
+      return http.httpLocations()[name as "openHttp" | "openHttpFile"];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The openers the kvstore of `spec` needs, from `options` or else the store packages installed; a
+ * package that is not installed is a `LocationError` naming it.
+ */
+export async function nodeSpecStores(spec: JsonValue, options: SpecStores = {}): Promise<SpecStores> {
+  const filled: Record<string, unknown> = { ...options };
+  for (const name of openersForKvStore(parseSpec(spec).kvstore)) {
+    if (typeof filled[name] === "function") continue;
+    const opener = await installedOpener(name);
+    const { pkg } = SPEC_OPENERS[name];
+    if (opener === undefined)
+      throw new LocationError(`this spec's kvstore needs ${pkg} (npm install ${pkg})`, { packageName: pkg });
+    filled[name] = opener;
+  }
+  return filled as SpecStores;
+}
+
+/**
+ * `openSpec` with local directories, files, HTTP and zip files opened by the store packages
+ * installed (see `@z/core`'s `openSpec`); openers in `options` take precedence.
+ */
+export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecArray> {
+  return openAnySpec(spec, { ...options, ...(await nodeSpecStores(spec, options)) });
+}
+
+/** `openSpecStore` with the Node store openers (see `openSpec`). */
+export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecStore> {
+  return openAnySpecStore(spec, { ...options, ...(await nodeSpecStores(spec, options)) });
+}
