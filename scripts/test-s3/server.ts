@@ -1,7 +1,9 @@
 // The S3 server store tests run against: s3rver 3.7.1 (an S3 implementation on the local file
 // system, from npm) on 127.0.0.1, behind a front that checks every SigV4 signature with the AWS
 // SDK's own signer (@smithy/signature-v4), which s3rver does not (it checks only that the access
-// key exists). So a wrong secret is `403 SignatureDoesNotMatch` as on S3, and a request our store
+// key exists). It runs in a process of its own (global-setup.ts bundles this file and starts it
+// with --openssl-legacy-provider: s3rver's continuation tokens are DES-encrypted, which OpenSSL 3
+// offers only so, and without them every truncated listing is a 500), and prints its endpoint. So a wrong secret is `403 SignatureDoesNotMatch` as on S3, and a request our store
 // signed wrongly fails the test. Requests may come through the fault-injecting test server
 // (scripts/test-server, session option `proxy`), which forwards them without its `/s/<id>`
 // prefix and names it in `X-Forwarded-Prefix`: the signature covers the path the client sent.
@@ -193,4 +195,14 @@ class NodeSha256 {
   reset(): void {
     throw new Error("not used");
   }
+}
+
+// Run as a process: print the endpoint, serve until SIGTERM or the parent goes.
+if (process.argv.includes("--serve")) {
+  const server = await startS3Server();
+  const stop = () => void server.close().finally(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.stdin.on("end", stop).resume();
+  process.stdout.write(`${JSON.stringify({ endpoint: server.endpoint })}\n`);
 }
