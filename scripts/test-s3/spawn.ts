@@ -2,7 +2,7 @@
 // workspace's node_modules (where s3rver and @smithy/signature-v4 resolve), run by this Node with
 // --openssl-legacy-provider (see server.ts). For vitest's globalSetup and for scripts.
 import { spawn } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -50,6 +50,8 @@ export async function spawnS3Server(): Promise<SpawnedS3Server> {
       reject(new Error(`the S3 server exited (${code}): ${stderr}`));
     });
   });
+  // Loaded: the bundle is not needed any more.
+  await rm(outfile, { force: true });
   return {
     endpoint,
     close: () =>
