@@ -16,6 +16,12 @@ import { join } from "node:path";
 import { SignatureV4 } from "@smithy/signature-v4";
 import S3rver from "s3rver";
 
+const cors = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers":
+    "content-range, content-length, content-type, etag, retry-after, x-amz-request-id, x-amz-bucket-region",
+};
+
 /** The one account s3rver knows. */
 export const S3_TEST_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 
@@ -44,17 +50,30 @@ export async function startS3Server(): Promise<S3TestServer> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    // CORS for the browser tests, answered here for every bucket (s3rver refuses any request with
+    // an Origin to a bucket without a CORS configuration, which S3 can be given; this is the same).
+    if (req.method === "OPTIONS") {
+      return void res
+        .writeHead(204, {
+          ...cors,
+          "access-control-allow-methods": "GET, HEAD, PUT, DELETE, POST",
+          "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*",
+          "access-control-max-age": "600",
+        })
+        .end();
+    }
     const refusal = await checkSignature(req, body);
     if (refusal !== undefined) return errorAnswer(res, refusal.status, refusal.code, refusal.message);
-    const upstream = request({
-      host: "127.0.0.1",
-      port: backPort,
-      method: req.method,
-      path: req.url,
-      headers: req.headers,
-    });
+    // s3rver writes an object's file in place: two PUTs of one key at once can leave a mix of both,
+    // and a GET during a PUT can read half of it. S3 replaces objects whole (a reader sees the old
+    // or the new value), so requests for one object take turns here.
+    const object = /^\/[^/?]+\/[^?]+/.exec(req.url ?? "")?.[0];
+    const release = object === undefined ? () => {} : await turn(object);
+    res.on("close", release);
+    const { origin: _, ...headers } = req.headers;
+    const upstream = request({ host: "127.0.0.1", port: backPort, method: req.method, path: req.url, headers });
     upstream.on("response", (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
       // Headers at once, as S3 sends them: s3rver's answer to a range of an empty object declares
       // one byte and never sends it, and a client must see its headers to know the range is empty.
       res.flushHeaders();
@@ -62,6 +81,23 @@ export async function startS3Server(): Promise<S3TestServer> {
     });
     upstream.on("error", () => res.destroy());
     upstream.end(body);
+  }
+
+  /** The previous request's end, per object (see handle). */
+  const turns = new Map<string, Promise<void>>();
+  async function turn(object: string): Promise<() => void> {
+    const previous = turns.get(object) ?? Promise.resolve();
+    let done = () => {};
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const chained = previous.then(() => mine);
+    turns.set(object, chained);
+    await previous;
+    return () => {
+      done();
+      if (turns.get(object) === chained) turns.delete(object);
+    };
   }
 
   await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
@@ -163,7 +199,9 @@ function parseAmzDate(text: string): Date {
 
 function errorAnswer(res: ServerResponse, status: number, code: string, message: string): void {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
-  res.writeHead(status, { "content-type": "application/xml", "content-length": Buffer.byteLength(xml) }).end(xml);
+  res
+    .writeHead(status, { ...cors, "content-type": "application/xml", "content-length": Buffer.byteLength(xml) })
+    .end(xml);
 }
 
 /** The hash class @smithy/signature-v4 asks for (SHA-256, or HMAC-SHA256 with a secret), over node:crypto. */

@@ -101,7 +101,14 @@ export class S3Client {
       const init = await this.#sign(request);
       let response: Response;
       try {
-        response = await this.#options.fetch(request.url, { ...init, signal: controller.signal, redirect: "manual" });
+        // no-store: a browser must never answer from its HTTP cache (S3 answers carry Last-Modified, which
+        // browsers cache heuristically): a chunk read after another writer replaced it would be stale.
+        response = await this.#options.fetch(request.url, {
+          ...init,
+          signal: controller.signal,
+          redirect: "manual",
+          cache: "no-store",
+        });
       } catch (err) {
         throw explain(err, "network error");
       }

@@ -7,7 +7,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 let defaultEnvironment: (() => Environment) | undefined;
 
-/** Sets where stores read `AWS_*` variables from by default (index-node.ts: `process.env`). */
+/** Sets where stores read `AWS_*` variables from by default (index-node.ts: the process's environment). */
 export function setDefaultEnvironment(source: (() => Environment) | undefined): void {
   defaultEnvironment = source;
 }
