@@ -3,8 +3,11 @@ import { type Environment, getDefaultEnvironment } from "./environment.js";
 
 /** An access key, as IAM gives it; `sessionToken` for temporary credentials (STS, SSO). */
 export interface S3Credentials {
+  /** The access key's id, e.g. `AKIA…` (`ASIA…` for temporary ones). */
   accessKeyId: string;
+  /** Its secret, which signs requests and is never sent. */
   secretAccessKey: string;
+  /** The session token of temporary credentials, sent as `x-amz-security-token`. */
   sessionToken?: string;
 }
 
