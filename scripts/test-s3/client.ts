@@ -11,6 +11,9 @@ declare module "vitest" {
 /** The one account the test server knows (s3rver's). */
 export const S3_TEST_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 
+/** A session token the test server answers with `400 ExpiredToken` (server.ts). */
+export const EXPIRED_SESSION_TOKEN = "expired-session-token";
+
 /** `http://127.0.0.1:<port>`, the test S3 server's endpoint. */
 export function s3Endpoint(): string {
   return inject("s3Server").endpoint;

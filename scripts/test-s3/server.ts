@@ -25,6 +25,9 @@ const cors = {
 /** The one account s3rver knows. */
 export const S3_TEST_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 
+/** A session token the front answers as S3 answers one that has expired (`400 ExpiredToken`). */
+export const EXPIRED_SESSION_TOKEN = "expired-session-token";
+
 const secrets = new Map<string, string>([[S3_TEST_CREDENTIALS.accessKeyId, S3_TEST_CREDENTIALS.secretAccessKey]]);
 
 export interface S3TestServer {
@@ -138,6 +141,9 @@ async function checkSignature(req: IncomingMessage, body: Buffer): Promise<Refus
       code: "InvalidAccessKeyId",
       message: "The AWS Access Key Id you provided does not exist in our records.",
     };
+  // s3rver ignores session tokens; this one stands for temporary credentials that have run out.
+  if (req.headers["x-amz-security-token"] === EXPIRED_SESSION_TOKEN)
+    return { status: 400, code: "ExpiredToken", message: "The provided token has expired." };
   const date = req.headers["x-amz-date"];
   const payloadHash = req.headers["x-amz-content-sha256"];
   if (typeof date !== "string" || typeof payloadHash !== "string")

@@ -1,7 +1,12 @@
 // S3Store against the loopback S3 server (s3rver behind a SigV4 check), directly and through the
 // fault-injecting test server as a proxy: what it sends, what it makes of S3's answers, its faults.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createBucket, S3_TEST_CREDENTIALS, s3Endpoint } from "../../../scripts/test-s3/client.js";
+import {
+  createBucket,
+  EXPIRED_SESSION_TOKEN,
+  S3_TEST_CREDENTIALS,
+  s3Endpoint,
+} from "../../../scripts/test-s3/client.js";
 import { type SessionConfig, sessionPool } from "../../../scripts/test-server/client.js";
 import { S3Store, S3StoreError, type S3StoreOptions } from "../src/index.js";
 
@@ -214,6 +219,21 @@ describe("errors", () => {
     expect(error).toMatchObject({ s3Code: "SignatureDoesNotMatch", status: 403, key: "k", bucket });
     expect((error as S3StoreError).objectKey).toBe(`${s.prefix}k`);
     expect((await session.log()).requests).toHaveLength(1);
+  });
+
+  it("expired temporary credentials are ExpiredToken, not retried", async () => {
+    const { store: s, session } = await proxied(
+      {},
+      { credentials: { ...S3_TEST_CREDENTIALS, sessionToken: EXPIRED_SESSION_TOKEN } },
+    );
+    await expect(s.getRange("k", { offset: 0, length: 4 })).rejects.toMatchObject({
+      s3Code: "ExpiredToken",
+      status: 400,
+      key: "k",
+    });
+    const { requests } = await session.log();
+    expect(requests.map((r) => r.headers["x-amz-security-token"])).toEqual([EXPIRED_SESSION_TOKEN]);
+    expect(requests[0]?.headers.authorization).toMatch(/SignedHeaders=[^,]*x-amz-security-token/);
   });
 
   it("an unknown access key is InvalidAccessKeyId", async () => {
