@@ -28,11 +28,9 @@ export interface S3Locations extends LocationStores {
  * endpoint, credentials, concurrency, ...), the bucket and prefix coming from each URL.
  *
  * ```ts
- * import { openLocation } from "@z/core";
- * import { s3Locations } from "@z/store-s3";
- *
+ * // openLocation from @z/core
  * const { store, path } = await openLocation("s3://bucket/x.zarr|zarr2:group/array", {
- *   ...s3Locations({ region: "eu-west-1", anonymous: true }),
+ *   s3: s3Locations({ region: "eu-west-1", anonymous: true }).openS3,
  * });
  * ```
  */
