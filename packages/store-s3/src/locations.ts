@@ -30,7 +30,7 @@ export interface S3Locations extends LocationStores {
  * ```ts
  * // openLocation from @z/core
  * const { store, path } = await openLocation("s3://bucket/x.zarr|zarr2:group/array", {
- *   s3: s3Locations({ region: "eu-west-1", anonymous: true }).openS3,
+ *   ...s3Locations({ region: "eu-west-1", anonymous: true }),
  * });
  * ```
  */
