@@ -36,7 +36,7 @@ export async function spawnS3Server(): Promise<SpawnedS3Server> {
   child.stderr.setEncoding("utf8").on("data", (text: string) => void (stderr += text));
   const endpoint = await new Promise<string>((resolve, reject) => {
     let stdout = "";
-    const timer = setTimeout(() => reject(new Error(`the S3 server did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the S3 server did not start: ${stderr}`)), 120_000);
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
       stdout += text;
       const line = stdout.split("\n")[0];
