@@ -5,7 +5,12 @@
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { browserTestPlan, shimAliases, shimSetup } from "./scripts/browser-tests.mjs";
-import { testServerSetup, workspaceAliases } from "./vitest.shared.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { s3ServerSetup, testServerSetup, workspaceAliases } from "./vitest.shared.ts";
+
+/** Whether the package's own vitest config starts the test S3 server (scripts/test-s3/). */
+const usesS3 = (dir: string): boolean => readFileSync(join(dir, "vitest.config.ts"), "utf8").includes("s3ServerSetup");
 
 const chromium = playwright({
   launchOptions: {
@@ -44,7 +49,8 @@ export default defineConfig({
           setupFiles: [shimSetup],
           // The shared test HTTP server (scripts/test-server/), as in the Node run: tests reach it
           // across origins (it answers CORS preflights) through inject("testServer").
-          globalSetup: [testServerSetup],
+          // The S3 server too for the packages that use it (it answers CORS as well).
+          globalSetup: [testServerSetup, ...(usesS3(pkg.dir) ? [s3ServerSetup] : [])],
           // Generous limits: two cores and one browser for every project.
           testTimeout: 60_000,
           hookTimeout: 60_000,

@@ -13,3 +13,9 @@ export const workspaceAliases = [
  * whose tests run against one, in Node and in the browser.
  */
 export const testServerSetup = fileURLToPath(new URL("./scripts/test-server/global-setup.ts", import.meta.url));
+
+/**
+ * vitest `globalSetup` starting the test S3 server (scripts/test-s3/: s3rver behind a SigV4 check),
+ * for projects whose tests read and write buckets.
+ */
+export const s3ServerSetup = fileURLToPath(new URL("./scripts/test-s3/global-setup.ts", import.meta.url));

@@ -1,5 +1,5 @@
 import { defineProject } from "vitest/config";
-import { testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
+import { s3ServerSetup, testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
@@ -7,7 +7,7 @@ export default defineProject({
     name: "cli",
     include: ["test/**/*.test.ts"],
     // builds dist/ for the few tests that run `node dist/bin.js` as a subprocess; the shared HTTP
-    // test server (scripts/test-server/) for stores read over HTTP
-    globalSetup: ["test/global-setup.ts", testServerSetup],
+    // test server (scripts/test-server/) for stores read over HTTP; the S3 server (scripts/test-s3/)
+    globalSetup: ["test/global-setup.ts", testServerSetup, s3ServerSetup],
   },
 });

@@ -21,7 +21,7 @@ export const subsets = [
     stages: [
       {
         packages: ["@z/core", "@z/store-http"],
-        absent: ["@z/store-fs", "@z/store-zip", "@z/huge-pages", "@types/node"],
+        absent: ["@z/store-fs", "@z/store-zip", "@z/store-s3", "@z/huge-pages", "@types/node"],
       },
     ],
     installScripts: false,
@@ -42,7 +42,7 @@ export const subsets = [
     stages: [
       {
         packages: ["@z/core", "@z/store-fs"],
-        absent: ["@z/store-zip", "@z/store-http", "@z/huge-pages"],
+        absent: ["@z/store-zip", "@z/store-http", "@z/store-s3", "@z/huge-pages"],
         run: [["node/zip.js", "missing", FIXTURES]],
       },
       {

@@ -5,7 +5,14 @@
 // (errors, dropped connections, stalls, truncated bodies); GET /__sessions/<id>/log tells what
 // was requested and how many bytes were served.
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  type ClientRequest,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,7 +104,7 @@ export async function startTestServer(): Promise<TestServer> {
     res.on("close", () => session.inFlight--);
     if (session.config.delay !== undefined) await new Promise((resolve) => setTimeout(resolve, session.config.delay));
     const fault = session.config.faults?.find((f) => matches(f, session.log.length, entry.method));
-    if (fault !== undefined && (await misbehave(fault, req, res, session, path))) return;
+    if (fault !== undefined && (await misbehave(fault, req, res, body, session, path))) return;
     await answer(req, res, body, session, path);
   }
 
@@ -126,6 +133,7 @@ async function misbehave(
   fault: Fault,
   req: IncomingMessage,
   res: ServerResponse,
+  requestBody: Buffer,
   session: Session,
   path: string,
 ): Promise<boolean> {
@@ -139,6 +147,12 @@ async function misbehave(
     req.socket.destroy();
   } else if ("stall" in action) {
     session.stalled.add(res);
+  } else if (session.config.proxy !== undefined) {
+    const { status, headers, body } = await forwardWhole(req, requestBody, session.config.proxy);
+    res.writeHead(status, { ...headers, ...cors, "content-length": body.length });
+    res.write(body.subarray(0, action.truncate.bytes));
+    if (action.truncate.then === "close") setTimeout(() => res.socket?.destroy(), 10);
+    else session.stalled.add(res);
   } else {
     const value = session.files.get(path) ?? (await readStatic(session, path)) ?? new Uint8Array(100);
     res.writeHead(200, { ...cors, "content-type": "application/octet-stream", "content-length": value.length });
@@ -159,6 +173,7 @@ async function answer(
   path: string,
 ): Promise<void> {
   const method = req.method ?? "GET";
+  if (session.config.proxy !== undefined) return relay(req, res, body, session.config.proxy);
   if (method === "PUT" || method === "DELETE") {
     if (session.config.writable !== true) return void res.writeHead(405, { ...cors, allow: "GET, HEAD" }).end();
     if (method === "PUT") {
@@ -209,6 +224,56 @@ function serveBytes(req: IncomingMessage, res: ServerResponse, bytes: Uint8Array
   }
   if (start >= size || end < start) return body(416, { "content-range": `bytes */${size}` }, new Uint8Array(0));
   body(206, { "content-range": `bytes ${start}-${end}/${size}` }, bytes.subarray(start, end + 1));
+}
+
+/** A request to the session's `proxy` origin: its path below the session, its prefix in X-Forwarded-Prefix. */
+function upstreamRequest(req: IncomingMessage, target: string): ClientRequest {
+  const [, prefix = "", rest = "/"] = /^(\/s\/\d+)(\/.*)?$/.exec(req.url ?? "/") ?? [];
+  const origin = new URL(target);
+  return request({
+    host: origin.hostname,
+    port: origin.port,
+    method: req.method,
+    path: rest,
+    headers: { ...req.headers, "x-forwarded-prefix": prefix },
+  });
+}
+
+/** Forwards the request and relays the answer as it comes (headers at once, the body as it streams). */
+function relay(req: IncomingMessage, res: ServerResponse, body: Buffer, target: string): Promise<void> {
+  return new Promise((resolve) => {
+    const upstream = upstreamRequest(req, target);
+    upstream.on("response", (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+      res.flushHeaders();
+      answer.pipe(res);
+      answer.on("end", resolve);
+      answer.on("error", () => resolve(void res.destroy()));
+    });
+    upstream.on("error", () => resolve(void res.destroy()));
+    upstream.end(body);
+  });
+}
+
+/** Forwards the request and reads the whole answer. */
+function forwardWhole(
+  req: IncomingMessage,
+  body: Buffer,
+  target: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const upstream = upstreamRequest(req, target);
+    upstream.on("response", (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () =>
+        resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) }),
+      );
+      answer.on("error", reject);
+    });
+    upstream.on("error", reject);
+    upstream.end(body);
+  });
 }
 
 /** Counts the body bytes written into the log entry, and records the status. */

@@ -18,6 +18,13 @@ export interface SessionConfig {
   delay?: number;
   /** Misbehaviour: the first fault matching a request decides its answer. */
   faults?: Fault[];
+  /**
+   * Forward every request no fault takes to this origin (e.g. the test S3 server), with its
+   * method, headers (Host too) and body, the path below the session's URL and the query; the
+   * session's prefix (`/s/<id>`) goes in `X-Forwarded-Prefix`. The answer is relayed as it comes.
+   * `truncate` faults cut the forwarded answer's body.
+   */
+  proxy?: string;
 }
 
 /** A planned misbehaviour, for the requests it matches. */
@@ -39,7 +46,7 @@ export type FaultAction =
   | { drop: true }
   /** No answer at all, until the client gives up (or the session ends). */
   | { stall: true }
-  /** The normal status and headers (a 100-byte body unless the value exists), `bytes` bytes of the body, then the connection is closed or left hanging. */
+  /** The normal status and headers (a 100-byte body unless the value exists; the forwarded answer's with `proxy`), `bytes` bytes of the body, then the connection is closed or left hanging. */
   | { truncate: { bytes: number; then: "close" | "stall" } };
 
 /** One request the session saw, as the server answered it. */

@@ -33,9 +33,10 @@ export const commands: readonly Command[] = [
   serve,
 ];
 
-const STORE_HELP = `STORE is a directory (data.zarr), a zip file (data.zip), a file:// or http(s):// URL, or a
-TensorStore-style URL naming a node inside it: file:///abs/data.zarr|zarr2:group/array,
-https://host/data.zip|zarr2:group. URLs are read-only. Exit codes: 0 ok, 1 failure, 2 bad usage.`;
+const STORE_HELP = `STORE is a directory (data.zarr), a zip file (data.zip), a file:// or http(s):// URL, an
+s3://bucket/path URL (credentials, region and endpoint from AWS_*), or a TensorStore-style URL naming
+a node inside it: file:///abs/data.zarr|zarr2:group/array, s3://bucket/x.zarr|zarr2:group,
+https://host/data.zip|zarr2:group. http(s) URLs are read-only. Exit codes: 0 ok, 1 failure, 2 bad usage.`;
 
 function help(io: Io, write: (text: string) => void = io.out): void {
   write("usage: zarr <command> [arguments]\n\ncommands:\n");

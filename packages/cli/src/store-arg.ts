@@ -15,6 +15,7 @@ import { openSpec, openSpecStore } from "@z/core/node";
 import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
 import { httpLocations } from "@z/store-http";
+import { s3Locations } from "@z/store-s3";
 import { zipLocations } from "@z/store-zip";
 import { CommandError, UsageError } from "./command.js";
 
@@ -43,6 +44,7 @@ export interface OpenedStore {
  * Reads a STORE argument (no I/O):
  * - a directory path (`data.zarr`, `/abs/data.zarr`) or a `.zip` file;
  * - a `file://` or `http(s)://` URL (a URL ending in `.zip` is a zip file read with range requests);
+ * - an `s3://bucket/path` URL (through `@z/store-s3`, with `AWS_*` from the environment);
  * - a TensorStore-style URL pipeline, `file:///abs/data.zarr|zarr2:sub/path` (also `zarr:`), or
  *   `https://host/x.zip|zip:inner|zarr2:a`, whose `zarr2:` part names a node inside the store.
  * Bad arguments are `UsageError`s.
@@ -70,6 +72,7 @@ export function describeLocation(location: StoreLocation): string {
     case "zip":
       return location.file;
     case "http":
+    case "s3":
       return location.url;
   }
 }
@@ -204,6 +207,10 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     case "http":
       if (write) throw new UsageError(`${text}: HTTP stores are read-only`);
       break;
+    case "s3":
+      // A bucket that does not exist, or keys that are wrong, fail at the first request with an
+      // S3StoreError naming them; an empty prefix is a store with nothing in it yet.
+      break;
   }
   // ZipStore.close() leaves its byte source open (it belongs to the caller): the files opened here
   // are closed with the store.
@@ -219,6 +226,8 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
         files.push(source);
         return source;
       },
+      // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
+      ...s3Locations({ environment: process.env }),
       writable: write,
     }));
   } catch (error) {

@@ -23,9 +23,17 @@ function newest(dir: string): number {
  */
 export default function setup(): void {
   const built = join(CLI, "tsconfig.tsbuildinfo");
-  const depsBuilt = ["core", "meta", "store-fs", "store-zip", "store-http", "codecs", "codecs-wasm", "indexing"].every(
-    (p) => existsSync(join(PACKAGES, p, "dist", "index.js")),
-  );
+  const depsBuilt = [
+    "core",
+    "meta",
+    "store-fs",
+    "store-zip",
+    "store-http",
+    "store-s3",
+    "codecs",
+    "codecs-wasm",
+    "indexing",
+  ].every((p) => existsSync(join(PACKAGES, p, "dist", "index.js")));
   const fresh =
     existsSync(join(CLI, "dist", "bin.js")) &&
     existsSync(built) &&

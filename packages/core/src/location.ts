@@ -1,15 +1,16 @@
 import { joinPath, normalizeStoragePath, ZarrError, type LocationStores, type Store } from "@z/meta";
 
 /**
- * Where a location string points: a directory, a zip file or an HTTP resource, and the node path
- * inside it. Locations are a directory path (`data.zarr`), a `.zip` file, a `file://` or
- * `http(s)://` URL, or a TensorStore-style pipeline such as `file:///data/x.zarr|zarr2:a/b` or
- * `https://host/x.zip|zip:inner|zarr2:a`.
+ * Where a location string points: a directory, a zip file, an HTTP resource or an S3 bucket, and
+ * the node path inside it. Locations are a directory path (`data.zarr`), a `.zip` file, a `file://`,
+ * `http(s)://` or `s3://bucket/path` URL, or a TensorStore-style pipeline such as
+ * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr2:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
  */
 export type Location =
   | { readonly kind: "directory"; readonly path: string; readonly node: string }
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
-  | { readonly kind: "http"; readonly url: string; readonly node: string };
+  | { readonly kind: "http"; readonly url: string; readonly node: string }
+  | { readonly kind: "s3"; readonly url: string; readonly node: string };
 
 /**
  * A location string that cannot be read, or names a store that cannot be opened here: no opener
@@ -48,10 +49,17 @@ export function parseLocation(text: string): Location {
       ? { kind: "zip", file: base, remote: true, node: inZip() }
       : { kind: "http", url: base, node };
   }
+  if (/^s3:\/\//i.test(base)) {
+    if (isZip(base))
+      throw new LocationError(`${text}: zip files in S3 are not supported (copy the hierarchy out of the zip)`);
+    if (!/^s3:\/\/[^/?#]+(\/[^?#]*)?$/i.test(base))
+      throw new LocationError(`${text}: expected s3://bucket or s3://bucket/path`);
+    return { kind: "s3", url: base, node };
+  }
   let path = base;
   if (/^file:/i.test(base)) path = filePath(base, text);
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base))
-    throw new LocationError(`${text}: unsupported URL scheme (expected a path, file:// or http(s)://)`);
+    throw new LocationError(`${text}: unsupported URL scheme (expected a path, file://, http(s):// or s3://)`);
   return isZip(path) ? { kind: "zip", file: path, remote: false, node: inZip() } : { kind: "directory", path, node };
 }
 
@@ -80,6 +88,7 @@ const OPENERS: { readonly [K in keyof LocationStores]-?: { readonly pkg: string;
   openZip: { pkg: "@z/store-zip", from: "zipLocations" },
   openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
   openFile: { pkg: "@z/store-fs", from: "fsLocations" },
+  openS3: { pkg: "@z/store-s3", from: "s3Locations()" },
 };
 
 /** The package that gives `opener` (`@z/store-http` for `openHttp`, ...). */
@@ -94,6 +103,8 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
       return ["openHttp"];
     case "directory":
       return ["openDirectory"];
+    case "s3":
+      return ["openS3"];
     case "zip":
       return location.remote ? ["openHttpFile", "openZip"] : ["openFile", "openZip"];
   }
@@ -101,13 +112,15 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
 
 /** What locations of this kind are called in messages ("local zip files", ...). */
 export const describeLocationKind = (location: Location): string =>
-  location.kind === "http"
-    ? "http(s) URLs"
-    : location.kind === "directory"
-      ? "local directories"
-      : location.remote
-        ? "zip files over http(s)"
-        : "local zip files";
+  location.kind === "s3"
+    ? "S3 buckets"
+    : location.kind === "http"
+      ? "http(s) URLs"
+      : location.kind === "directory"
+        ? "local directories"
+        : location.remote
+          ? "zip files over http(s)"
+          : "local zip files";
 
 /**
  * The store a location names, and the node path inside it, opened with the openers in `options`
@@ -136,6 +149,8 @@ export async function openLocation(text: string, options: LocationOptions = {}):
       return { store: options.openHttp!(location.url), path: location.node, location, close: nothing };
     case "directory":
       return { store: await options.openDirectory!(location.path), path: location.node, location, close: nothing };
+    case "s3":
+      return { store: options.openS3!(location.url), path: location.node, location, close: nothing };
     case "zip": {
       const source = location.remote
         ? options.openHttpFile!(location.file)

@@ -2,7 +2,8 @@
  * `@z/core/node`: opening locations in Node with whatever store packages are installed. Everything
  * else is in `@z/core`; this entry's `openLocation` finds the openers the caller did not pass (see
  * `LocationStores`) in the optional peer dependencies `@z/store-fs` (directories, local zip files),
- * `@z/store-zip` and `@z/store-http`, imported when a location first needs them.
+ * `@z/store-zip`, `@z/store-http` and `@z/store-s3` (`s3://` URLs, with `AWS_*` from the
+ * environment), imported when a location first needs them.
  *
  * @packageDocumentation
  */
@@ -32,14 +33,18 @@ async function installedOpeners(pkg: string): Promise<LocationStores | undefined
       return (await importPeer("@z/store-zip"))?.zipLocations;
     case "@z/store-http":
       return (await importPeer("@z/store-http"))?.httpLocations();
+    case "@z/store-s3":
+      // The environment given explicitly: the package's Node entry reads it too, but a bundler or
+      // a test runner may hand this its browser entry.
+      return (await importPeer("@z/store-s3"))?.s3Locations({ environment: process.env });
     default:
       return undefined;
   }
 }
 
 /**
- * The store a location names (a directory, `.zip` file, `file://` or `http(s)://` URL, or
- * TensorStore URL), and the node path inside it. Openers given in `options` are used; the others
+ * The store a location names (a directory, `.zip` file, `file://`, `http(s)://` or `s3://` URL,
+ * or TensorStore URL), and the node path inside it. Openers given in `options` are used; the others
  * come from the store packages, imported when needed: a location whose package is not installed is
  * a `LocationError` naming it (`x.zip: local zip files need @z/store-zip (npm install @z/store-zip)`).
  * Call `close()` when done: it writes a zip's directory and releases its file.

@@ -88,4 +88,6 @@ export interface LocationStores {
   openDirectory?(path: string): Store | Promise<Store>;
   /** A local file as a byte source (Node). */
   openFile?(path: string, writable: boolean): ByteSource | Promise<ByteSource>;
+  /** A store over an `s3://bucket/path` URL (a prefix of an S3 bucket). */
+  openS3?(url: string): Store;
 }

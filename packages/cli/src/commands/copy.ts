@@ -10,7 +10,7 @@ import {
 } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import type { Command } from "../command.js";
-import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
+import { CommandError, integerFlag, positionals, stringFlag, UsageError } from "../command.js";
 import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
 import { describeLocation, listsChunks, withStore } from "../store-arg.js";
@@ -18,16 +18,18 @@ import { describeLocation, listsChunks, withStore } from "../store-arg.js";
 export const copy: Command = {
   name: "copy",
   summary: "copy an array or group, key by key, from one store to another",
-  usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite]",
+  usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite] [--concurrency N]",
   details: `Copies every key of the node (metadata, attributes, chunks and everything below it) byte for
 byte, so nothing is decoded: codecs this build lacks are no obstacle. Groups above the node are
 created in DST.
   --path P        the node in SRC (default: the whole store)
   --dest-path Q   where it goes in DST (default: the same path)
-  --overwrite     replace what is at that path in DST (default: refuse when anything is there)`,
-  flags: { path: "string", "dest-path": "string", overwrite: "boolean" },
+  --overwrite     replace what is at that path in DST (default: refuse when anything is there)
+  --concurrency N keys copied at once (default 8; more hides the latency of remote stores such as S3)`,
+  flags: { path: "string", "dest-path": "string", overwrite: "boolean", concurrency: "string" },
   async run(args, io) {
     const [srcArg, dstArg] = positionals(args, 2, 2, "SRC DST");
+    const concurrency = integerFlag(args, "concurrency", { min: 1, max: 1024 }) ?? 8;
     return withStore(srcArg!, { mode: "read", path: stringFlag(args, "path") }, (src) =>
       withStore(dstArg!, { mode: "write" }, async (dst) => {
         const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
@@ -61,7 +63,7 @@ created in DST.
             sourcePath: src.path,
             destPath,
             ifExists: "replace",
-            concurrency: 8,
+            concurrency,
             signal: io.signal,
             progress: bar.callback(),
           });
@@ -79,6 +81,9 @@ created in DST.
 
 async function removeSubtree(store: WritableStore, path: string): Promise<void> {
   if (store instanceof DirectoryStore) return store.rmdir(path);
+  // An S3Store removes a subtree with one listing and parallel DELETEs.
+  const remover = store as WritableStore & { rmdir?: (path: string) => Promise<void> };
+  if (typeof remover.rmdir === "function") return remover.rmdir(path);
   if (!isListable(store)) throw new CommandError("cannot overwrite: the destination cannot list its keys");
   for (const key of await store.list(keyPrefix(path))) await store.delete(key);
 }

@@ -7,6 +7,7 @@ const importers = {
   "@z/store-fs": () => import("@z/store-fs"),
   "@z/store-http": () => import("@z/store-http"),
   "@z/store-zip": () => import("@z/store-zip"),
+  "@z/store-s3": () => import("@z/store-s3"),
   "@z/huge-pages": () => import("@z/huge-pages"),
 };
 

@@ -50,6 +50,7 @@ export const SPEC_OPENERS: { readonly [K in keyof SpecStores]-?: { readonly pkg:
   openZip: { pkg: "@z/store-zip", from: "zipLocations" },
   openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
   openFile: { pkg: "@z/store-fs", from: "fsLocations" },
+  openS3: { pkg: "@z/store-s3", from: "s3Locations(options)" },
 };
 
 /** Drivers TensorStore has that this library has no store for: refused, naming why. */
