@@ -1,0 +1,140 @@
+// Reads the expectations xarray_fixtures.py recorded (what xarray 2023.01 reads from each store)
+// and compares @z/xarray's datasets with them: values bit for bit.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseJson, type JsonValue } from "@z/meta";
+import { CFDatetime, type Dataset, type Values } from "../src/index.js";
+import { expect } from "vitest";
+
+/** The fixtures: fresh ones in the live check (Z_XARRAY_FIXTURES), else the committed ones. */
+export const FIXTURES = process.env.Z_XARRAY_FIXTURES ?? fileURLToPath(new URL("./fixtures", import.meta.url));
+
+export interface ExpectedVariable {
+  dims: string[];
+  shape: number[];
+  /** The values' dtype. */
+  dtype: string;
+  /** The variable's dtype before reading (they differ for 0-d vlen strings). */
+  var_dtype: string;
+  attrs: Record<string, JsonValue>;
+  encoding: Record<string, JsonValue>;
+  values: { base64?: string; strings?: string[]; bytes?: string[]; objects?: JsonValue[] };
+}
+
+export interface ExpectedDataset {
+  variables: Record<string, ExpectedVariable>;
+  variable_order: string[];
+  dim_order: string[];
+  coords: string[];
+  data_vars: string[];
+  dims: Record<string, number>;
+  attrs: Record<string, JsonValue>;
+}
+
+export interface ExpectedCase {
+  case: string;
+  consolidated: boolean;
+  open: Record<string, boolean>;
+  dataset: ExpectedDataset;
+  selections: {
+    method: "isel" | "sel";
+    args: Record<string, JsonValue>;
+    options: Record<string, string>;
+    result: ExpectedDataset;
+  }[];
+}
+
+export function caseNames(): string[] {
+  return (readJson(join(FIXTURES, "cases.json")) as { cases: string[] }).cases;
+}
+
+export function readCase(name: string): ExpectedCase {
+  return readJson(join(FIXTURES, `${name}.json`)) as unknown as ExpectedCase;
+}
+
+function readJson(path: string): JsonValue {
+  return parseJson(readFileSync(path));
+}
+
+/** xarray's open_zarr keyword arguments as openDataset options. */
+export function openOptions(open: Record<string, boolean>): Record<string, boolean> {
+  const names: Record<string, string> = {
+    mask_and_scale: "maskAndScale",
+    decode_times: "decodeTimes",
+    decode_timedelta: "decodeTimedelta",
+    concat_characters: "concatCharacters",
+    decode_coords: "decodeCoords",
+    use_cftime: "useCftime",
+  };
+  return Object.fromEntries(Object.entries(open).map(([k, v]) => [names[k] ?? k, v]));
+}
+
+/** A JSON value as the fixtures write it: NaN and infinities as strings, bytes as {bytes}. */
+export function comparable(value: unknown): unknown {
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return "NaN";
+    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+    return value;
+  }
+  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value instanceof CFDatetime)
+    return {
+      cftime: [value.year, value.month, value.day, value.hour, value.minute, value.second, value.microsecond],
+      calendar: value.calendar,
+    };
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
+  return value;
+}
+
+const bytesOf = (data: ArrayBufferView): Uint8Array => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+
+/** Compares decoded values with xarray's `.values`: numbers, times and booleans byte for byte. */
+export function expectValues(actual: Values, expected: ExpectedVariable, where: string): void {
+  expect(actual.dtype, `${where}: dtype`).toBe(expected.dtype);
+  expect(actual.shape, `${where}: shape`).toEqual(expected.shape);
+  const { values } = expected;
+  if (values.base64 !== undefined) {
+    const want = Buffer.from(values.base64, "base64");
+    const got = Buffer.from(bytesOf(actual.data as ArrayBufferView));
+    expect(got.toString("hex"), `${where}: values`).toBe(want.toString("hex"));
+  } else if (values.strings !== undefined) {
+    expect(actual.data, `${where}: values`).toEqual(values.strings);
+  } else if (values.bytes !== undefined) {
+    expect(actual.data, `${where}: values`).toEqual(values.bytes);
+  } else {
+    const objects = (values.objects ?? []).map((v) =>
+      v !== null && typeof v === "object" && "bytes" in (v as object) ? (v as { bytes: string }).bytes : v,
+    );
+    expect(comparable(actual.data), `${where}: values`).toEqual(comparable(objects));
+  }
+}
+
+/** Compares a dataset (metadata and every variable's values) with what xarray read. */
+export async function expectDataset(ds: Dataset, expected: ExpectedDataset, where: string): Promise<void> {
+  expect([...ds.variables.keys()], `${where}: variables`).toEqual(expected.variable_order);
+  expect(ds.coords, `${where}: coords`).toEqual(expected.coords);
+  expect(ds.dataVars, `${where}: data_vars`).toEqual(expected.data_vars);
+  expect(ds.dims, `${where}: dims`).toEqual(expected.dim_order);
+  expect(ds.sizes, `${where}: sizes`).toEqual(expected.dims);
+  expect(comparable(ds.attrs), `${where}: attrs`).toEqual(comparable(expected.attrs));
+  for (const [name, want] of Object.entries(expected.variables)) {
+    const variable = ds.get(name);
+    const at = `${where}: ${name}`;
+    expect(variable.dims, `${at}: dims`).toEqual(want.dims);
+    expect(variable.shape, `${at}: shape`).toEqual(want.shape);
+    expect(variable.dtype, `${at}: dtype`).toBe(want.var_dtype);
+    expect(comparable(variable.attrs), `${at}: attrs`).toEqual(comparable(want.attrs));
+    const encoding = Object.fromEntries(Object.keys(want.encoding).map((k) => [k, variable.encoding[k]]));
+    const wantEncoding = Object.fromEntries(
+      Object.entries(want.encoding).map(([k, v]) => [
+        k,
+        v !== null && typeof v === "object" && "bytes" in (v as object) ? (v as { bytes: string }).bytes : v,
+      ]),
+    );
+    expect(comparable(encoding), `${at}: encoding`).toEqual(comparable(wantEncoding));
+    expectValues(await variable.values(), want, at);
+  }
+}
