@@ -15,3 +15,5 @@ export { type Calendar, calendarNamed, isStandardCalendar } from "./cf/calendar.
 export type { DecodeOptions } from "./cf/decode.js";
 export { NAT } from "./cf/times.js";
 export { DatasetError, CFError, LabelError } from "./errors.js";
+export { createDataset, createVariable, type DatasetSpec, type VariableSpec } from "./create.js";
+export { toZarr, type ToZarrOptions } from "./to-zarr.js";

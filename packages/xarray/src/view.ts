@@ -16,7 +16,9 @@ export interface LabelSlice<T = unknown> {
  * A slice as in Python (and xarray): positions for `isel` (negative ones count from the end, a
  * negative step walks backwards), labels for `sel` (both ends included).
  */
-export function slice<T = number>(start: T | null | undefined, stop?: T | null, step?: number | null): LabelSlice<T> {
+export function slice(start: number | null | undefined, stop?: number | null, step?: number | null): LabelSlice<number>;
+export function slice<T>(start: T | null | undefined, stop?: T | null, step?: number | null): LabelSlice<T>;
+export function slice<T>(start: T | null | undefined, stop?: T | null, step?: number | null): LabelSlice<T> {
   if (stop === undefined && step === undefined)
     return Object.freeze({ kind: "slice" as const, start: null, stop: start ?? null, step: null });
   return Object.freeze({ kind: "slice" as const, start: start ?? null, stop: stop ?? null, step: step ?? null });

@@ -115,6 +115,25 @@ def selection_json(ds, selections):
     return results
 
 
+def rewrite_json(ds):
+    """The metadata documents xarray writes for the opened dataset (ds.to_zarr), or its error."""
+    tmp = os.path.join(OUT, ".rewrite.zarr")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        ds.to_zarr(tmp, mode="w")
+    except Exception as e:  # noqa: BLE001 (recorded: xarray cannot write this dataset back)
+        return {"error": type(e).__name__}
+    docs = {}
+    for root, _, files in os.walk(tmp):
+        for f in files:
+            if f in (".zarray", ".zattrs", ".zgroup"):
+                key = os.path.relpath(os.path.join(root, f), tmp)
+                with open(os.path.join(root, f)) as fh:
+                    docs[key] = json.load(fh, parse_constant=lambda c: c)
+    shutil.rmtree(tmp)
+    return {"documents": dict(sorted(docs.items()))}
+
+
 def case(name, write, selections=(), consolidated=True, open_kwargs=None):
     """Writes the store with `write(path)` (which may consolidate) and records what xarray reads."""
     path = os.path.join(OUT, name + ".zarr")
@@ -122,7 +141,7 @@ def case(name, write, selections=(), consolidated=True, open_kwargs=None):
     write(path)
     ds = xr.open_zarr(path, consolidated=consolidated, **(open_kwargs or {}))
     doc = {"case": name, "consolidated": consolidated, "open": open_kwargs or {}, "dataset": dataset_json(ds),
-           "selections": selection_json(ds, selections)}
+           "selections": selection_json(ds, selections), "rewrite": rewrite_json(ds)}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True, allow_nan=False)
         f.write("\n")
@@ -372,6 +391,45 @@ def write_curvilinear(path):
 case("curvilinear", write_curvilinear, [("isel", {"y": 1, "x": {"slice": [2, 6, 2]}}, {}),
                                         ("sel", {"time": "2020-01-02"}, {})])
 
+# Label selection on every kind of index: decreasing latitudes, float32 longitudes, hourly times
+# (partial date strings select periods), int64 levels, strings, and a noleap time axis.
+sel_time = pd.date_range("2000-01-01", periods=48, freq="H")
+selection = xr.Dataset(
+    {"v": (("time", "lat", "lon"), rng.normal(0, 1, (48, 19, 36)).astype("f4")),
+     "w": (("level", "station"), np.arange(12.0).reshape(4, 3))},
+    coords={"time": sel_time, "lat": np.arange(90.0, -91.0, -10.0), "lon": np.arange(0, 360, 10, dtype="f4"),
+            "level": np.array([1000, 850, 500, 250], "i8"), "station": ["a", "b", "c"]})
+for v in selection.variables.values():
+    v.encoding["chunks"] = tuple(min(n, 7) for n in v.shape)
+case("selection", to_zarr(selection), [
+    ("sel", {"lat": 45.0}, {"method": "nearest"}),
+    ("sel", {"lat": {"slice": [50.0, 20.0, None]}}, {}),
+    ("sel", {"lat": [80.0, -80.0]}, {}),
+    ("sel", {"lon": 95.0}, {"method": "nearest"}),
+    ("sel", {"lon": 101.0, "lat": -33.0}, {"method": "nearest"}),
+    ("sel", {"lon": {"slice": [100.0, 200.0, None]}}, {}),
+    ("sel", {"time": "2000-01-02"}, {}),
+    ("sel", {"time": "2000-01-02T05"}, {}),
+    ("sel", {"time": "2000-01-02T05:31"}, {"method": "nearest"}),
+    ("sel", {"time": {"slice": ["2000-01-01T20", "2000-01-02T03", None]}}, {}),
+    ("sel", {"time": {"slice": ["2000-01-01", "2000-01-01", 5]}}, {}),
+    ("sel", {"time": ["2000-01-01T01:00", "2000-01-02T01:00"]}, {}),
+    ("sel", {"level": 500}, {}),
+    ("sel", {"level": {"slice": [900, 400, None]}}, {}),
+    ("sel", {"level": 600}, {"method": "nearest"}),
+    ("sel", {"station": "b"}, {}),
+    ("sel", {"station": {"slice": ["b", None, None]}}, {}),
+    ("isel", {"time": {"slice": [-5, None, 2]}, "lat": [0, -1], "lon": -1}, {}),
+    ("isel", {"lat": {"slice": [None, None, -4]}, "station": {"slice": [1, 1, None]}}, {}),
+])
+cft = xr.Dataset({"x": ("time", np.arange(14.0))}, coords={"time": nl_time})
+case("selection-cftime", to_zarr(cft), [
+    ("sel", {"time": "2001-03"}, {}),
+    ("sel", {"time": "2001-03-01"}, {}),
+    ("sel", {"time": {"slice": ["2001-02", "2001-05", None]}}, {}),
+    ("sel", {"time": "2001"}, {}),
+])
+
 # A dataset-level coordinates attribute names a coordinate no variable points at.
 def write_global_coords(path):
     ds = xr.Dataset({"a": ("n", np.arange(4.0)), "note": ((), 1.0)}).set_coords("note")
@@ -389,6 +447,68 @@ case("scale-offset-raw", copy_of("scale-offset"), open_kwargs={"mask_and_scale":
 case("strings-raw", copy_of("strings"), open_kwargs={"concat_characters": False, "mask_and_scale": False})
 case("curvilinear-no-coords", copy_of("curvilinear"), open_kwargs={"decode_coords": False})
 case("times-no-timedelta", copy_of("times"), open_kwargs={"decode_timedelta": False})
+
+
+# Counts decoded straight through xarray's decode_cf_datetime / decode_cf_timedelta (what
+# open_zarr calls on each chunk): random floats and integers in every calendar and unit, near
+# microsecond boundaries, across 1582 and year 0, with use_cftime unset and True.
+def decoded_json(result):
+    if result.dtype.kind in "mM":
+        return {"dtype": str(result.dtype), "base64": base64.b64encode(result.astype("i8").tobytes()).decode()}
+    return {"dtype": "object", "objects": [element(v) for v in result.ravel().tolist()]}
+
+
+def random_times():
+    r = np.random.RandomState(1582)
+    specs = [
+        ("days since 2000-01-01", "standard", -5e4, 5e4), ("days since 1970-01-01 00:00:00", "gregorian", -3e4, 3e4),
+        ("hours since 1900-01-01T06:00:00", "proleptic_gregorian", -1e6, 1e6),
+        ("seconds since 1970-01-01", "standard", -3e9, 3e9), ("minutes since 2000-02-29 12:34:56", "standard", -1e8, 1e8),
+        ("milliseconds since 1990-01-01", "standard", -1e12, 1e12), ("microseconds since 2010-06-01", "standard", -1e15, 1e15),
+        ("days since 0001-01-01", "standard", -8e5, 8e5), ("days since 0001-01-01", "standard", 62e4, 80e4),
+        ("hours since 1-1-1", "proleptic_gregorian", 1.5e7, 1.9e7), ("days since 2000-01-01", "standard", 8e4, 9e4),
+        ("days since 1582-10-15", "standard", -400, 400), ("days since 1582-10-04", "standard", -400, 400),
+        ("days since 1000-01-01", "proleptic_gregorian", -5e5, 5e5), ("days since -0100-03-01", "proleptic_gregorian", -1e5, 1e5),
+        ("days since 0001-01-01", "julian", -1e6, 1e6), ("hours since 1850-01-01", "julian", -2e6, 2e6),
+        ("days since 1850-01-01", "noleap", -2e5, 2e5), ("hours since 0001-01-01", "365_day", -1e7, 1e7),
+        ("days since 2000-02-29", "all_leap", -1e5, 1e5), ("seconds since 1950-01-01", "366_day", -1e10, 1e10),
+        ("days since 1850-01-01", "360_day", -2e5, 2e5), ("months since 1850-01-01", "360_day", -5e3, 5e3),
+        ("common_years since 1850-01-01", "noleap", -500, 500),
+        ("minutes since 1850-01-01 00:00:00 +01:00", "noleap", -1e8, 1e8),
+        ("days since 1-1-1", "standard", -8e5, 8e5), ("days since 1900-01-01 00:00:00.5", "standard", -1e5, 1e5),
+        ("hours since 2000-01-01 00:00:00 -05:30", "standard", -1e5, 1e5),
+    ]
+    out = []
+    for units, calendar, low, high in specs:
+        floats = r.uniform(low, high, 30)
+        # Counts a hair off whole microseconds, seconds and days, where rounding decides.
+        edges = low + np.array([0.5, 1.5, 1e-7, 1 - 1e-12, 1 / 3, 2 / 3, 86399.9999995 / 86400, 0.1 + 0.2])
+        ints = r.randint(int(low), int(high), 10).astype("i8")
+        for values in [np.concatenate([floats, edges]), ints]:
+            for use_cftime in [None, True]:
+                entry = {"units": units, "calendar": calendar, "use_cftime": use_cftime,
+                         "dtype": str(values.dtype), "values": values.tolist()}
+                try:
+                    entry["result"] = decoded_json(xr.coding.times.decode_cf_datetime(values, units, calendar, use_cftime))
+                except Exception as e:  # noqa: BLE001 (recorded: the TypeScript must fail too)
+                    entry["error"] = type(e).__name__
+                out.append(entry)
+    for units in ["days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"]:
+        for values in [r.uniform(-1e4, 1e4, 30), r.randint(-10**5, 10**5, 10).astype("i8"),
+                       np.array([1 / 3, 2 / 3, 0.5, -0.5, 1e-10, 0.1 + 0.2, 123456.7890123]),
+                       np.array([2**62, 1], "i8")]:
+            entry = {"units": units, "dtype": str(values.dtype), "values": values.tolist()}
+            try:
+                entry["result"] = decoded_json(xr.coding.times.decode_cf_timedelta(values, units))
+            except Exception as e:  # noqa: BLE001
+                entry["error"] = type(e).__name__
+            out.append(entry)
+    with open(os.path.join(OUT, "times-random.json"), "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+random_times()
 
 with open(os.path.join(OUT, "cases.json"), "w") as f:
     json.dump({"cases": CASES, "xarray": xr.__version__, "zarr": zarr.__version__, "numpy": np.__version__,
