@@ -2,6 +2,7 @@
 // xarray/backends/zarr.py): decoded values back to what is stored, with the CF attributes that
 // say how: times as counts with units and calendar, timedeltas, packing, fill values, booleans,
 // strings.
+import { float16Bits, float16FromBits, roundToFloat16 } from "@z/meta";
 import { CFError } from "../errors.js";
 import { itemsizeOf, kindOf, numericArray } from "../dtype.js";
 import { ByteString, latin1Bytes, numberAt, type Held } from "../values.js";
@@ -326,29 +327,28 @@ export function dtypeNamed(value: unknown, name: string): string {
   throw new CFError(`${name}: unknown encoding dtype ${JSON.stringify(text)}`, { variable: name, attribute: "dtype" });
 }
 
-/** The number `fill` as the target dtype holds it (`dtype.type(fv)`). */
-function castScalar(value: unknown, dtype: string, state: Encoding, key: string): number | bigint | unknown {
+/**
+ * A fill value as the target dtype holds it (`dtype.type(fv)`): rounded to a float's precision,
+ * an integer wrapped to an integer's bits as NumPy 1.24 wraps (`np.int8(255)` is -1).
+ */
+function castScalar(value: unknown, dtype: string, state: Encoding, key: string): unknown {
   if (isNull(value)) return value;
   const kind = kindOf(dtype);
-  const n = typeof value === "bigint" ? value : typeof value === "boolean" ? Number(value) : value;
+  const n = typeof value === "boolean" ? Number(value) : value;
+  if (typeof n !== "number" && typeof n !== "bigint") return value;
   if (kind === "f") {
-    if (typeof n !== "number" && typeof n !== "bigint") return value;
     const x = Number(n);
-    return dtype === "float32" ? Math.fround(x) : x;
+    return dtype === "float32" ? Math.fround(x) : dtype === "float16" ? roundToFloat16(x) : x;
   }
   if (kind === "i" || kind === "u") {
-    if (typeof n !== "number" && typeof n !== "bigint") return value;
     if (typeof n === "number" && !Number.isInteger(n))
       throw new CFError(`${state.name}: ${key} ${n} is not an integer of ${dtype}`, {
         variable: state.name,
         attribute: key,
       });
-    const big = BigInt(n);
     const bits = itemsizeOf(dtype) * 8;
-    const wrapped = kind === "u" ? BigInt.asUintN(bits, big) : BigInt.asIntN(bits, big);
-    if (wrapped !== big)
-      throw new CFError(`${state.name}: ${key} ${n} does not fit ${dtype}`, { variable: state.name, attribute: key });
-    return bits === 64 ? big : Number(big);
+    const wrapped = kind === "u" ? BigInt.asUintN(bits, BigInt(n)) : BigInt.asIntN(bits, BigInt(n));
+    return bits === 64 ? wrapped : Number(wrapped);
   }
   return value;
 }
@@ -387,7 +387,12 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 function fillNaN(state: Encoding, fill: unknown): void {
   const held = state.held;
   const kind = kindOf(held.dtype);
-  if (kind === "f" && held.dtype !== "float16") {
+  if (held.dtype === "float16") {
+    const bits = (held.data as Uint16Array).slice();
+    const value = float16Bits(Number(fill));
+    for (let i = 0; i < bits.length; i++) if (Number.isNaN(float16FromBits(bits[i]!))) bits[i] = value;
+    state.held = { ...held, data: bits };
+  } else if (kind === "f") {
     const data = (held.data as Float32Array | Float64Array).slice();
     const value = Number(fill);
     for (let i = 0; i < data.length; i++) if (Number.isNaN(data[i]!)) data[i] = value;
@@ -414,8 +419,8 @@ export function encodeUnsigned(state: Encoding): void {
 
 /**
  * `maybe_encode_nonstring_dtype`: values cast to the encoding's `dtype`, floats to integers
- * rounded half to even. A NaN or a value beyond the target's range is an error here (xarray would
- * store whatever NumPy's cast gives).
+ * rounded half to even, integers wrapped to a narrower type as NumPy wraps them. A NaN, or a float
+ * beyond the target's range, is an error here (NumPy's cast of it is undefined).
  */
 export function encodeDtype(state: Encoding): void {
   const value = state.encoding.dtype;
@@ -424,6 +429,10 @@ export function encodeDtype(state: Encoding): void {
   const target = dtypeNamed(value, state.name);
   if (String(value).startsWith(">")) state.byteOrder = ">";
   if (target === "|S1" || target === "object" || target === state.held.dtype) return;
+  // Booleans read from int8 remember int8 as their dtype; cast to it they would lose the
+  // dtype: "bool" attribute, as xarray 2023.01 loses it (fixed in later versions): they stay
+  // booleans, which maybe_encode_bools stores as int8.
+  if (state.held.dtype === "bool" && (target === "int8" || target === "uint8")) return;
   const kind = kindOf(target);
   if (kind === "S" || kind === "U") return;
   state.held = castNumbers(state.held, target, state.name, false);
@@ -441,7 +450,10 @@ export function castNumbers(held: Held, target: string, name: string, wrap: bool
     });
   const out = numericArray(target, length);
   if (kind === "f") {
-    for (let i = 0; i < length; i++) (out as Float64Array)[i] = numberAt(held, i);
+    for (let i = 0; i < length; i++) {
+      const x = numberAt(held, i);
+      (out as Float64Array)[i] = target === "float16" ? float16Bits(x) : x;
+    }
     return { dtype: target, shape: held.shape, data: out };
   }
   const bits = itemsizeOf(target) * 8;
@@ -460,7 +472,9 @@ export function castNumbers(held: Held, target: string, name: string, wrap: bool
       value = BigInt(x);
     }
     const fitted = kind === "u" ? BigInt.asUintN(bits, value) : BigInt.asIntN(bits, value);
-    if (fitted !== value && !wrap)
+    // Integers wrap, as NumPy's astype wraps them (xarray's _Unsigned relies on it); a float beyond
+    // the range is undefined in C, and an error here.
+    if (fitted !== value && !wrap && source === "f")
       throw new CFError(`${name}: ${value} is beyond the range of ${target}`, { variable: name, attribute: "dtype" });
     if (big) (out as BigInt64Array)[i] = fitted;
     else (out as Int32Array)[i] = Number(fitted);

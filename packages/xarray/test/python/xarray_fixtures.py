@@ -15,7 +15,6 @@ can compare a fresh run with the committed files.
 """
 import base64
 import json
-import math
 import os
 import shutil
 import sys
@@ -27,94 +26,12 @@ import pandas as pd
 import xarray as xr
 import zarr
 
+from xarray_json import dataset_json, element, selection_json, values_json
+
 warnings.simplefilter("ignore")
 OUT = sys.argv[1]
 os.makedirs(OUT, exist_ok=True)
 CASES = []
-ENCODING_KEYS = ["dtype", "_FillValue", "missing_value", "scale_factor", "add_offset", "units", "calendar",
-                 "coordinates", "_Unsigned", "_Encoding", "char_dim_name", "chunks"]
-
-
-def jsonable(value):
-    """A JSON value for an attribute or encoding entry (NaN and infinities as strings)."""
-    if isinstance(value, np.dtype):
-        return value.str if value.kind in "SUV" or value.byteorder == ">" else value.name
-    if isinstance(value, np.ndarray):
-        return [jsonable(v) for v in value.tolist()]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, bytes):
-        return {"bytes": value.decode("latin-1")}
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    return value
-
-
-def element(value):
-    if value is None:
-        return None
-    if isinstance(value, cftime.datetime):
-        return {"cftime": [value.year, value.month, value.day, value.hour, value.minute, value.second,
-                           value.microsecond], "calendar": value.calendar}
-    if isinstance(value, (bytes, np.bytes_)):
-        return {"bytes": bytes(value).decode("latin-1")}
-    if isinstance(value, (float, np.floating)) and math.isnan(value):
-        return None
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
-def values_json(values):
-    if values.dtype.kind in "biufcmM":
-        native = values.astype(values.dtype.newbyteorder("="))
-        return {"base64": base64.b64encode(np.ascontiguousarray(native).tobytes()).decode()}
-    if values.dtype.kind == "U":
-        return {"strings": values.ravel().tolist()}
-    if values.dtype.kind == "S":
-        return {"bytes": [v.decode("latin-1") for v in values.ravel().tolist()]}
-    return {"objects": [element(v) for v in values.ravel().tolist()]}
-
-
-def variable_json(var):
-    values = var.values
-    return {
-        "dims": list(var.dims),
-        "shape": list(var.shape),
-        "dtype": jsonable(values.dtype),
-        "var_dtype": jsonable(var.dtype),
-        "attrs": jsonable(dict(var.attrs)),
-        "encoding": {k: jsonable(var.encoding[k]) for k in ENCODING_KEYS if k in var.encoding},
-        "values": values_json(values),
-    }
-
-
-def dataset_json(ds):
-    return {
-        "variables": {str(k): variable_json(v) for k, v in ds.variables.items()},
-        "variable_order": [str(k) for k in ds.variables],
-        "dim_order": [str(k) for k in ds.dims],
-        "coords": [str(k) for k in ds.coords],
-        "data_vars": [str(k) for k in ds.data_vars],
-        "dims": {str(k): int(v) for k, v in ds.dims.items()},
-        "attrs": jsonable(dict(ds.attrs)),
-    }
-
-
-def selection_json(ds, selections):
-    """Each selection as [method, arguments, options]; slices as {"slice": [start, stop, step]}."""
-    results = []
-    for method, args, options in selections:
-        kwargs = {k: slice(*v["slice"]) if isinstance(v, dict) else v for k, v in args.items()}
-        result = getattr(ds, method)(kwargs, **options)
-        results.append({"method": method, "args": args, "options": options, "result": dataset_json(result)})
-    return results
-
-
 def rewrite_json(ds):
     """The metadata documents xarray writes for the opened dataset (ds.to_zarr), or its error."""
     tmp = os.path.join(OUT, ".rewrite.zarr")
@@ -130,8 +47,9 @@ def rewrite_json(ds):
                 key = os.path.relpath(os.path.join(root, f), tmp)
                 with open(os.path.join(root, f)) as fh:
                     docs[key] = json.load(fh, parse_constant=lambda c: c)
+    arrays = {name: values_json(array[...]) for name, array in zarr.open_group(tmp, mode="r").arrays()}
     shutil.rmtree(tmp)
-    return {"documents": dict(sorted(docs.items()))}
+    return {"documents": dict(sorted(docs.items())), "arrays": arrays}
 
 
 def case(name, write, selections=(), consolidated=True, open_kwargs=None):
