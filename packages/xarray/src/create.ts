@@ -4,7 +4,7 @@ import { NAT } from "./cf/times.js";
 import { Dataset } from "./dataset.js";
 import { DatasetError } from "./errors.js";
 import type { ValueData, Values } from "./values.js";
-import { Variable } from "./variable.js";
+import { newVariable, type Variable } from "./variable.js";
 
 /**
  * A variable given by its values: a typed array (its dtype from its type: `Float32Array` is
@@ -110,7 +110,7 @@ export function createVariable(name: string, spec: VariableSpec): Variable {
         variable: name,
       },
     );
-  return new Variable({
+  return newVariable({
     name,
     dims,
     dtype: values.dtype,

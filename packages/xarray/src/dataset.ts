@@ -29,7 +29,7 @@ import {
 import { CFError, DatasetError } from "./errors.js";
 import { valuesDtype } from "./dtype.js";
 import { ByteString, heldFromRead, latin1, type ValueData } from "./values.js";
-import { Variable } from "./variable.js";
+import { newVariable, type Variable, withIndexes } from "./variable.js";
 import type { PositionIndexer } from "./view.js";
 import { selectByLabel, type LabelIndexers, type SelOptions } from "./labels.js";
 
@@ -117,7 +117,7 @@ export class Dataset {
     const indexes = new Map<string, Variable>();
     for (const variable of init.variables)
       if (variable.ndim === 1 && variable.dims[0] === variable.name) indexes.set(variable.name, variable);
-    this.variables = new Map([...byName].map(([name, v]) => [name, v.withIndexes(indexes)]));
+    this.variables = new Map([...byName].map(([name, v]) => [name, withIndexes(v, indexes)]));
     this.sizes = sizes;
     this.#coords = coords;
     this.attrs = init.attrs ?? {};
@@ -413,7 +413,7 @@ async function decodeDataset(
     if (plan.steps.some((step) => step.name === "datetime"))
       plan.dtype = await sampleDtype(s.source.array, plan, s.name);
     variables.push(
-      new Variable({
+      newVariable({
         name: s.name,
         dims: plan.dims,
         dtype: plan.dtype,

@@ -6,7 +6,7 @@ export {
   type DatasetSource,
   type OpenDatasetOptions,
 } from "./dataset.js";
-export { Variable, type VariableInit, type VariableSource } from "./variable.js";
+export { Variable } from "./variable.js";
 export type { Values, ValueData } from "./values.js";
 export { slice, isSliceLike, type LabelSlice, type PositionIndexer } from "./view.js";
 export type { Label, LabelIndexer, LabelIndexers, SelOptions } from "./labels.js";

@@ -15,12 +15,12 @@ import { ByteString, finish, type Held, heldFromRead, latin1Bytes, type ValueDat
 import { selectByLabel, type LabelIndexers, type SelOptions } from "./labels.js";
 
 /** Where a variable's values come from: a Zarr array decoded as planned, or values in memory. */
-export type VariableSource =
+type VariableSource =
   | { readonly kind: "zarr"; readonly array: ZarrArray; readonly plan: Plan }
   | { readonly kind: "memory"; readonly values: Values };
 
 /** What a variable is made of (see {@link Variable}). */
-export interface VariableInit {
+interface VariableInit {
   readonly name: string;
   /** The decoded dimensions, in order. */
   readonly dims: readonly string[];
@@ -30,6 +30,10 @@ export interface VariableInit {
   readonly encoding?: Record<string, unknown>;
   readonly source: VariableSource;
 }
+
+// Set by Variable's static blocks: how this package makes variables (its constructor is private).
+let construct: (init: VariableInit, views?: readonly DimView[], indexes?: ReadonlyMap<string, Variable>) => Variable;
+let attach: (variable: Variable, indexes: ReadonlyMap<string, Variable>) => Variable;
 
 /**
  * One variable of a dataset, as xarray shows it: its dimensions, shape, dtype (after decoding),
@@ -61,7 +65,11 @@ export class Variable {
   #indexes: ReadonlyMap<string, Variable> | undefined;
   #cached: Promise<Values> | undefined;
 
-  constructor(init: VariableInit, views?: readonly DimView[], indexes?: ReadonlyMap<string, Variable>) {
+  static {
+    construct = (init, views, indexes) => new Variable(init, views, indexes);
+  }
+
+  private constructor(init: VariableInit, views?: readonly DimView[], indexes?: ReadonlyMap<string, Variable>) {
     this.name = init.name;
     this.dtype = init.dtype;
     this.attrs = init.attrs;
@@ -172,7 +180,7 @@ export class Variable {
       views[d] = refine(views[d]!, indexer, dim);
     }
     const indexes = this.#indexes === undefined ? undefined : indexesAfter(this.#indexes, indexers);
-    return new Variable(this.#init, views, indexes);
+    return construct(this.#init, views, indexes);
   }
 
   /**
@@ -193,9 +201,24 @@ export class Variable {
   }
 
   /** This variable with the dataset's index coordinates attached (for `sel`). */
-  withIndexes(indexes: ReadonlyMap<string, Variable>): Variable {
-    return new Variable(this.#init, this.#views, indexes);
+  static #withIndexes(variable: Variable, indexes: ReadonlyMap<string, Variable>): Variable {
+    return new Variable(variable.#init, variable.#views, indexes);
   }
+
+  static {
+    attach = (variable, indexes) => Variable.#withIndexes(variable, indexes);
+  }
+}
+
+
+/** A variable from what it is made of (this package's own; users build them with `createVariable`). */
+export function newVariable(init: VariableInit): Variable {
+  return construct(init);
+}
+
+/** The variable with a dataset's 1-D index coordinates attached, so that `sel` finds labels. */
+export function withIndexes(variable: Variable, indexes: ReadonlyMap<string, Variable>): Variable {
+  return attach(variable, indexes);
 }
 
 /** The index coordinates after the same isel (a coordinate indexed away is no index any more). */
