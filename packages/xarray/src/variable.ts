@@ -210,7 +210,6 @@ export class Variable {
   }
 }
 
-
 /** A variable from what it is made of (this package's own; users build them with `createVariable`). */
 export function newVariable(init: VariableInit): Variable {
   return construct(init);

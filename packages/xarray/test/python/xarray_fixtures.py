@@ -58,8 +58,10 @@ def case(name, write, selections=(), consolidated=True, open_kwargs=None):
     shutil.rmtree(path, ignore_errors=True)
     write(path)
     ds = xr.open_zarr(path, consolidated=consolidated, **(open_kwargs or {}))
+    # What print() shows, with values held in memory only for indexes (no dask), as zarr info --dataset.
+    shown = xr.open_dataset(path, engine="zarr", chunks=None, consolidated=consolidated, **(open_kwargs or {}))
     doc = {"case": name, "consolidated": consolidated, "open": open_kwargs or {}, "dataset": dataset_json(ds),
-           "selections": selection_json(ds, selections), "rewrite": rewrite_json(ds)}
+           "selections": selection_json(ds, selections), "rewrite": rewrite_json(ds), "repr": repr(shown)}
     with open(os.path.join(OUT, name + ".json"), "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True, allow_nan=False)
         f.write("\n")
