@@ -62,6 +62,12 @@ export interface OpenDatasetOptions extends DecodeOptions {
   consolidated?: boolean;
   /** How to open a location string (see `@z/core`'s `openLocation`). */
   location?: LocationOptions;
+  /**
+   * Only these arrays of the group (not in xarray): for stores that cannot list a group's members
+   * (plain HTTP without `.zmetadata`), or to read less. A `coordinates` attribute naming an array
+   * left out makes no coordinates, as in xarray when a named variable is missing.
+   */
+  variables?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -259,6 +265,15 @@ async function readDataset(
     } else if (options.consolidated === true) {
       throw new NodeNotFoundError("consolidated metadata", "", { key: CONSOLIDATED_KEY });
     }
+  }
+  if (options.variables !== undefined) {
+    const all = names;
+    for (const name of options.variables)
+      if (all !== undefined && !all.includes(name))
+        throw new DatasetError(`no array ${JSON.stringify(name)} in the group ${JSON.stringify(path)}`, {
+          variable: name,
+        });
+    names = [...new Set(options.variables)].sort();
   }
   const group = await Group.open(reader, path, { readOnly: true, signal });
   const arrays: StoredArray[] = [];

@@ -17,4 +17,4 @@ export { NAT } from "./cf/times.js";
 export { DatasetError, CFError, LabelError } from "./errors.js";
 export { createDataset, createVariable, type DatasetSpec, type VariableSpec } from "./create.js";
 export { toZarr, type ToZarrOptions } from "./to-zarr.js";
-export { datasetRepr } from "./repr.js";
+export { datasetRepr, formatTimestamp } from "./repr.js";

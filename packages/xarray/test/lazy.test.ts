@@ -69,4 +69,17 @@ describe("reading lazily", () => {
     const at = (t: number, y: number): number => all.data[t * 160 + y * 16 + 15]!;
     expect([...(values.data as Float32Array)]).toEqual([at(11, 9), at(11, 0), at(0, 9), at(0, 0)]);
   });
+
+  it("variables: only the arrays named, from a store that cannot list (plain HTTP without .zmetadata)", async () => {
+    const inner = new CountingStore(join(FIXTURES, "packed-small-plain.zarr"));
+    const unlisted = { get: inner.get.bind(inner), getRange: inner.getRange.bind(inner) };
+    await expect(openDataset(unlisted, { consolidated: false })).rejects.toThrow(/cannot list/);
+    const ds = await openDataset(unlisted, { consolidated: false, variables: ["t2m", "lat"] });
+    expect([...ds.variables.keys()]).toEqual(["lat", "t2m"]);
+    expect(ds.coords).toEqual(["lat"]);
+    expect((await ds.sel({ lat: 0 }, { method: "nearest" })).get("t2m").dims).toEqual(["time", "lon"]);
+    await expect(
+      openDataset(new CountingStore(join(FIXTURES, "packed-small-consolidated.zarr")), { variables: ["nope"] }),
+    ).rejects.toThrow(/no array "nope"/);
+  });
 });
