@@ -3,7 +3,7 @@
 import { MemoryStore } from "@z/core";
 import { describe, expect, it } from "vitest";
 import { openDataset } from "../src/index.js";
-import { comparable } from "./expected.js";
+import { comparable } from "./compare.js";
 import { builtDatasets, readBackAs, writeBuilt } from "./written.js";
 
 describe("built datasets written and read back", () => {

@@ -4,23 +4,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseJson, type JsonValue } from "@z/meta";
-import { CFDatetime, type Dataset, type Values } from "../src/index.js";
+import type { Dataset, Values } from "../src/index.js";
 import { expect } from "vitest";
+import { comparable, type ExpectedVariable, expectValues } from "./compare.js";
+
+export { comparable, type ExpectedVariable, expectValues };
 
 /** The fixtures: fresh ones in the live check (Z_XARRAY_FIXTURES), else the committed ones. */
 export const FIXTURES = process.env.Z_XARRAY_FIXTURES ?? fileURLToPath(new URL("./fixtures", import.meta.url));
-
-export interface ExpectedVariable {
-  dims: string[];
-  shape: number[];
-  /** The values' dtype. */
-  dtype: string;
-  /** The variable's dtype before reading (they differ for 0-d vlen strings). */
-  var_dtype: string;
-  attrs: Record<string, JsonValue>;
-  encoding: Record<string, JsonValue>;
-  values: { base64?: string; strings?: string[]; bytes?: string[]; objects?: JsonValue[] };
-}
 
 export interface ExpectedDataset {
   variables: Record<string, ExpectedVariable>;
@@ -68,48 +59,6 @@ export function openOptions(open: Record<string, boolean>): Record<string, boole
     use_cftime: "useCftime",
   };
   return Object.fromEntries(Object.entries(open).map(([k, v]) => [names[k] ?? k, v]));
-}
-
-/** A JSON value as the fixtures write it: NaN and infinities as strings, bytes as {bytes}. */
-export function comparable(value: unknown): unknown {
-  if (typeof value === "number") {
-    if (Number.isNaN(value)) return "NaN";
-    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-    return value;
-  }
-  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value;
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value instanceof CFDatetime)
-    return {
-      cftime: [value.year, value.month, value.day, value.hour, value.minute, value.second, value.microsecond],
-      calendar: value.calendar,
-    };
-  if (typeof value === "object" && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, comparable(v)]));
-  return value;
-}
-
-const bytesOf = (data: ArrayBufferView): Uint8Array => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-
-/** Compares decoded values with xarray's `.values`: numbers, times and booleans byte for byte. */
-export function expectValues(actual: Values, expected: ExpectedVariable, where: string): void {
-  expect(actual.dtype, `${where}: dtype`).toBe(expected.dtype);
-  expect(actual.shape, `${where}: shape`).toEqual(expected.shape);
-  const { values } = expected;
-  if (values.base64 !== undefined) {
-    const want = Buffer.from(values.base64, "base64");
-    const got = Buffer.from(bytesOf(actual.data as ArrayBufferView));
-    expect(got.toString("hex"), `${where}: values`).toBe(want.toString("hex"));
-  } else if (values.strings !== undefined) {
-    expect(actual.data, `${where}: values`).toEqual(values.strings);
-  } else if (values.bytes !== undefined) {
-    expect(actual.data, `${where}: values`).toEqual(values.bytes);
-  } else {
-    const objects = (values.objects ?? []).map((v) =>
-      v !== null && typeof v === "object" && "bytes" in (v as object) ? (v as { bytes: string }).bytes : v,
-    );
-    expect(comparable(actual.data), `${where}: values`).toEqual(comparable(objects));
-  }
 }
 
 /**
