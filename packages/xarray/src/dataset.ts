@@ -260,7 +260,7 @@ async function readDataset(
   if (options.consolidated !== false) {
     const bytes = await store.get(CONSOLIDATED_KEY, { signal });
     if (bytes !== undefined) {
-      reader = await ConsolidatedStore.load(store, CONSOLIDATED_KEY);
+      reader = await ConsolidatedStore.load(withDocument(store, CONSOLIDATED_KEY, bytes), CONSOLIDATED_KEY);
       names = consolidatedArrayNames(bytes, path);
     } else if (options.consolidated === true) {
       throw new NodeNotFoundError("consolidated metadata", "", { key: CONSOLIDATED_KEY });
@@ -289,6 +289,22 @@ async function readDataset(
   for (const [name, array] of entries) arrays.push({ name, array, rawAttrs: await array.attrs.asObject() });
   const groupAttrs = await group.attrs.asObject();
   return decodeDataset(arrays, groupAttrs, resolveDecodeOptions(options), close);
+}
+
+/**
+ * The store, answering `key` with `bytes` already read (so `.zmetadata` is fetched once, not again
+ * by ConsolidatedStore.load); everything else goes to the store itself.
+ */
+function withDocument(store: Store, key: string, bytes: Uint8Array): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "get")
+        return (k: string, options?: Parameters<Store["get"]>[1]) =>
+          k === key ? Promise.resolve(bytes.slice()) : target.get(k, options);
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** The names of the arrays directly in the group at `path`, from a `.zmetadata` document. */

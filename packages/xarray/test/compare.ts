@@ -58,7 +58,6 @@ export function expectValues(actual: Values, expected: ExpectedVariable, where: 
   }
 }
 
-
 function fromBase64(text: string): Uint8Array {
   const binary = atob(text);
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
