@@ -303,9 +303,9 @@ function mappingRepr(
 }
 
 /**
- * The summary xarray prints for a dataset (`print(ds)` after `xr.open_dataset(store,
- * engine="zarr")`): dimensions, coordinates (the values of those named as their dimension, which
- * this reads), data variables (values not read: "..."), attributes.
+ * The summary xarray prints for a dataset (`print(ds)` after
+ * `xr.open_dataset(store, engine="zarr")`): dimensions, coordinates (the values of those named as
+ * their dimension, which this reads), data variables (values not read: "..."), attributes.
  */
 export async function datasetRepr(ds: Dataset): Promise<string> {
   const colWidth = colWidthOf(ds.variables.keys());

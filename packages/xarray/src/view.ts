@@ -24,7 +24,7 @@ export function slice<T>(start: T | null | undefined, stop?: T | null, step?: nu
   return Object.freeze({ kind: "slice" as const, start: start ?? null, stop: stop ?? null, step: step ?? null });
 }
 
-/** True for a slice (see {@link slice}). */
+/** True for a slice (see `slice`). */
 export function isSliceLike(value: unknown): value is LabelSlice {
   return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "slice";
 }
