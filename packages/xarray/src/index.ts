@@ -1,3 +1,18 @@
+/**
+ * Zarr datasets as xarray sees them: dimensions from `_ARRAY_DIMENSIONS`, coordinates, CF
+ * conventions decoded as `xr.open_zarr` decodes them, selection by position and label, and
+ * datasets written so that xarray reads them back.
+ *
+ * ```ts
+ * import { openDataset } from "@z/xarray";
+ *
+ * const ds = await openDataset(store); // a Store, or a location string
+ * const day = await ds.sel({ time: "2000-01-02" });
+ * const { data, shape, dtype } = await day.get("t2m").values(); // unpacked, NaN where masked
+ * ```
+ *
+ * @packageDocumentation
+ */
 export {
   openDataset,
   Dataset,
