@@ -3,8 +3,9 @@
 import { Group, ZarrArray, open, openConsolidated, openLocation, slice, type BasicSelectionItem } from "@z/core";
 import { httpLocations } from "@z/store-http";
 import { zipLocations } from "@z/store-zip";
+import { CFDatetime, formatTimestamp, openDataset, type Values, type Variable } from "@z/xarray";
 import { COLORMAPS, colormapTable, isColormap, type ColormapName } from "./colormaps.js";
-import { contrastLimits, drawableDtype, toPlane, toRgba, type LimitsMode, type Plane } from "./render.js";
+import { contrastLimits, drawableDtype, toPlane, toRgba, valuesPlane, type LimitsMode, type Plane } from "./render.js";
 
 type Store = Awaited<ReturnType<typeof openLocation>>["store"];
 
@@ -31,6 +32,9 @@ const ui = {
   limitsProblem: $("limits-problem"),
   sliders: $("sliders"),
   canvas: $<HTMLCanvasElement>("image"),
+  title: $("title"),
+  xAxis: $("x-axis"),
+  yAxis: $("y-axis"),
   colorbar: $<HTMLCanvasElement>("colorbar-canvas"),
   colorbarLow: $("colorbar-low"),
   colorbarHigh: $("colorbar-high"),
@@ -279,6 +283,14 @@ interface View {
   /** The index in each dimension before the last two. */
   indices: number[];
   plane?: Plane;
+  /** When the array is a variable of an xarray dataset: it, decoded, and its dimensions' labels. */
+  dataset?: DatasetView;
+}
+
+interface DatasetView {
+  variable: Variable;
+  /** For each of the variable's dimensions, its 1-D coordinate's decoded values and units, if any. */
+  coords: ({ values: Values; units: string | undefined } | undefined)[];
 }
 
 let view: View | undefined;
@@ -290,15 +302,93 @@ const dtypeText = (array: ZarrArray): string => {
   return dtype.kind === "structured" ? "structured" : `${dtype.byteOrder}${dtype.kind}${dtype.itemsize}`;
 };
 
+/**
+ * The array as a variable of the xarray dataset of its group, when it has `_ARRAY_DIMENSIONS`:
+ * decoded (masked, unpacked), with its dimensions' coordinates. Without `.zmetadata` (plain HTTP
+ * cannot list the group) only the variable and the coordinates named as its dimensions are read.
+ */
+async function datasetOf(array: ZarrArray): Promise<DatasetView | undefined> {
+  if (opened === undefined) return undefined;
+  const dims = (await array.attrs.asObject())._ARRAY_DIMENSIONS;
+  if (!Array.isArray(dims) || !dims.every((d) => typeof d === "string")) return undefined;
+  const slash = array.path.lastIndexOf("/");
+  const parent = slash === -1 ? "" : array.path.slice(0, slash);
+  const name = array.path.slice(slash + 1);
+  const prefix = parent === "" ? "" : `${parent}/`;
+  try {
+    let variables: string[] | undefined;
+    if (!opened.consolidated) {
+      variables = [name];
+      for (const dim of dims as string[])
+        if (dim !== name && (await opened.store.get(`${prefix}${dim}/.zarray`)) !== undefined) variables.push(dim);
+    }
+    const ds = await openDataset(opened.store, {
+      path: parent,
+      consolidated: opened.consolidated ? undefined : false,
+      variables,
+    });
+    const variable = ds.get(name);
+    const coords = await Promise.all(
+      variable.dims.map(async (dim) => {
+        const coord = ds.variables.get(dim);
+        if (coord === undefined || coord.ndim !== 1 || coord.dims[0] !== dim) return undefined;
+        const units = coord.attrs.units;
+        return { values: await coord.values(), units: typeof units === "string" ? units : undefined };
+      }),
+    );
+    return { variable, coords };
+  } catch (error) {
+    message(
+      "note",
+      "This array has xarray dimension names, but its group could not be read as a dataset: it is drawn undecoded, without coordinates.",
+      (error as Error).message,
+    );
+    return undefined;
+  }
+}
+
+/** A coordinate value as a label: times as ISO text, numbers short. */
+function coordLabel(coord: DatasetView["coords"][number], index: number): string | undefined {
+  if (coord === undefined) return undefined;
+  const value = (coord.values.data as ArrayLike<unknown>)[index];
+  if (coord.values.dtype === "datetime64[ns]") return formatTimestamp(value as bigint);
+  if (value instanceof CFDatetime) return value.toString();
+  if (typeof value === "number") return formatNumber(value);
+  return String(value);
+}
+
+const decodedDrawable = (dtype: string): boolean => /^(u?int\d+|float\d+|bool)$/.test(dtype);
+
 async function showArray(array: ZarrArray, path: string): Promise<void> {
   if (array.ndim === 0) throw new Error(`"${path || "/"}" is a 0-d array (a single value): there is no image to draw`);
-  if (!drawableDtype(array.dtype))
+  const dataset = await datasetOf(array);
+  if (dataset !== undefined && !decodedDrawable(dataset.variable.dtype))
+    throw new Error(
+      `"${path || "/"}" decodes to ${dataset.variable.dtype} values, which cannot be drawn (only booleans, integers and floats)`,
+    );
+  if (dataset === undefined && !drawableDtype(array.dtype))
     throw new Error(
       `"${path || "/"}" has dtype ${dtypeText(array)}, which cannot be drawn (only booleans, integers and floats)`,
     );
-  const shape = array.shape;
-  ui.info.textContent = `${path || "/"}  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  dtype ${dtypeText(array)}  compressor ${array.compressor?.id ?? "none"}`;
-  view = { array, path, indices: shape.slice(0, -2).map(() => 0) };
+  const variable = dataset?.variable;
+  const shape = variable?.shape ?? array.shape;
+  if (shape.length === 0)
+    throw new Error(`"${path || "/"}" is a 0-d array (a single value): there is no image to draw`);
+  const attrs = variable?.attrs ?? {};
+  const longName =
+    typeof attrs.long_name === "string"
+      ? attrs.long_name
+      : typeof attrs.standard_name === "string"
+        ? attrs.standard_name
+        : undefined;
+  const units = typeof attrs.units === "string" ? attrs.units : undefined;
+  ui.title.textContent =
+    variable === undefined ? "" : `${longName ?? variable.name}${units === undefined ? "" : ` [${units}]`}`;
+  ui.info.textContent =
+    variable === undefined
+      ? `${path || "/"}  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  dtype ${dtypeText(array)}  compressor ${array.compressor?.id ?? "none"}`
+      : `${path || "/"} (${variable.dims.join(", ")})  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  ${variable.dtype} (stored ${dtypeText(array)})  compressor ${array.compressor?.id ?? "none"}`;
+  view = { array, path, indices: shape.slice(0, -2).map(() => 0), dataset };
   ui.sliders.replaceChildren(
     ...shape.slice(0, -2).map((size, axis) => {
       const label = document.createElement("label");
@@ -309,8 +399,17 @@ async function showArray(array: ZarrArray, path: string): Promise<void> {
       input.max = String(size - 1);
       input.value = "0";
       input.dataset.axis = String(axis);
-      input.setAttribute("aria-label", `index along axis ${axis}`);
-      const describe = (): void => void (text.textContent = `axis ${axis}: ${input.value} / ${size - 1}`);
+      const dim = variable?.dims[axis];
+      input.setAttribute("aria-label", dim === undefined ? `index along axis ${axis}` : `index along ${dim}`);
+      const describe = (): void => {
+        if (dim === undefined) {
+          text.textContent = `axis ${axis}: ${input.value} / ${size - 1}`;
+          return;
+        }
+        const value = coordLabel(dataset!.coords[axis], Number(input.value));
+        const coordUnits = dataset!.coords[axis]?.units;
+        text.textContent = `${dim}: ${value === undefined ? "" : `${value}${coordUnits !== undefined && !/since/.test(coordUnits) ? ` ${coordUnits}` : ""} `}(${input.value} / ${size - 1})`;
+      };
       describe();
       input.addEventListener("input", () => {
         describe();
@@ -322,8 +421,39 @@ async function showArray(array: ZarrArray, path: string): Promise<void> {
       return label;
     }),
   );
+  showAxes(dataset, shape);
   ui.viewer.hidden = false;
   await drawSlice(true);
+}
+
+/** The image's axes labelled with the last two dimensions' names, units and first and last coordinates. */
+function showAxes(dataset: DatasetView | undefined, shape: readonly number[]): void {
+  ui.xAxis.replaceChildren();
+  ui.yAxis.replaceChildren();
+  if (dataset === undefined) return;
+  const { variable, coords } = dataset;
+  const span = (text: string, className = ""): HTMLSpanElement => {
+    const element = document.createElement("span");
+    element.textContent = text;
+    if (className !== "") element.className = className;
+    return element;
+  };
+  const axis = (d: number): { name: string; first: string; last: string } => {
+    const coord = coords[d];
+    const n = shape[d]!;
+    const units = coord?.units !== undefined && !/since/.test(coord.units) ? ` (${coord.units})` : "";
+    return {
+      name: `${variable.dims[d]}${units}`,
+      first: coordLabel(coord, 0) ?? "0",
+      last: coordLabel(coord, n - 1) ?? String(n - 1),
+    };
+  };
+  const x = axis(shape.length - 1);
+  ui.xAxis.append(span(x.first, "first"), span(x.name, "name"), span(x.last, "last"));
+  if (shape.length >= 2) {
+    const y = axis(shape.length - 2);
+    ui.yAxis.append(span(y.first, "first"), span(y.name, "name"), span(y.last, "last"));
+  }
 }
 
 /** Reads the shown slice with one `get` (only the chunks it touches) and draws it. */
@@ -335,10 +465,18 @@ async function drawSlice(resetLimits: boolean): Promise<void> {
   const controller = (inFlight = new AbortController());
   setState("loading", "reading…");
   try {
-    const last: BasicSelectionItem[] = current.array.ndim === 1 ? [slice(null)] : [slice(null), slice(null)];
-    const result = await current.array.get([...current.indices, ...last], { signal: controller.signal });
-    if (mine !== generation) return;
-    current.plane = toPlane(result);
+    if (current.dataset !== undefined) {
+      const { variable } = current.dataset;
+      const indexers = Object.fromEntries(current.indices.map((index, axis) => [variable.dims[axis]!, index]));
+      const values = await variable.isel(indexers).values({ signal: controller.signal });
+      if (mine !== generation) return;
+      current.plane = valuesPlane(values as { data: ArrayLike<unknown>; shape: readonly number[] });
+    } else {
+      const last: BasicSelectionItem[] = current.array.ndim === 1 ? [slice(null)] : [slice(null), slice(null)];
+      const result = await current.array.get([...current.indices, ...last], { signal: controller.signal });
+      if (mine !== generation) return;
+      current.plane = toPlane(result);
+    }
     if (resetLimits) setLimits(current.plane, "percentile");
     paint();
     ui.canvas.dataset.slice = current.indices.join(",");
@@ -380,6 +518,9 @@ function paint(): void {
   const zoom = fit >= 1 ? Math.min(16, Math.floor(fit)) : fit;
   ui.canvas.style.width = `${width * zoom}px`;
   ui.canvas.style.height = `${height * zoom}px`;
+  // The axes span the image: their first and last labels sit at its edges.
+  ui.xAxis.style.width = `${width * zoom}px`;
+  ui.yAxis.style.height = `${height * zoom}px`;
   paintColorbar(colormap, low, high);
 }
 
@@ -401,8 +542,18 @@ function readout(event: MouseEvent): void {
   const x = Math.floor(((event.clientX - rect.left) / rect.width) * plane.width);
   const y = Math.floor(((event.clientY - rect.top) / rect.height) * plane.height);
   if (x < 0 || y < 0 || x >= plane.width || y >= plane.height) return;
-  const index = view.array.ndim === 1 ? [x] : [...view.indices, y, x];
-  ui.readout.textContent = `[${index.join(", ")}] = ${plane.values[y * plane.width + x]}`;
+  const ndim = view.dataset?.variable.ndim ?? view.array.ndim;
+  const index = ndim === 1 ? [x] : [...view.indices, y, x];
+  const value = plane.values[y * plane.width + x];
+  const dataset = view.dataset;
+  if (dataset === undefined) {
+    ui.readout.textContent = `[${index.join(", ")}] = ${value}`;
+    return;
+  }
+  const where = index.map((i, d) => `${dataset.variable.dims[d]}=${coordLabel(dataset.coords[d], i) ?? i}`);
+  const units = dataset.variable.attrs.units;
+  const shown = value === undefined || Number.isNaN(value) ? "NaN (missing)" : formatNumber(value);
+  ui.readout.textContent = `${where.join(", ")}: ${shown}${typeof units === "string" ? ` ${units}` : ""}`;
 }
 
 // --- wiring --------------------------------------------------------------------------------------

@@ -26,6 +26,17 @@ export function toPlane(result: NdArray): Plane {
   return { width, height, values };
 }
 
+/** C-order values of a 2-D (or 1-D, one row) selection, as `@z/xarray` gives decoded ones, as a {@link Plane}. */
+export function valuesPlane(values: { data: ArrayLike<unknown>; shape: readonly number[] }): Plane {
+  const [height, width] = values.shape.length === 1 ? [1, values.shape[0]!] : [values.shape[0]!, values.shape[1]!];
+  const out = new Float64Array(width * height);
+  for (let i = 0; i < out.length; i++) {
+    const v = values.data[i];
+    out[i] = v === null || v === undefined ? NaN : Number(v);
+  }
+  return { width, height, values: out };
+}
+
 /** The finite values, sorted (a strided sample of at most `limit` of them for big planes). */
 function sortedFinite(values: Float64Array, limit = 1 << 20): Float64Array {
   const step = Math.max(1, Math.ceil(values.length / limit));

@@ -5,7 +5,11 @@ zarr-python, and prints what the test should expect as JSON.
   volume (3-D float32, blosc lz4 + shuffle, value k*1000 + y*W + x, NaN at [k, 3, 5]) and
   labels/mask (2-D uint8, zlib);
 - plain.zarr: a group without .zmetadata holding img (2-D float64, no compressor);
-- bad.zarr: an array whose compressor id no codec has.
+- bad.zarr: an array whose compressor id no codec has;
+- climate.zarr (consolidated) and climate-plain.zarr (not), written by xarray when it is installed:
+  t2m (time x lat x lon, float32 packed as int16 with scale_factor/add_offset and a _FillValue,
+  one value missing) with long_name and units, over daily times, decreasing latitudes and
+  longitudes with units; the test expects xarray's decoded values of its first two slices.
 """
 import json
 import os
@@ -46,8 +50,40 @@ meta["compressor"] = {"id": "no-such-codec"}
 with open(meta_path, "w") as f:
     json.dump(meta, f)
 
+climate = None
+try:
+    import pandas as pd
+    import xarray as xr
+except ImportError:
+    xr = None
+if xr is not None:
+    nt, ny, nx = 4, 6, 8
+    lat = np.linspace(75, -75, ny)
+    lon = np.arange(nx) * 45.0
+    t2m = (250 + np.arange(nt)[:, None, None] * 5 + np.cos(np.deg2rad(lat))[None, :, None] * 30
+           + np.arange(nx)[None, None, :] * 0.5).astype("f4")
+    t2m[0, 2, 3] = np.nan
+    ds = xr.Dataset(
+        {"t2m": (("time", "lat", "lon"), t2m, {"long_name": "2 metre temperature", "units": "K"})},
+        coords={"time": pd.date_range("2000-01-01", periods=nt), "lat": ("lat", lat, {"units": "degrees_north"}),
+                "lon": ("lon", lon, {"units": "degrees_east"})})
+    ds.t2m.encoding = {"dtype": "int16", "scale_factor": 0.01, "add_offset": 270.0, "_FillValue": -32767,
+                       "chunks": (1, 3, 4)}
+    ds.to_zarr(os.path.join(out, "climate.zarr"), mode="w")
+    ds.to_zarr(os.path.join(out, "climate-plain.zarr"), mode="w", consolidated=False)
+    decoded = xr.open_zarr(os.path.join(out, "climate.zarr")).t2m.values
+    climate = {
+        "shape": [nt, ny, nx],
+        # NaN as null (JSON has no NaN).
+        "slices": [[[None if np.isnan(v) else float(v) for v in row] for row in decoded[k].astype("f8")] for k in range(2)],
+        "percentiles": [[float(np.percentile(decoded[k][np.isfinite(decoded[k])].astype("f8"), q)) for q in (2, 98)]
+                        for k in range(2)],
+        "nanAt": [2, 3],
+    }
+
 slices = []
 for k in range(depth):
     finite = volume[k][np.isfinite(volume[k])].astype("f8")
     slices.append({"p2": float(np.percentile(finite, 2)), "p98": float(np.percentile(finite, 98))})
-json.dump({"shape": [depth, height, width], "nanAt": list(nan_at), "slices": slices, "zarr": zarr.__version__}, sys.stdout)
+json.dump({"shape": [depth, height, width], "nanAt": list(nan_at), "slices": slices, "zarr": zarr.__version__,
+           "climate": climate}, sys.stdout, allow_nan=False)

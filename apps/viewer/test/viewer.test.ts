@@ -41,6 +41,13 @@ interface Expected {
   shape: [number, number, number];
   nanAt: [number, number];
   slices: { p2: number; p98: number }[];
+  /** xarray's reading of climate.zarr, when xarray is installed (null otherwise). */
+  climate: {
+    shape: [number, number, number];
+    slices: (number | null)[][][];
+    percentiles: [number, number][];
+    nanAt: [number, number];
+  } | null;
 }
 
 /** Every request the server saw, as its path. */
@@ -305,6 +312,67 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     await open({ url: `${dataUrl}/data/example.zarr`, path: "nothing/here" });
     expect(await state()).toBe("error");
     expect(await page.locator("#message .error").textContent()).toContain("Nothing to open");
+  });
+
+  describe("a dataset xarray wrote", () => {
+    const climate = () => {
+      if (expected.climate === null) {
+        console.warn("apps/viewer: skipping the dataset checks: xarray is missing (apt-get install -y python3-xarray)");
+        return undefined;
+      }
+      return expected.climate;
+    };
+    const viridisAt = (v: number, low: number, high: number) => {
+      const viridis = colormapTable("viridis");
+      const i = grayLevel(v, low, high);
+      return [viridis[i * 3], viridis[i * 3 + 1], viridis[i * 3 + 2], 255];
+    };
+    const text = (selector: string) => page.locator(selector).textContent();
+
+    for (const store of ["climate.zarr", "climate-plain.zarr"]) {
+      it(`labels ${store}'s axes and sliders with coordinates and draws xarray's decoded values`, async () => {
+        const c = climate();
+        if (c === undefined) return;
+        await open({ url: `${dataUrl}/data/${store}`, path: "t2m" });
+        expect(await state()).toBe("ready");
+        await page.waitForSelector('#image[data-slice="0"]');
+        expect(await text("#title")).toBe("2 metre temperature [K]");
+        expect(await text("#info")).toContain("t2m (time, lat, lon)  shape [4,6,8]");
+        expect(await text("#info")).toContain("float32 (stored <i2)");
+        expect(await text("#sliders")).toBe("time: 2000-01-01 (0 / 3)");
+        const axis = (id: string) =>
+          page.locator(`#${id} span`).evaluateAll((spans) => spans.map((s) => s.textContent));
+        expect(await axis("x-axis")).toEqual(["0", "lon (degrees_east)", "315"]);
+        expect(await axis("y-axis")).toEqual(["75", "lat (degrees_north)", "-75"]);
+        // Limits and colours from the decoded (unpacked, masked) values, as xarray decodes them.
+        const [p2, p98] = c.percentiles[0]!;
+        const low = Number(await page.inputValue("#low"));
+        const high = Number(await page.inputValue("#high"));
+        expect(low).toBeCloseTo(p2, 4);
+        expect(high).toBeCloseTo(p98, 4);
+        const at: [number, number][] = [[0, 0], [1, 5], [4, 7], c.nanAt];
+        const got = await pixels(at);
+        at.slice(0, 3).forEach(([y, x], i) => expect(got[i]).toEqual(viridisAt(c.slices[0]![y]![x]!, low, high)));
+        expect(got[3]![3]).toBe(0);
+
+        await page.locator("#sliders input[type=range]").focus();
+        await page.keyboard.press("ArrowRight");
+        await page.waitForSelector('#image[data-slice="1"]');
+        await page.waitForSelector("body[data-state=ready]");
+        expect(await text("#sliders")).toBe("time: 2000-01-02 (1 / 3)");
+        const next = await pixels(at.slice(0, 3));
+        at.slice(0, 3).forEach(([y, x], i) => expect(next[i]).toEqual(viridisAt(c.slices[1]![y]![x]!, low, high)));
+        await page.hover("#image", { position: { x: 2, y: 2 } });
+        expect(await text("#readout")).toBe("time=2000-01-02, lat=75, lon=0: 262.76 K");
+
+        if (store === "climate.zarr") {
+          const screenshot = join(tmpdir(), "z-viewer-dataset.png");
+          await page.screenshot({ path: screenshot, fullPage: true });
+          console.log(`viewer screenshot (climate.zarr/t2m, time 2000-01-02, labelled axes): ${screenshot}`);
+          expect(statSync(screenshot).size).toBeGreaterThan(1000);
+        }
+      });
+    }
   });
 
   it("raised no uncaught errors in the page", () => {

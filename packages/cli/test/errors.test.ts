@@ -121,7 +121,7 @@ describe("stores that are not there", () => {
       code: 2,
       err: expect.stringMatching(/zip files over HTTP are read-only/),
     });
-    expect(await run(["info", "s3://bucket/data.zarr"])).toMatchObject({
+    expect(await run(["info", "gs://bucket/data.zarr"])).toMatchObject({
       code: 2,
       err: expect.stringMatching(/unsupported URL scheme/),
     });

@@ -13,11 +13,13 @@ import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems, type ResolvedDim } from "../selection.js";
 import { planSlabs } from "../slabs.js";
+import { exportDecoded } from "../dataset.js";
+import { withStore } from "../store-arg.js";
 
 export const exportCommand: Command = {
   name: "export",
   summary: "write an array (or a selection of it) to a .npy or .json file",
-  usage: "zarr export STORE [--path P] --out FILE [--selection S] [--format npy|json]",
+  usage: "zarr export STORE [--path P] --out FILE [--selection S] [--format npy|json] [--decode-cf]",
   details: `  --out FILE        FILE.npy: numpy's format, with the array's exact dtype and byte order and
                     fortran_order when the array is in F order; FILE.json:
                     {"dtype": ..., "shape": [...], "values": [...]}, values flat in C order
@@ -25,8 +27,12 @@ export const exportCommand: Command = {
                     export to .json only)
   --selection S     numpy-style selection, e.g. 0:10,::2 (default: everything)
   --format F        npy or json, when FILE's extension says neither
+  --decode-cf       the variable's values as xarray decodes them (the array is a variable of the
+                    dataset in its group): masked values NaN, packed values unpacked, times as
+                    datetime64[ns] (a .npy's <M8[ns]; ISO text in JSON), booleans, strings; the
+                    selection applies to the decoded dimensions. Read whole, not in slabs.
 The array is read in slabs of whole chunks, so it need not fit in memory.`,
-  flags: { path: "string", out: "string", selection: "string", format: "string" },
+  flags: { path: "string", out: "string", selection: "string", format: "string", "decode-cf": "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     const out = stringFlag(args, "out");
@@ -36,6 +42,12 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
     if (format !== "npy" && format !== "json")
       throw new UsageError(`cannot tell the format of ${out}: name it *.npy or *.json, or pass --format npy|json`);
     const items = parseSelection(stringFlag(args, "selection") ?? "");
+    if (args.flags.has("decode-cf")) {
+      return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+        io.err(await exportDecoded(store, path, items, out, format, io.signal));
+        return 0;
+      });
+    }
     return withArrayArg(location!, stringFlag(args, "path"), { readOnly: true }, async (array) => {
       const dims = resolveSelection(items, array.shape);
       const shape = selectionShape(dims);

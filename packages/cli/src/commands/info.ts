@@ -1,7 +1,8 @@
 import { codecRepr, fixed1, humanSize } from "@z/core";
 import { encodeFillValue, numpyName, stringifyJson, dataTypeToJSON, type JsonValue, type Store } from "@z/meta";
 import type { Command } from "../command.js";
-import { positionals, stringFlag } from "../command.js";
+import { positionals, stringFlag, UsageError } from "../command.js";
+import { datasetInfoText } from "../dataset.js";
 import { childNames, readAttributes, readNode, requireNode, type NodeInfo } from "../hierarchy.js";
 import { pyTupleRepr } from "../python-repr.js";
 import { chunkGrid, chunkSeparator, scanArrayKeys, storedBytes } from "../stats.js";
@@ -11,14 +12,23 @@ import { joinPath } from "@z/meta";
 export const info: Command = {
   name: "info",
   summary: "describe an array or group, like zarr-python's .info",
-  usage: "zarr info STORE [--path P] [--json]",
+  usage: "zarr info STORE [--path P] [--json | --dataset]",
   details: `Reads metadata only, so it works for arrays whose codecs this build lacks.
   --path P    the node inside the store (default: the root)
-  --json      print a JSON object instead (shape, chunks, dtype as in .zarray, codecs, storage)`,
-  flags: { path: "string", json: "boolean" },
+  --json      print a JSON object instead (shape, chunks, dtype as in .zarray, codecs, storage)
+  --dataset   print the group as xarray's repr of its dataset: dimensions, coordinates (with the
+              values of those named as their dimension, decoded), data variables with their
+              decoded dtypes, attributes (reads the group's arrays as xr.open_zarr does)`,
+  flags: { path: "string", json: "boolean", dataset: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
+    if (args.flags.has("json") && args.flags.has("dataset"))
+      throw new UsageError("--json and --dataset exclude each other");
     return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
+      if (args.flags.has("dataset")) {
+        io.out(await datasetInfoText(store, path));
+        return 0;
+      }
       const node = await requireNode(store, path);
       if (args.flags.has("json")) io.out(`${stringifyJson(await describe(store, node))}\n`);
       else io.out(node.kind === "array" ? await arrayInfoText(store, node) : await groupInfoText(store, node));

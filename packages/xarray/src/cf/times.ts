@@ -1,0 +1,327 @@
+// xarray's CFDatetimeCoder and CFTimedeltaCoder decoding (xarray/coding/times.py) with pandas 1.5
+// and cftime 1.6: counts of a unit since a date to datetime64[ns] where pandas can, through cftime
+// otherwise, and counts of a unit to timedelta64[ns].
+import { CFError } from "../errors.js";
+import { kindOf } from "../dtype.js";
+import { numberAt, type Held } from "../values.js";
+import { type Calendar, isStandardCalendar, requireCalendar } from "./calendar.js";
+import { type CFDatetime, cftimeMicros, cftimeUnits } from "./cftime.js";
+
+/** NumPy's NaT: the smallest int64. */
+export const NAT = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** pandas' Timestamp range is int64 nanoseconds without NaT. */
+const TIMESTAMP_MIN = NAT + 1n;
+
+/** The time units xarray decodes as timedeltas (units without "since"). */
+export const TIME_UNITS = new Set([
+  "days",
+  "hours",
+  "minutes",
+  "seconds",
+  "milliseconds",
+  "microseconds",
+  "nanoseconds",
+]);
+
+/** pandas' `precision_from_unit`: the decimal digits of a unit's length in nanoseconds, less one. */
+const UNIT_DIGITS: Readonly<Record<string, number>> = {
+  nanoseconds: 0,
+  microseconds: 3,
+  milliseconds: 6,
+  seconds: 9,
+  minutes: 9,
+  hours: 9,
+  days: 9,
+};
+
+const NS_PER_UNIT: Readonly<Record<string, bigint>> = {
+  nanoseconds: 1n,
+  microseconds: 1_000n,
+  milliseconds: 1_000_000n,
+  seconds: 1_000_000_000n,
+  minutes: 60_000_000_000n,
+  hours: 3_600_000_000_000n,
+  days: 86_400_000_000_000n,
+};
+
+/** `_netcdf_to_numpy_timeunit`: a unit name (singular or plural, any case) as its plural, or undefined. */
+function numpyUnit(unit: string): string | undefined {
+  let lower = unit.toLowerCase();
+  if (!lower.endsWith("s")) lower += "s";
+  return NS_PER_UNIT[lower] === undefined ? undefined : lower;
+}
+
+/** What xarray's `decode_cf_datetime` needs beyond the counts. */
+export interface TimeEncoding {
+  readonly units: string;
+  /** The `calendar` attribute as given (`standard` when there is none). */
+  readonly calendar: string;
+  /** xarray's `use_cftime`: undefined tries datetime64[ns] first, true always gives CFDatetime, false never. */
+  readonly useCftime?: boolean | undefined;
+  readonly variable?: string | undefined;
+}
+
+/** Whether units are xarray's datetime units: a string containing "since". */
+export const isDatetimeUnits = (units: unknown): units is string =>
+  typeof units === "string" && units.includes("since");
+
+/** Whether units are xarray's timedelta units: exactly one of {@link TIME_UNITS}. */
+export const isTimedeltaUnits = (units: unknown): units is string => typeof units === "string" && TIME_UNITS.has(units);
+
+/**
+ * `decode_cf_datetime`: datetime64[ns] (a `BigInt64Array`) for the standard calendars when every
+ * date fits, `CFDatetime`s otherwise.
+ */
+export function decodeDatetimes(held: Held, encoding: TimeEncoding): Held {
+  const { units, useCftime, variable } = encoding;
+  const calendar = encoding.calendar;
+  if (useCftime !== true) {
+    const viaPandas = pandasDatetimes(held, units, calendar, variable);
+    if (viaPandas !== undefined) return viaPandas;
+    if (useCftime === false)
+      throw new CFError(
+        `${variable ?? "times"}: ${JSON.stringify(units)} (${calendar}) does not decode to datetime64[ns]`,
+        {
+          variable,
+          attribute: "units",
+        },
+      );
+    return cftimeDatetimes(held, units, calendar, variable, true, false);
+  }
+  return cftimeDatetimes(held, units, calendar, variable, false, true);
+}
+
+/** The counts as JS numbers or (for integers) exact bigints, NaN for missing. */
+function counts(held: Held, variable: string | undefined): (number | bigint)[] {
+  const length = held.shape.reduce((a, b) => a * b, 1);
+  const kind = kindOf(held.dtype);
+  const out = new Array<number | bigint>(length);
+  if (kind === "i" || kind === "u") {
+    const data = held.data as ArrayLike<number | bigint>;
+    for (let i = 0; i < length; i++) out[i] = BigInt(data[i]!);
+  } else if (kind === "f" || kind === "b") {
+    for (let i = 0; i < length; i++) out[i] = numberAt(held, i);
+  } else {
+    throw new CFError(`${variable ?? "times"}: times must be numbers, not ${held.dtype}`, {
+      variable,
+      attribute: "units",
+    });
+  }
+  return out;
+}
+
+/** `_unpack_netcdf_time_units`: the unit and the reference date of "<unit> since <date>". */
+function unpackUnits(units: string, variable: string | undefined): [string, string] {
+  const match = /^(.+) since (.+)/.exec(units);
+  if (match === null)
+    throw new CFError(`${variable ?? "times"}: invalid time units ${JSON.stringify(units)}`, {
+      variable,
+      attribute: "units",
+    });
+  return [match[1]!.trim(), ensurePaddedYear(match[2]!.trim(), variable)];
+}
+
+/** `_ensure_padded_year`: a reference date without four digits gets its first number padded to four. */
+function ensurePaddedYear(date: string, variable: string | undefined): string {
+  if (/\d{4}/.test(date)) return date;
+  const match = /^(\d+)([\s\S]*)$/.exec(date);
+  if (match === null)
+    throw new CFError(`${variable ?? "times"}: invalid reference date for time units: ${date}`, {
+      variable,
+      attribute: "units",
+    });
+  return `${String(Number(match[1])).padStart(4, "0")}${match[2]}`;
+}
+
+// What pd.Timestamp parses here: ISO dates (month and day of one or two digits), an optional time
+// after "T" or a space, and an optional zone (Z, UTC, GMT, +HH, +HHMM, +HH:MM).
+const TIMESTAMP =
+  /^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?)?)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * The reference date as pandas' Timestamp (int64 nanoseconds since 1970, UTC), or undefined where
+ * pandas refuses it (a form it does not parse, or a date outside 1677-09-21 to 2262-04-11).
+ */
+export function pandasTimestamp(text: string): bigint | undefined {
+  const match = TIMESTAMP.exec(text.trim());
+  if (match === null) return undefined;
+  const [, y, mo = "1", d = "1", h = "0", mi = "0", s = "0", frac = "", zone] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const days = daysFromCivil(year, month, day);
+  if (month < 1 || month > 12 || day < 1 || civilFromDays(days)[2] !== day) return undefined;
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const nanos = BigInt(frac.padEnd(9, "0").slice(0, 9));
+  const seconds = BigInt(days) * 86400n + BigInt(Number(h) * 3600 + Number(mi) * 60 + Number(s));
+  const value = seconds * 1_000_000_000n + nanos - BigInt(zoneMinutes(zone)) * 60_000_000_000n;
+  return value < TIMESTAMP_MIN || value > INT64_MAX ? undefined : value;
+}
+
+function zoneMinutes(zone: string | undefined): number {
+  if (zone === undefined || /^(z|utc|gmt)$/i.test(zone)) return 0;
+  const digits = zone.slice(1).replace(":", "");
+  const minutes = Number(digits.slice(0, 2)) * 60 + (digits.length > 2 ? Number(digits.slice(2)) : 0);
+  return zone.startsWith("-") ? -minutes : minutes;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (astronomical years). */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+/** The proleptic Gregorian date of a day count since 1970-01-01. */
+export function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+/** NumPy's float64 to int64 cast on x86-64: truncation, and the smallest int64 for NaN or out of range. */
+function truncToInt64(value: number): bigint {
+  if (Number.isNaN(value) || value >= 2 ** 63 || value < -(2 ** 63)) return NAT;
+  return BigInt(Math.trunc(value));
+}
+
+/**
+ * `_decode_datetime_with_pandas`: undefined where xarray falls back to cftime (a non-standard
+ * calendar, a unit or date pandas does not take, dates outside datetime64[ns]).
+ */
+function pandasDatetimes(held: Held, units: string, calendar: string, variable: string | undefined): Held | undefined {
+  if (!isStandardCalendar(calendar)) return undefined;
+  const [delta, refText] = unpackUnits(units, variable);
+  const unit = numpyUnit(delta);
+  if (unit === undefined) return undefined;
+  const ref = pandasTimestamp(refText);
+  if (ref === undefined) return undefined;
+  const perUnit = NS_PER_UNIT[unit]!;
+  const values = counts(held, variable);
+  const inRange = (ns: bigint): boolean => ns >= TIMESTAMP_MIN && ns <= INT64_MAX;
+  // The bounds check on the smallest and largest count (skipped when a NaN makes both NaN).
+  if (values.length > 0 && !values.some((v) => typeof v === "number" && Number.isNaN(v))) {
+    for (const v of [minOf(values), maxOf(values)]) {
+      const ns = typeof v === "bigint" ? v * perUnit : v * Number(perUnit);
+      if (typeof ns === "number" ? Math.abs(ns) >= 2 ** 63 : !inRange(ns)) return undefined;
+      if (!inRange(ref + (typeof ns === "number" ? BigInt(Math.trunc(ns)) : ns))) return undefined;
+    }
+  }
+  const out = new BigInt64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    const ns = typeof v === "bigint" ? BigInt.asIntN(64, v * perUnit) : truncToInt64(v * Number(perUnit));
+    if (ns === NAT) {
+      out[i] = NAT;
+      continue;
+    }
+    const sum = ns + ref;
+    // pandas adds with an overflow check, and an overflow sends xarray to cftime.
+    if (!inRange(sum)) return undefined;
+    out[i] = sum;
+  }
+  return { dtype: "datetime64[ns]", shape: held.shape, data: out };
+}
+
+const minOf = (values: (number | bigint)[]): number | bigint => values.reduce((a, b) => (b < a ? b : a));
+const maxOf = (values: (number | bigint)[]): number | bigint => values.reduce((a, b) => (b > a ? b : a));
+
+/**
+ * `_decode_datetime_with_cftime` (counts as float64, as xarray passes them, unless `exact`), then
+ * for the standard calendars datetime64[ns] when the years of the earliest and latest count are
+ * within 1678 to 2261 (`fallback`), as xarray does after pandas failed.
+ */
+function cftimeDatetimes(
+  held: Held,
+  units: string,
+  calendarName: string,
+  variable: string | undefined,
+  fallback: boolean,
+  exact: boolean,
+): Held {
+  const calendar: Calendar = requireCalendar(calendarName, variable);
+  const parsed = cftimeUnits(units, calendar, variable);
+  const values = counts(held, variable).map((v) => (exact ? v : Number(v)));
+  const dates = values.map((v) => {
+    const micros = cftimeMicros(v, parsed, variable);
+    return micros === null ? null : parsed.base.addMicroseconds(micros);
+  });
+  if (fallback && isStandardCalendar(calendarName) && dates.length > 0) {
+    let low: CFDatetime | undefined;
+    let high: CFDatetime | undefined;
+    let lowValue = Infinity;
+    let highValue = -Infinity;
+    values.forEach((v, i) => {
+      const x = Number(v);
+      if (Number.isNaN(x)) return;
+      if (x < lowValue) (lowValue = x), (low = dates[i]!);
+      if (x > highValue) (highValue = x), (high = dates[i]!);
+    });
+    if (low !== undefined && high !== undefined && low.year >= 1678 && high.year < 2262) {
+      const out = new BigInt64Array(dates.length);
+      dates.forEach((date, i) => {
+        out[i] = date === null ? NAT : timestampOfFields(date);
+      });
+      return { dtype: "datetime64[ns]", shape: held.shape, data: out };
+    }
+  }
+  return { dtype: "object", shape: held.shape, data: dates };
+}
+
+/** `pd.Timestamp(year, month, day, hour, minute, second, microsecond)` in nanoseconds. */
+function timestampOfFields(date: CFDatetime): bigint {
+  const days = daysFromCivil(date.year, date.month, date.day);
+  const seconds = BigInt(days) * 86400n + BigInt(date.hour * 3600 + date.minute * 60 + date.second);
+  return seconds * 1_000_000_000n + BigInt(date.microsecond) * 1000n;
+}
+
+/**
+ * `decode_cf_timedelta` (`pd.to_timedelta(values, unit)`): integers exactly (an overflow is an
+ * error), floats as pandas splits them into whole units and a fraction rounded to the unit's
+ * digits, NaN as NaT.
+ */
+export function decodeTimedeltas(held: Held, units: string, variable?: string): Held {
+  const perUnit = NS_PER_UNIT[units]!;
+  const digits = UNIT_DIGITS[units]!;
+  const scale = 10 ** digits;
+  const values = counts(held, variable);
+  const out = new BigInt64Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (typeof v === "bigint") {
+      const ns = v * perUnit;
+      if (ns <= NAT || ns > INT64_MAX)
+        throw new CFError(`${variable ?? "timedeltas"}: ${v} ${units} is outside timedelta64[ns]`, {
+          variable,
+          attribute: "units",
+        });
+      out[i] = ns;
+      continue;
+    }
+    if (Number.isNaN(v)) {
+      out[i] = NAT;
+      continue;
+    }
+    const base = truncToInt64(v);
+    let frac = v - Number(base);
+    if (digits > 0) frac = rint(frac * scale) / scale;
+    out[i] = BigInt.asIntN(64, base * perUnit + truncToInt64(frac * Number(perUnit)));
+  }
+  return { dtype: "timedelta64[ns]", shape: held.shape, data: out };
+}
+
+/** Round half to even, as NumPy's `rint`. */
+export function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
