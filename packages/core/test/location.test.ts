@@ -32,7 +32,7 @@ describe("parsing locations", () => {
 
   it("names what is wrong with a bad location", () => {
     expect(() => parseLocation("")).toThrow(expect.objectContaining({ code: "ZARR_LOCATION" }));
-    expect(() => parseLocation("s3://bucket/x")).toThrow(/unsupported URL scheme/);
+    expect(() => parseLocation("gs://bucket/x")).toThrow(/unsupported URL scheme/);
     expect(() => parseLocation("x.zarr|zarr3:a")).toThrow(/Zarr v3/);
     expect(() => parseLocation("x.zarr|zarr2:../a")).toThrow(/bad path/);
   });
