@@ -60,6 +60,9 @@ export default defineConfig({
             provider: chromium,
             instances: [{ browser: "chromium" as const }],
             screenshotFailures: false,
+            // Every project starts a browser session at once (after optimizing its dependencies on
+            // a fresh checkout): on two cores, 30 s (the default) ran out before all connected.
+            connectTimeout: 300_000,
           },
         },
       })),

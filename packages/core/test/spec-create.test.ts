@@ -20,9 +20,12 @@ interface CreateCase {
   error?: string;
 }
 
-const fixtures = new URL("./fixtures/tensorstore-spec/", import.meta.url);
+// The whole path in one literal: Vite rewrites `new URL(literal, import.meta.url)` for the browser
+// run, and drops a directory's trailing slash.
 // Read as TensorStore reads JSON: integers past 2^53 exact, floats kept apart from integers.
-const cases = parseSpecText(readFileSync(new URL("create.json", fixtures), "utf8")) as unknown as CreateCase[];
+const cases = parseSpecText(
+  readFileSync(new URL("./fixtures/tensorstore-spec/create.json", import.meta.url), "utf8"),
+) as unknown as CreateCase[];
 
 const withStore = (spec: Record<string, JsonValue>, i: number): JsonValue => ({
   driver: "zarr2",

@@ -25,8 +25,11 @@ interface OpenFixtures {
   cases: OpenCase[];
 }
 
-const fixtures = new URL("./fixtures/tensorstore-spec/", import.meta.url);
-const { bases, cases } = parseSpecText(readFileSync(new URL("open.json", fixtures), "utf8")) as unknown as OpenFixtures;
+// The whole path in one literal: Vite rewrites `new URL(literal, import.meta.url)` for the browser
+// run, and drops a directory's trailing slash.
+const { bases, cases } = parseSpecText(
+  readFileSync(new URL("./fixtures/tensorstore-spec/open.json", import.meta.url), "utf8"),
+) as unknown as OpenFixtures;
 
 /** TensorStore's name of the data type a plain array holds. */
 function tsName(dtype: DataType): string {

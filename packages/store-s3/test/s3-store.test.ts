@@ -292,7 +292,8 @@ describe("faults", () => {
   it("a body that stalls part way times out and is retried", async () => {
     const { store: s, session } = await proxied(
       { faults: [{ requests: [1], action: { truncate: { bytes: 3, then: "stall" } } }] },
-      { timeout: 300 },
+      // Long enough for the retry to answer in time on a loaded machine (300 ms was not).
+      { timeout: 3000 },
     );
     await direct(s).set("k", ten());
     expect(await s.get("k")).toEqual(ten());
