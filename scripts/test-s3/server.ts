@@ -36,7 +36,18 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
-export async function startS3Server(): Promise<S3TestServer> {
+export interface S3TestServerOptions {
+  /**
+   * `false` (the default): the front answers CORS itself, for every bucket, allowing any origin.
+   * `true`: as S3 does, each bucket's own CORS configuration (`PUT /<bucket>?cors`, which s3rver
+   * keeps and applies to object requests) decides: preflights and `Origin` go on to s3rver, and a
+   * bucket without one refuses cross-origin reads.
+   */
+  bucketCors?: boolean;
+}
+
+export async function startS3Server(options: S3TestServerOptions = {}): Promise<S3TestServer> {
+  const bucketCors = options.bucketCors ?? false;
   const directory = await mkdtemp(join(tmpdir(), "z-s3rver-"));
   const s3 = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, vhostBuckets: false });
   const { port: backPort } = await s3.run();
@@ -55,7 +66,7 @@ export async function startS3Server(): Promise<S3TestServer> {
   async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     // CORS for the browser tests, answered here for every bucket (s3rver refuses any request with
     // an Origin to a bucket without a CORS configuration, which S3 can be given; this is the same).
-    if (req.method === "OPTIONS") {
+    if (req.method === "OPTIONS" && !bucketCors) {
       return void res
         .writeHead(204, {
           ...cors,
@@ -65,18 +76,21 @@ export async function startS3Server(): Promise<S3TestServer> {
         })
         .end();
     }
-    const refusal = await checkSignature(req, body);
-    if (refusal !== undefined) return errorAnswer(res, refusal.status, refusal.code, refusal.message);
+    // A preflight carries no signature (S3 answers it from the bucket's CORS configuration).
+    const refusal = req.method === "OPTIONS" ? undefined : await checkSignature(req, body);
+    if (refusal !== undefined)
+      return errorAnswer(res, refusal.status, refusal.code, refusal.message, bucketCors ? {} : cors);
     // s3rver writes an object's file in place: two PUTs of one key at once can leave a mix of both,
     // and a GET during a PUT can read half of it. S3 replaces objects whole (a reader sees the old
     // or the new value), so requests for one object take turns here.
     const object = /^\/[^/?]+\/[^?]+/.exec(req.url ?? "")?.[0];
     const release = object === undefined ? () => {} : await turn(object);
     res.on("close", release);
-    const { origin: _, ...headers } = req.headers;
+    const { origin: _, ...withoutOrigin } = req.headers;
+    const headers = bucketCors ? req.headers : withoutOrigin;
     const upstream = request({ host: "127.0.0.1", port: backPort, method: req.method, path: req.url, headers });
     upstream.on("response", (answer) => {
-      res.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...cors });
+      res.writeHead(answer.statusCode ?? 502, bucketCors ? answer.headers : { ...answer.headers, ...cors });
       // Headers at once, as S3 sends them: s3rver's answer to a range of an empty object declares
       // one byte and never sends it, and a client must see its headers to know the range is empty.
       res.flushHeaders();
@@ -203,10 +217,16 @@ function parseAmzDate(text: string): Date {
   return new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!));
 }
 
-function errorAnswer(res: ServerResponse, status: number, code: string, message: string): void {
+function errorAnswer(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  corsHeaders: Record<string, string>,
+): void {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
   res
-    .writeHead(status, { ...cors, "content-type": "application/xml", "content-length": Buffer.byteLength(xml) })
+    .writeHead(status, { ...corsHeaders, "content-type": "application/xml", "content-length": Buffer.byteLength(xml) })
     .end(xml);
 }
 
@@ -243,7 +263,7 @@ class NodeSha256 {
 
 // Run as a process: print the endpoint, serve until SIGTERM or the parent goes.
 if (process.argv.includes("--serve")) {
-  const server = await startS3Server();
+  const server = await startS3Server({ bucketCors: process.argv.includes("--bucket-cors") });
   const stop = () => void server.close().finally(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -14,7 +14,12 @@ export interface SpawnedS3Server {
   close(): Promise<void>;
 }
 
-export async function spawnS3Server(): Promise<SpawnedS3Server> {
+export interface SpawnS3ServerOptions {
+  /** Each bucket's own CORS configuration decides cross-origin requests, as on S3 (server.ts). */
+  bucketCors?: boolean;
+}
+
+export async function spawnS3Server(options: SpawnS3ServerOptions = {}): Promise<SpawnedS3Server> {
   const dir = `${root}node_modules/.cache/z-test-s3`;
   await mkdir(dir, { recursive: true });
   const outfile = `${dir}/server-${process.pid}.mjs`;
@@ -29,9 +34,13 @@ export async function spawnS3Server(): Promise<SpawnedS3Server> {
     logLevel: "error",
   });
   // stdin is a pipe the child watches: if this process dies, the server goes too.
-  const child = spawn(process.execPath, ["--openssl-legacy-provider", outfile, "--serve"], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--openssl-legacy-provider", outfile, "--serve", ...(options.bucketCors ? ["--bucket-cors"] : [])],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => void (stderr += text));
   const endpoint = await new Promise<string>((resolve, reject) => {
