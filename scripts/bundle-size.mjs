@@ -10,6 +10,8 @@
 // Two sizes per bundle, in min+gzip bytes:
 // - "initial", what a page loads first: the static import graph, tree-shaken, with every dynamic
 //   import() left out (as a bundler puts those in chunks of their own);
+// - the viewer app itself (apps/viewer/src/main.ts): what its page loads first, and that the code
+//   only some locations need (@z/store-s3 for s3:// URLs) is not part of that but comes on use;
 // - "total", every chunk of a code-splitting build, lazily loaded ones included.
 // `node scripts/bundle-size.mjs --update` rewrites the budgets to the measured sizes plus 15%.
 import { build } from "esbuild";
@@ -40,6 +42,8 @@ const bundles = [
     viewer: true,
     needs: /^packages\/codecs-wasm\/src\/blosc\.ts$/,
   },
+  // The viewer page as built (apps/viewer/build.mjs): S3 support loads only for s3:// URLs.
+  { name: "viewer-app", entry: "apps/viewer/src/main.ts", viewer: true, lazy: /^packages\/store-s3\/src\// },
 ];
 
 // Code a page must not load before it needs a WASM codec: @z/codecs-wasm's sources but its index
@@ -134,6 +138,11 @@ async function measure(bundle) {
   }
   if (bundle.needs && !inputsOf(all).some((input) => bundle.needs.test(input)))
     problems.push(`no chunk holds ${bundle.needs}`);
+  if (bundle.lazy) {
+    const first = inputsOf(initial).filter((input) => bundle.lazy.test(input));
+    if (first.length > 0) problems.push(`code meant to load on use loads with the page: ${first.join(", ")}`);
+    if (!inputsOf(all).some((input) => bundle.lazy.test(input))) problems.push(`no chunk holds ${bundle.lazy}`);
+  }
   return { ...sizes, problems: [...new Set(problems)] };
 }
 

@@ -1,5 +1,6 @@
-// The viewer page: open a Zarr v2 array or group by URL (`?url=…&path=…`), list the hierarchy and
-// draw 2-D slices through a colormap. See ../README.md for what it can list over plain HTTP.
+// The viewer page: open a Zarr v2 array or group by URL (`?url=…&path=…`; `s3://bucket/path` with
+// `&endpoint=…&region=…`), list the hierarchy and draw 2-D slices through a colormap. See
+// ../README.md for what it can list over plain HTTP and over S3.
 import { Group, ZarrArray, open, openConsolidated, openLocation, slice, type BasicSelectionItem } from "@z/core";
 import { httpLocations } from "@z/store-http";
 import { zipLocations } from "@z/store-zip";
@@ -8,6 +9,8 @@ import { COLORMAPS, colormapTable, isColormap, type ColormapName } from "./color
 import { contrastLimits, drawableDtype, toPlane, toRgba, valuesPlane, type LimitsMode, type Plane } from "./render.js";
 
 type Store = Awaited<ReturnType<typeof openLocation>>["store"];
+
+const isS3 = (url: string): boolean => /^s3:\/\//i.test(url);
 
 const $ = <T extends HTMLElement>(id: string): T => {
   const element = document.getElementById(id);
@@ -19,6 +22,9 @@ const ui = {
   form: $<HTMLFormElement>("open-form"),
   url: $<HTMLInputElement>("url"),
   path: $<HTMLInputElement>("path"),
+  s3: $("s3-options"),
+  endpoint: $<HTMLInputElement>("endpoint"),
+  region: $<HTMLInputElement>("region"),
   status: $("status"),
   message: $("message"),
   hierarchy: $("hierarchy"),
@@ -71,6 +77,9 @@ const clearMessages = (): void => ui.message.replaceChildren();
 interface ErrorLike {
   code?: string;
   status?: number;
+  /** `S3StoreError`'s S3 error code (`AccessDenied`, `NoSuchBucket`, ...). */
+  s3Code?: string;
+  bucket?: string;
   message?: string;
   name?: string;
   codecId?: string;
@@ -92,11 +101,19 @@ export function explain(error: unknown, url: string): string {
     case "ZARR_DTYPE":
       return "The array or group metadata is not valid Zarr v2.";
     case "ZARR_LOCATION":
-      return "The URL is not one the viewer can open (it takes http:// or https:// URLs, also of .zip files).";
+      return "The URL is not one the viewer can open (it takes http://, https:// and s3://bucket/path URLs, also of .zip files).";
     case "ZARR_STORE":
+      if (e.s3Code === "AccessDenied" || e.s3Code === "AllAccessDisabled")
+        return `The bucket ${e.bucket ?? ""} refused an anonymous read (${e.s3Code}): the viewer reads S3 only without credentials, so the bucket (or the objects under this path) must be public.`;
+      if (e.s3Code === "NoSuchBucket")
+        return `There is no bucket ${e.bucket ?? ""} at this S3 endpoint. Check the bucket name, the endpoint and the region.`;
+      if (e.s3Code !== undefined && e.status !== undefined)
+        return `The S3 server answered ${e.status} ${e.s3Code} for a request to ${url}.`;
       if (e.status !== undefined) return `The server answered ${e.status} for a request to ${url}.`;
       if (/network error|failed to fetch|fetch failed/i.test(e.message ?? "")) {
-        return `Could not read from ${url}: the request failed without an answer. Either the server cannot be reached, or it does not allow this page to read it (CORS: it must send Access-Control-Allow-Origin).`;
+        return isS3(url)
+          ? `Could not read from ${url}: the request failed without an answer. Either the S3 endpoint cannot be reached, or the bucket does not allow this page to read it (CORS: its CORS configuration must allow this page's origin, GET and HEAD, and the Range header).`
+          : `Could not read from ${url}: the request failed without an answer. Either the server cannot be reached, or it does not allow this page to read it (CORS: it must send Access-Control-Allow-Origin).`;
       }
       return `Reading from ${url} failed.`;
     default:
@@ -119,15 +136,46 @@ function showError(error: unknown, url: string): void {
 
 interface Opened {
   url: string;
+  /** The S3 endpoint and region it was opened with (s3:// URLs only), `""` for the defaults. */
+  s3: S3Settings;
   store: Store;
   root: ZarrArray | Group;
   consolidated: boolean;
+  /** Whether the store can list its keys (S3 can, plain HTTP cannot): then groups are listed without .zmetadata. */
+  listable: boolean;
+}
+
+interface S3Settings {
+  endpoint: string;
+  region: string;
+}
+
+/**
+ * The stores `openLocation` may open for `url`: HTTP and zip always; for `s3://` URLs also
+ * `@z/store-s3`'s, imported only then (a chunk of its own, so the page's first load does not grow).
+ * S3 is read anonymously (public buckets): a page is no place for long-lived keys (README). A
+ * custom endpoint (MinIO, R2, Ceph, a CORS-enabled gateway) is addressed path-style, which every
+ * S3-compatible server understands; AWS's own endpoints take the bucket in the host name.
+ */
+async function locationStores(url: string, s3: S3Settings) {
+  const stores = { ...httpLocations({ retries: 2 }), ...zipLocations };
+  if (!isS3(url)) return stores;
+  const { s3Locations } = await import("@z/store-s3");
+  return {
+    ...stores,
+    ...s3Locations({
+      anonymous: true,
+      retries: 2,
+      ...(s3.endpoint === "" ? {} : { endpoint: s3.endpoint, forcePathStyle: true }),
+      ...(s3.region === "" ? {} : { region: s3.region }),
+    }),
+  };
 }
 
 let opened: Opened | undefined;
 
 /** Opens `url` (through its `.zmetadata` when there is one) and shows `path` inside it. */
-async function load(url: string, path: string): Promise<void> {
+async function load(url: string, path: string, s3: S3Settings): Promise<void> {
   opened = undefined;
   view = undefined;
   clearMessages();
@@ -135,7 +183,7 @@ async function load(url: string, path: string): Promise<void> {
   ui.viewer.hidden = true;
   setState("loading", "opening…");
   try {
-    const { store, path: base } = await openLocation(url, { ...httpLocations({ retries: 2 }), ...zipLocations });
+    const { store, path: base } = await openLocation(url, await locationStores(url, s3));
     let root: ZarrArray | Group;
     let consolidated = false;
     try {
@@ -154,7 +202,7 @@ async function load(url: string, path: string): Promise<void> {
         );
       root = await open(store, { path: base, mode: "r" });
     }
-    opened = { url, store, root, consolidated };
+    opened = { url, s3, store, root, consolidated, listable: typeof store.listDir === "function" };
     await showHierarchy(opened);
     if (path === "") {
       if (root instanceof ZarrArray) await showArray(root, "");
@@ -185,7 +233,7 @@ async function select(path: string): Promise<void> {
       ui.viewer.hidden = true;
       message(
         "error",
-        `"${path || "/"}" is a group, not an array: choose an array${opened.consolidated ? " in the list" : " by its path"} to draw it.`,
+        `"${path || "/"}" is a group, not an array: choose an array${opened.consolidated || opened.listable ? " in the list" : " by its path"} to draw it.`,
       );
       setState("ready", "");
       return;
@@ -257,12 +305,17 @@ async function listGroup(group: Group, prefix: string): Promise<HTMLUListElement
   return ul;
 }
 
-async function showHierarchy({ root, consolidated }: Opened): Promise<void> {
+async function showHierarchy({ root, consolidated, listable }: Opened): Promise<void> {
   const top = document.createElement("ul");
   if (root instanceof ZarrArray) {
     top.append(itemButton("", "/ (array)", "array", `${JSON.stringify(root.shape)} ${dtypeText(root)}`));
   } else if (consolidated) {
     const li = itemButton("", "/", "group", "(from .zmetadata)");
+    li.append(await listGroup(root, ""));
+    top.append(li);
+  } else if (listable) {
+    // No .zmetadata, but the store lists its keys (S3's ListObjectsV2): a request per group.
+    const li = itemButton("", "/", "group", "(listed)");
     li.append(await listGroup(root, ""));
     top.append(li);
   } else {
@@ -317,7 +370,7 @@ async function datasetOf(array: ZarrArray): Promise<DatasetView | undefined> {
   const prefix = parent === "" ? "" : `${parent}/`;
   try {
     let variables: string[] | undefined;
-    if (!opened.consolidated) {
+    if (!opened.consolidated && !opened.listable) {
       variables = [name];
       for (const dim of dims as string[])
         if (dim !== name && (await opened.store.get(`${prefix}${dim}/.zarray`)) !== undefined) variables.push(dim);
@@ -558,10 +611,23 @@ function readout(event: MouseEvent): void {
 
 // --- wiring --------------------------------------------------------------------------------------
 
+/** The S3 fields of the form (used for s3:// URLs only). */
+const s3Settings = (): S3Settings => ({ endpoint: ui.endpoint.value.trim(), region: ui.region.value.trim() });
+
+/** The S3 fields are shown while the URL is an s3:// one (or when they hold something). */
+const showS3Fields = (): void => {
+  ui.s3.hidden = !isS3(ui.url.value.trim()) && ui.endpoint.value === "" && ui.region.value === "";
+};
+
 function updateQuery(url: string, path: string): void {
   const query = new URLSearchParams();
   if (url !== "") query.set("url", url);
   if (path !== "") query.set("path", path);
+  if (isS3(url)) {
+    const { endpoint, region } = s3Settings();
+    if (endpoint !== "") query.set("endpoint", endpoint);
+    if (region !== "") query.set("region", region);
+  }
   const cmap = selectedColormap();
   if (cmap !== "viridis") query.set("cmap", cmap);
   history.replaceState(null, "", `?${query}`);
@@ -586,17 +652,26 @@ function start(): void {
     const url = ui.url.value.trim();
     const path = ui.path.value.trim().replace(/^\/+|\/+$/g, "");
     updateQuery(url, path);
-    // The same URL again: only the member changes.
-    if (opened !== undefined && opened.url === url) void select(path);
-    else void load(url, path);
+    const s3 = s3Settings();
+    // The same URL (and S3 endpoint and region) again: only the member changes.
+    const same =
+      opened !== undefined &&
+      opened.url === url &&
+      (!isS3(url) || (opened.s3.endpoint === s3.endpoint && opened.s3.region === s3.region));
+    if (same) void select(path);
+    else void load(url, path, s3);
   });
+  ui.url.addEventListener("input", showS3Fields);
   const url = query.get("url");
   const path = query.get("path") ?? "";
+  ui.endpoint.value = query.get("endpoint") ?? "";
+  ui.region.value = query.get("region") ?? "";
   if (url !== null && url !== "") {
     ui.url.value = url;
     ui.path.value = path;
-    void load(url, path);
   }
+  showS3Fields();
+  if (url !== null && url !== "") void load(url, path, s3Settings());
 }
 
 start();

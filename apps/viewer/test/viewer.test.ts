@@ -4,15 +4,25 @@
 // The page is loaded from http://127.0.0.1:PORT and reads the data from http://data.test:PORT, which
 // Chromium maps to the same server (--host-resolver-rules): the data is cross-origin, as on the web,
 // so CORS is exercised, and /nocors/ (the same files without CORS headers) shows a CORS failure.
+//
+// S3: the test starts its own loopback S3 server (scripts/test-s3/: s3rver behind a SigV4 check), in
+// the mode where each bucket's own CORS configuration decides cross-origin requests, as on S3. The
+// example dataset is uploaded with credentials into a bucket whose CORS configuration allows GET
+// and HEAD from any origin; the page reads it anonymously as s3://bucket/example.zarr from the
+// endpoint http://s3.test:PORT (another name for 127.0.0.1, so addressed path-style, as the viewer
+// addresses any custom endpoint).
 import { execFileSync, execSync, spawnSync } from "node:child_process";
-import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { extname, join, resolve, sep } from "node:path";
+import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { S3Store } from "@z/store-s3";
 import { chromium, type Browser, type Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { S3_TEST_CREDENTIALS } from "../../../scripts/test-s3/client.js";
+import { type SpawnedS3Server, spawnS3Server } from "../../../scripts/test-s3/spawn.js";
 import { colormapTable } from "../src/colormaps.js";
 
 const app = fileURLToPath(new URL("..", import.meta.url));
@@ -112,6 +122,40 @@ function serve(dist: string, data: string): Promise<Server> {
   return new Promise((done) => server.listen(0, "127.0.0.1", () => done(server)));
 }
 
+/** A bucket's CORS configuration as S3 takes it: anonymous GET and HEAD from any origin, with Range. */
+const PUBLIC_READ_CORS = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>Content-Range</ExposeHeader>
+    <ExposeHeader>Content-Length</ExposeHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+  </CORSRule>
+</CORSConfiguration>`;
+
+/** Creates `bucket` on the test S3 server (s3rver lets anonymous requests do it), with `cors` as its CORS configuration. */
+async function createS3Bucket(endpoint: string, bucket: string, cors?: string): Promise<void> {
+  for (const [url, body] of [
+    [`${endpoint}/${bucket}`, undefined],
+    ...(cors ? [[`${endpoint}/${bucket}?cors`, cors]] : []),
+  ]) {
+    const response = await fetch(url as string, { method: "PUT", body });
+    if (!response.ok) throw new Error(`PUT ${url}: ${response.status} ${await response.text()}`);
+  }
+}
+
+/** Uploads every file under `dir` into `bucket` under `prefix` (signed requests, as a data owner would). */
+async function uploadDirectory(endpoint: string, bucket: string, prefix: string, dir: string): Promise<void> {
+  const store = new S3Store({ bucket, prefix, endpoint, credentials: S3_TEST_CREDENTIALS, environment: {} });
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  for (const file of files) {
+    const path = join(file.parentPath, file.name);
+    await store.set(relative(dir, path).split(sep).join("/"), new Uint8Array(readFileSync(path)));
+  }
+}
+
 describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
   let dir: string;
   let server: Server;
@@ -120,6 +164,10 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
   let expected: Expected;
   let pageUrl: string;
   let dataUrl: string;
+  let s3: SpawnedS3Server;
+  let s3Endpoint: string;
+  const bucket = "viewer-public";
+  const noCorsBucket = "viewer-no-cors";
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
@@ -133,9 +181,17 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     const { port } = server.address() as AddressInfo;
     pageUrl = `http://127.0.0.1:${port}/`;
     dataUrl = `http://data.test:${port}`;
+    s3 = await spawnS3Server({ bucketCors: true });
+    await createS3Bucket(s3.endpoint, bucket, PUBLIC_READ_CORS);
+    await createS3Bucket(s3.endpoint, noCorsBucket);
+    for (const name of [bucket, noCorsBucket]) {
+      await uploadDirectory(s3.endpoint, name, "example.zarr", join(dir, "example.zarr"));
+      await uploadDirectory(s3.endpoint, name, "plain.zarr", join(dir, "plain.zarr"));
+    }
+    s3Endpoint = `http://s3.test:${new URL(s3.endpoint).port}`;
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [...FLAGS, "--host-resolver-rules=MAP data.test 127.0.0.1"],
+      args: [...FLAGS, "--host-resolver-rules=MAP data.test 127.0.0.1, MAP s3.test 127.0.0.1"],
     });
     page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
     page.on("pageerror", (error) => pageErrors.push(String(error)));
@@ -143,6 +199,7 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
+    await s3?.close();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -373,6 +430,89 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
         }
       });
     }
+  });
+
+  describe("an S3 bucket, read anonymously", () => {
+    /** The URLs of the page's requests to the S3 endpoint, while `during` runs. */
+    const s3Requests = async (during: () => Promise<void>): Promise<string[]> => {
+      const seen: string[] = [];
+      const listener = (request: { url(): string }) => {
+        if (request.url().startsWith(s3Endpoint)) seen.push(request.url().slice(s3Endpoint.length));
+      };
+      page.on("request", listener);
+      try {
+        await during();
+      } finally {
+        page.off("request", listener);
+      }
+      return seen;
+    };
+
+    it("lists s3://bucket/example.zarr from .zmetadata and draws slice 0 from its chunks", async () => {
+      const seen = await s3Requests(async () => {
+        await open({ url: `s3://${bucket}/example.zarr`, endpoint: s3Endpoint });
+        expect(await state()).toBe("ready");
+        expect(await page.locator("#hierarchy").textContent()).toContain("[3,24,32] <f4 blosc");
+        await page.locator('#hierarchy button[data-path="volume"]').click();
+        await page.waitForSelector('#image[data-slice="0"]');
+        await page.waitForSelector("body[data-state=ready]");
+      });
+      // Path-style requests to the endpoint: the metadata, then exactly the four chunks of slice 0.
+      expect(seen.filter((url) => /\/volume\/\d+\.\d+\.\d+$/.test(url)).sort()).toEqual(
+        ["0.0.0", "0.0.1", "0.1.0", "0.1.1"].map((c) => `/${bucket}/example.zarr/volume/${c}`),
+      );
+      expect(seen).toContain(`/${bucket}/example.zarr/.zmetadata`);
+      // The location stays in the page's address, endpoint included.
+      const query = new URL(page.url()).searchParams;
+      expect([query.get("url"), query.get("endpoint"), query.get("path")]).toEqual([
+        `s3://${bucket}/example.zarr`,
+        s3Endpoint,
+        "volume",
+      ]);
+      expect(await page.locator("#endpoint").isVisible()).toBe(true);
+
+      const low = Number(await page.inputValue("#low"));
+      const high = Number(await page.inputValue("#high"));
+      expect(low).toBeCloseTo(expected.slices[0]!.p2, 4);
+      expect(high).toBeCloseTo(expected.slices[0]!.p98, 4);
+      const viridis = colormapTable("viridis");
+      const rgb = (i: number) => [viridis[i * 3], viridis[i * 3 + 1], viridis[i * 3 + 2], 255];
+      const got = await pixels([...points, expected.nanAt]);
+      points.forEach(([y, x], i) => expect(got[i]).toEqual(rgb(grayLevel(value(0, y, x), low, high))));
+      expect(got[6]![3]).toBe(0);
+    });
+
+    it("lists a group without .zmetadata through S3's listing, and draws a member", async () => {
+      await open({ url: `s3://${bucket}/plain.zarr`, endpoint: s3Endpoint });
+      expect(await state()).toBe("ready");
+      expect(await messages()).not.toContain("no consolidated metadata");
+      expect(await page.locator("#hierarchy").textContent()).toContain("(listed)");
+      await page.locator('#hierarchy button[data-path="img"]').click();
+      await page.waitForSelector('#image[data-slice=""]');
+      await page.waitForSelector("body[data-state=ready]");
+      // img = linspace(0, 1, 100) in 10x10, drawn between its 2nd and 98th percentiles.
+      expect(await page.evaluate(() => (document.getElementById("image") as HTMLCanvasElement).width)).toBe(10);
+      const low = Number(await page.inputValue("#low"));
+      const high = Number(await page.inputValue("#high"));
+      const viridis = colormapTable("viridis");
+      const at = (y: number, x: number) => {
+        const i = grayLevel((y * 10 + x) / 99, low, high);
+        return [viridis[i * 3], viridis[i * 3 + 1], viridis[i * 3 + 2], 255];
+      };
+      expect(
+        await pixels([
+          [0, 0],
+          [4, 5],
+          [9, 9],
+        ]),
+      ).toEqual([at(0, 0), at(4, 5), at(9, 9)]);
+    });
+
+    it("explains a bucket whose CORS configuration does not allow the page", async () => {
+      await open({ url: `s3://${noCorsBucket}/example.zarr`, endpoint: s3Endpoint });
+      expect(await state()).toBe("error");
+      expect(await page.locator("#message .error").textContent()).toContain("CORS configuration must allow");
+    });
   });
 
   it("raised no uncaught errors in the page", () => {
