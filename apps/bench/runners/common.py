@@ -15,10 +15,12 @@ CASES = {
     "R1": ("read", "r1.zarr"), "R2": ("read", "r2.zarr"), "R3": ("read", "r3.zarr"),
     "R4": ("read", "r4.zarr"), "R5": ("read", "r5.zarr"), "R6": ("windows", "r1.zarr"),
     "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
+    "S1": ("s3", "r1.zarr"), "S2": ("s3-write", None), "S3": ("s3", "r1.zarr"),
 }
 WRITE_COMPRESSORS = {
     "W1": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
     "W2": {"id": "zlib", "level": 1},
+    "S2": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
 }
 
 
@@ -106,6 +108,11 @@ def repeated(repeat, operation):
         folded["warmCpuSeconds"] = median([o["cpuSeconds"] for o in ops[1:]])
     folded["rssAfterBytes"] = rss_bytes()
     return folded
+
+
+def s3_args(args):
+    """The S3 cases' `--url ENDPOINT --bucket B --prefix P` (the runners get them from the bench)."""
+    return args["url"], args["bucket"], args["prefix"]
 
 
 def run_main(impl, run, argv):

@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import tensorstore as ts
 
-from common import CASES, WRITE_COMPRESSORS, Timer, checksum, run_main
+from common import CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main, s3_args
 
 def open_array(kvstore, **options):
     """A new TensorStore for each operation, as each operation of the other runners opens the array:
@@ -38,6 +38,12 @@ def run(args):
         return full_read(file_kvstore(os.path.join(data_dir, array)))
     if kind == "http":
         return full_read({"driver": "http", "base_url": f"{args['url']}/{array}/"})
+    if kind == "s3":
+        # Its http kvstore over the bucket's path-style URLs, reading anonymously (a public bucket).
+        endpoint, bucket, prefix = s3_args(args)
+        return full_read({"driver": "http", "base_url": f"{endpoint}/{bucket}/{prefix}/"})
+    if kind == "s3-write":
+        raise Unsupported("TensorStore's http kvstore cannot write (its s3 kvstore is not measured here)")
     if kind == "windows":
         with open(os.path.join(data_dir, "windows.json")) as f:
             spec = json.load(f)

@@ -5,6 +5,7 @@ import * as codecsWasm from "@z/codecs-wasm";
 import { create, openArray, slice } from "@z/core";
 import * as storeFs from "@z/store-fs";
 import * as storeHttp from "@z/store-http";
+import { S3Store } from "@z/store-s3";
 import { caseById } from "../src/cases.mjs";
 import { Unsupported, bytesOf, checksum, main, readSource, readWindows, timed } from "./common.mjs";
 
@@ -59,6 +60,40 @@ function httpStore(url) {
   return new Store(url);
 }
 
+/** The bench's S3 bucket and prefix at `--url` (the counting proxy), signed with the test server's account. */
+const s3Store = (args) =>
+  new S3Store({
+    bucket: args.bucket,
+    prefix: args.prefix,
+    endpoint: args.url,
+    region: "us-east-1",
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    environment: {},
+  });
+
+async function writeR1(c, args, store) {
+  const source = readSource(args.data);
+  const n = Math.sqrt(source.length);
+  const { seconds, cpuSeconds } = await timed(async () => {
+    let array;
+    try {
+      array = await create({
+        store,
+        shape: [n, n],
+        chunks: [1024, 1024],
+        dtype: "<f4",
+        compressor: c.compressor,
+        fillValue: 0,
+        overwrite: true,
+      });
+      await array.set(null, { data: source, shape: [n, n] });
+    } catch (error) {
+      throw unsupportedOr(error);
+    }
+  });
+  return { seconds, cpuSeconds, checksum: checksum([bytesOf(source)]) };
+}
+
 await main("z", async (args) => {
   const c = caseById(args.case);
   switch (c.kind) {
@@ -66,6 +101,10 @@ await main("z", async (args) => {
       return fullRead(new storeFs.DirectoryStore(join(args.data, c.array)));
     case "http":
       return fullRead(httpStore(`${args.url}/${c.array}`));
+    case "s3":
+      return fullRead(s3Store(args));
+    case "s3-write":
+      return writeR1(c, args, s3Store(args));
     case "windows": {
       const { size, windows } = readWindows(args.data);
       const store = new storeFs.DirectoryStore(join(args.data, c.array));
@@ -78,29 +117,8 @@ await main("z", async (args) => {
       });
       return { seconds, cpuSeconds, checksum: checksum(value), windows: windows.length };
     }
-    case "write": {
-      const source = readSource(args.data);
-      const n = Math.sqrt(source.length);
-      const store = new storeFs.DirectoryStore(args.out);
-      const { seconds, cpuSeconds } = await timed(async () => {
-        let array;
-        try {
-          array = await create({
-            store,
-            shape: [n, n],
-            chunks: [1024, 1024],
-            dtype: "<f4",
-            compressor: c.compressor,
-            fillValue: 0,
-            overwrite: true,
-          });
-          await array.set(null, { data: source, shape: [n, n] });
-        } catch (error) {
-          throw unsupportedOr(error);
-        }
-      });
-      return { seconds, cpuSeconds, checksum: checksum([bytesOf(source)]) };
-    }
+    case "write":
+      return writeR1(c, args, new storeFs.DirectoryStore(args.out));
     default:
       throw new Error(`no such case kind ${c.kind}`);
   }

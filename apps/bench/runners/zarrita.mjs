@@ -37,6 +37,11 @@ await main("zarrita", async (args) => {
       return fullRead(new FileSystemStore(join(args.data, c.array)));
     case "http":
       return fullRead(new zarr.FetchStore(`${args.url}/${c.array}`));
+    case "s3":
+      // zarrita has no S3 store: its FetchStore over the bucket's path-style URLs, anonymously.
+      return fullRead(new zarr.FetchStore(`${args.url}/${args.bucket}/${args.prefix}`));
+    case "s3-write":
+      throw new Unsupported("zarrita has no S3 store (its FetchStore cannot write)");
     case "windows": {
       const { size, windows } = readWindows(args.data);
       const store = new FileSystemStore(join(args.data, c.array));

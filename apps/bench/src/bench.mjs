@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CASES } from "./cases.mjs";
 import { serveDirectory } from "./http-server.mjs";
+import { deletePrefix, formatS3Table, startProxy, startS3Server, uploadDirectory } from "./s3.mjs";
 import { CODEC_ROWS, formatCodecTable, summarizeCodecs } from "./codec-rows.mjs";
 import {
   BASELINE,
@@ -88,6 +89,14 @@ async function runCase(impl, c, round, context) {
   const [command, ...base] = RUNNERS[impl];
   const args = [...base, "--case", c.id, "--data", context.data, "--repeat", String(repeatFor(impl, c))];
   if (c.kind === "http") args.push("--url", context.url);
+  const s3 = c.kind.startsWith("s3") ? context.s3 : undefined;
+  let s3Prefix;
+  if (s3) {
+    s3Prefix = c.kind === "s3-write" ? `out-${impl}-${c.id}-${round}` : c.array;
+    args.push("--url", s3.proxy.url, "--bucket", s3.bucket, "--prefix", s3Prefix);
+    s3.proxy.setDelay(c.delayMs ?? 0);
+    s3.proxy.reset();
+  }
   let out;
   if (c.kind === "write") {
     out = join(context.data, `out-${impl}-${c.id}-${round}`);
@@ -109,6 +118,23 @@ async function runCase(impl, c, round, context) {
     };
   }
   parsed = { ...parsed, impl, case: c.id, round };
+  if (s3) parsed.s3 = s3.proxy.stats();
+  if (s3 && c.kind === "s3-write") {
+    // Read back with zarr-python through boto3, straight from the server (not counted).
+    if (parsed.status === "ok") {
+      parsed.sourceChecksum = parsed.checksum;
+      const verify = await run(PYTHON, [RUNNERS["zarr-python"][1], "--verify-s3", s3.endpoint, s3.bucket, s3Prefix]);
+      try {
+        const v = JSON.parse(verify.stdout.trim().split("\n").at(-1));
+        parsed.checksum = v.checksum;
+        parsed.writtenCompressor = v.compressor;
+      } catch {
+        parsed.status = "error";
+        parsed.detail = `zarr-python could not read what ${impl} wrote to S3: ${verify.stderr.trim().slice(-1500)}`;
+      }
+    }
+    await deletePrefix(s3.endpoint, s3.bucket, s3Prefix);
+  }
   if (result.stderr.trim() && parsed.status === "ok") parsed.stderr = result.stderr.trim().slice(-2000);
   if (out && parsed.status === "ok") {
     // A write is checked by reading it back with zarr-python (outside the timing).
@@ -318,6 +344,20 @@ async function profile(context) {
   return { dir, summaries };
 }
 
+/**
+ * The S3 cases' server: the loopback S3 server of the tests (scripts/test-s3/), a bucket holding
+ * R1's array (uploaded before any timing), and the counting, delaying proxy the runners talk to.
+ */
+async function startS3(dir) {
+  log("s3: starting the loopback S3 server (scripts/test-s3/) and uploading r1.zarr …");
+  const server = await startS3Server();
+  const bucket = "z-bench";
+  const objects = await uploadDirectory(server.endpoint, bucket, "r1.zarr", join(dir, "r1.zarr"));
+  const proxy = await startProxy(server.endpoint);
+  log(`s3: ${objects} objects in s3://${bucket}/r1.zarr at ${server.endpoint}, the runners' proxy at ${proxy.url}`);
+  return { server, proxy, bucket, endpoint: server.endpoint };
+}
+
 /** The header and tables of a run (fresh, or saved in a results file). */
 function render(results) {
   const { options: o, machine: info, versions, data: manifest, loadAverage: loads, runs } = results;
@@ -331,6 +371,9 @@ function render(results) {
     `load average (1 min) at each round's start/end: ${loads.map((l) => `${l.start[0].toFixed(1)}/${l.end?.[0]?.toFixed(1)}`).join(", ")}`,
   ].join("\n");
   let tables = formatTables(summary, shownCases, { impls: o.impls, floors: shownFloors, baseline: BASELINE });
+  const s3Table = formatS3Table(runs, shownCases, o.impls, { markdownTable, median });
+  if (s3Table)
+    tables += `\n\nS3 requests, as the proxy in front of the loopback S3 server counted them per operation (medians over rounds):\n\n${s3Table}`;
   if (results.codecRuns?.length) {
     summary.codecs = summarizeCodecs(results.codecRuns, median);
     const codecTables = formatCodecTable(summary.codecs, markdownTable);
@@ -354,6 +397,10 @@ async function main() {
   if (options.impls.includes("tensorstore")) await ensureTensorStore();
   if (options.impls.includes(BASELINE) && cases.some((c) => c.kind === "http")) await ensureAiohttp();
   const { dir, manifest } = await prepareData();
+  // The S3 cases read R1's array and write R1's data.
+  manifest.expected.S1 ??= manifest.expected.R1;
+  manifest.expected.S2 ??= manifest.expected.W1;
+  manifest.expected.S3 ??= manifest.expected.R1;
   const cleanup = () => {
     if (!options.keepData && !options.data) rmSync(dir, { recursive: true, force: true });
   };
@@ -362,7 +409,8 @@ async function main() {
     process.exit(130);
   });
   const server = cases.some((c) => c.kind === "http") ? await serveDirectory(dir) : undefined;
-  const context = { data: dir, url: server?.url };
+  const s3 = cases.some((c) => c.kind.startsWith("s3")) ? await startS3(dir) : undefined;
+  const context = { data: dir, url: server?.url, s3 };
   const runs = [];
   const codecRuns = [];
   const loads = [];
@@ -393,6 +441,8 @@ async function main() {
     profiled = options.profile ? await profile(context) : undefined;
   } finally {
     await server?.close();
+    await s3?.proxy.close();
+    await s3?.server.close();
     cleanup();
   }
 

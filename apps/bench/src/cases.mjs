@@ -1,6 +1,6 @@
 // The bench's cases (issue 7). Arrays are written by python/generate.py into the data directory.
 
-/** @typedef {{ id: string, kind: "read" | "windows" | "write" | "http", array?: string, compressor?: object | null, what: string }} Case */
+/** @typedef {{ id: string, kind: "read" | "windows" | "write" | "http" | "s3" | "s3-write", array?: string, compressor?: object | null, delayMs?: number, what: string }} Case */
 
 /** @type {readonly Case[]} */
 export const CASES = [
@@ -19,7 +19,19 @@ export const CASES = [
   },
   { id: "W2", kind: "write", compressor: { id: "zlib", level: 1 }, what: "full write of R1's data, zlib level 1" },
   { id: "H1", kind: "http", array: "r1.zarr", what: "full read of R1 over HTTP (127.0.0.1)" },
+  // Issue 20: the loopback S3 server (scripts/test-s3/) behind the bench's counting proxy (src/s3.mjs).
+  { id: "S1", kind: "s3", array: "r1.zarr", what: "full read of R1 from a loopback S3 server" },
+  {
+    id: "S2",
+    kind: "s3-write",
+    compressor: { id: "blosc", cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 },
+    what: "full write of R1's data into a loopback S3 server, blosc lz4",
+  },
+  { id: "S3", kind: "s3", array: "r1.zarr", delayMs: 20, what: "S1 with 20 ms added to every response" },
 ];
+
+/** The S3 cases (`--cases s3` selects them all). */
+export const S3_CASE_IDS = CASES.filter((c) => c.kind.startsWith("s3")).map((c) => c.id);
 
 export const CASE_IDS = CASES.map((c) => c.id);
 

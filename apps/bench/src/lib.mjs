@@ -1,5 +1,5 @@
 // Pure helpers of the bench: arguments, statistics, checks and the table (tested in test/).
-import { CASE_IDS } from "./cases.mjs";
+import { CASE_IDS, S3_CASE_IDS } from "./cases.mjs";
 
 export const IMPLS = ["z", "zarrita", "zarr-python", "tensorstore"];
 /** What z is measured against, each in its own ratio columns (z's time ÷ theirs, per round). */
@@ -9,13 +9,15 @@ export const BASELINE = "zarr-python";
 /** `--cases` also takes `codecs`: the codec rows (src/codec-rows.mjs), z's codecs against numcodecs'. */
 export const CODECS_PART = "codecs";
 const CASE_CHOICES = [...CASE_IDS, CODECS_PART];
+/** `--cases s3` stands for the S3 cases (issue 20). */
+export const S3_PART = "s3";
 
 export const SIZES = {
   full: { n: 8192, windows: 2000, r7n: 4096, rounds: 3, repeat: 5 },
   quick: { n: 4096, windows: 200, r7n: 2048, rounds: 1, repeat: 5 },
 };
 
-const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs] [--impls z,zarrita,zarr-python,tensorstore] [--rounds N] [--repeat N]
+const USAGE = `usage: pnpm bench [--quick] [--cases R1,R6,codecs,s3] [--impls z,zarrita,zarr-python,tensorstore] [--rounds N] [--repeat N]
                   [--no-floors] [--no-build] [--data DIR] [--keep-data] [--timeout SECONDS] [--profile]
        pnpm bench --report bench-results/FILE.json    (prints a saved run's tables again)`;
 
@@ -75,9 +77,14 @@ export function parseArgs(argv) {
       case "--quick":
         options.quick = true;
         break;
-      case "--cases":
-        options.cases = list(value(), CASE_CHOICES, "case");
+      case "--cases": {
+        const given = String(value() ?? "")
+          .split(",")
+          .flatMap((item) => (item.trim() === S3_PART ? S3_CASE_IDS : [item]))
+          .join(",");
+        options.cases = list(given, CASE_CHOICES, "case");
         break;
+      }
       case "--impls":
         options.impls = list(value(), IMPLS, "implementation");
         break;

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { request } from "node:http";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { CASE_IDS, caseById } from "../src/cases.mjs";
 import { chunkOf, formatCodecTable, summarizeCodecs } from "../src/codec-rows.mjs";
@@ -13,6 +15,7 @@ import {
   summarize,
 } from "../src/lib.mjs";
 import { selfTimes, summarizeProfile } from "../src/profile.mjs";
+import { requestHeadBytes, startProxy } from "../src/s3.mjs";
 import { bytesOf, checksum, foldOperations } from "../runners/common.mjs";
 
 describe("median", () => {
@@ -335,5 +338,59 @@ describe("codec rows", () => {
     expect(formatCodecTable(summary, markdownTable)).toContain(
       "- gzip 1 numcodecs: numcodecs decoded z's encoding to different bytes",
     );
+  });
+});
+
+describe("the S3 cases' proxy", () => {
+  it("--cases s3 selects the S3 cases", () => {
+    expect(parseArgs(["--cases", "s3"]).cases).toEqual(["S1", "S2", "S3"]);
+    expect(parseArgs(["--cases", "R1,s3"]).cases).toEqual(["R1", "S1", "S2", "S3"]);
+  });
+
+  it("counts a request's line and headers as the bytes the client put on the wire", async () => {
+    // A raw TCP server standing in for S3: it records the bytes of the request head it receives.
+    let received = "";
+    const upstream = createServer((socket) => {
+      socket.on("data", (data) => {
+        received += data.toString("latin1");
+        if (received.includes("\r\n\r\n"))
+          socket.end("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok");
+      });
+    });
+    await new Promise<void>((ok) => upstream.listen(0, "127.0.0.1", ok));
+    const port = (upstream.address() as { port: number }).port;
+    const proxy = await startProxy(`http://127.0.0.1:${port}`);
+    try {
+      proxy.setDelay(30);
+      const started = performance.now();
+      const status = await new Promise<number>((ok, fail) => {
+        const req = request(`${proxy.url}/bucket/r1.zarr/0.0`, {
+          headers: {
+            authorization: "AWS4-HMAC-SHA256 Credential=X/20261127/us-east-1/s3/aws4_request",
+            "x-amz-date": "20261127T000000Z",
+          },
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => ok(res.statusCode ?? 0));
+        });
+        req.on("error", fail);
+        req.end();
+      });
+      expect(status).toBe(200);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(29);
+      const stats = proxy.stats();
+      expect(stats.requests).toBe(1);
+      expect(stats.maxInFlight).toBe(1);
+      // The proxy forwards the head unchanged but for the connection header its agent sets, so
+      // what the upstream received is what the client sent, give or take that one header.
+      const head = received.slice(0, received.indexOf("\r\n\r\n") + 4);
+      const connection = /\r\nconnection: [^\r]*/i.exec(head)?.[0].length ?? 0;
+      expect(Math.abs(stats.headBytes - head.length)).toBeLessThanOrEqual(connection + 2);
+      expect(stats.headBytes).toBeGreaterThan(100);
+    } finally {
+      await proxy.close();
+      upstream.close();
+    }
   });
 });
