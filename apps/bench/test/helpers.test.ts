@@ -347,6 +347,10 @@ describe("the S3 cases' proxy", () => {
     expect(parseArgs(["--cases", "R1,s3"]).cases).toEqual(["R1", "S1", "S2", "S3"]);
   });
 
+  it("counts a request head's bytes: its line, each header and the blank line", () => {
+    expect(requestHeadBytes("GET", "/a", ["Host", "x"])).toBe("GET /a HTTP/1.1\r\nHost: x\r\n\r\n".length);
+  });
+
   it("counts a request's line and headers as the bytes the client put on the wire", async () => {
     // A raw TCP server standing in for S3: it records the bytes of the request head it receives.
     let received = "";
