@@ -140,6 +140,8 @@ function specLocation(kvstore: KvStoreSpec, node: string, text: string): StoreLo
         remote: kvstore.base.driver === "http",
         node,
       };
+    case "s3":
+      return { kind: "s3", url: `s3://${kvstore.bucket}/${kvstore.path}`, node };
     case "memory":
       throw new UsageError(`${text}: a "memory" kvstore lives inside one process; the CLI cannot open one`);
   }

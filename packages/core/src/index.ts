@@ -137,4 +137,6 @@ export {
   type SpecArray,
   type SpecStore,
   type SpecStores,
+  type S3KvStoreSpec,
+  type SpecS3Options,
 } from "./spec/index.js";

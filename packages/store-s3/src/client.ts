@@ -147,8 +147,9 @@ export class S3Client {
   async #sign(request: S3Request): Promise<RequestInit> {
     const body = request.body as Uint8Array<ArrayBuffer> | undefined;
     const credentials = this.#options.credentials;
-    if (credentials === undefined) return { method: request.method, headers: request.headers, body };
     const headers: Record<string, string> = { ...request.headers };
+    if (this.#options.requesterPays) headers["x-amz-request-payer"] = "requester";
+    if (credentials === undefined) return { method: request.method, headers, body };
     if (this.#options.signPayload) headers["x-amz-content-sha256"] = await sha256Hex(body ?? new Uint8Array(0));
     const signer = new AwsV4Signer({
       method: request.method,

@@ -18,8 +18,12 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } {
 
 /** How `openLocation` opens `s3://` URLs: `openS3(url)` gives an {@link S3Store} with these options. */
 export interface S3Locations extends LocationStores {
-  /** An {@link S3Store} on the URL's bucket, with the URL's path as its prefix. */
-  openS3(url: string): Store;
+  /**
+   * An {@link S3Store} on the URL's bucket, with the URL's path as its prefix; `options` (those a
+   * TensorStore spec's s3 kvstore names: endpoint, region, ...) take precedence over the ones
+   * {@link s3Locations} was given.
+   */
+  openS3(url: string, options?: Omit<S3StoreOptions, "bucket" | "prefix">): Store;
 }
 
 /**
@@ -36,6 +40,10 @@ export interface S3Locations extends LocationStores {
  */
 export function s3Locations(options: Omit<S3StoreOptions, "bucket" | "prefix"> = {}): S3Locations {
   return {
-    openS3: (url) => new S3Store({ ...options, ...parseS3Url(url) }),
+    openS3: (url, extra = {}) => new S3Store({ ...options, ...defined(extra), ...parseS3Url(url) }),
   };
 }
+
+/** The options that are set (an option given as `undefined` leaves the one before it). */
+const defined = <T extends object>(options: T): Partial<T> =>
+  Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;

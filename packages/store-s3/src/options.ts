@@ -57,6 +57,11 @@ export interface S3StoreOptions {
    * common S3 servers accept.
    */
   signPayload?: boolean;
+  /**
+   * Send `x-amz-request-payer: requester` with every request (signed with it), agreeing to pay for
+   * requests to a Requester Pays bucket, which refuses others' requests without it; default `false`.
+   */
+  requesterPays?: boolean;
   /** The most requests in flight at once (waiting for a retry does not count); default 16. */
   concurrency?: number;
   /**
@@ -92,6 +97,7 @@ export interface ResolvedS3Options {
   pathStyle: boolean;
   writable: boolean;
   signPayload: boolean;
+  requesterPays: boolean;
   concurrency: number;
   retries: number;
   retryDelay: number;
@@ -128,6 +134,7 @@ export function resolveS3Options(options: S3StoreOptions): ResolvedS3Options {
     pathStyle: forcePathStyle || needsPathStyle(endpoint, bucket),
     writable: options.writable ?? true,
     signPayload: options.signPayload ?? false,
+    requesterPays: options.requesterPays ?? false,
     concurrency: number("concurrency", options.concurrency, 16, { integer: true, min: 1 }),
     retries: number("retries", options.retries, 5, { integer: true }),
     retryDelay: number("retryDelay", options.retryDelay, 100),

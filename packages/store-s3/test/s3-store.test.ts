@@ -8,7 +8,7 @@ import {
   s3Endpoint,
 } from "../../../scripts/test-s3/client.js";
 import { type SessionConfig, sessionPool } from "../../../scripts/test-server/client.js";
-import { S3Store, S3StoreError, type S3StoreOptions } from "../src/index.js";
+import { S3Store, S3StoreError, type S3StoreOptions, s3Locations } from "../src/index.js";
 
 const sessions = sessionPool();
 afterEach(() => sessions.endAll());
@@ -135,6 +135,26 @@ describe("requests", () => {
     expect(requests[1]?.headers["x-amz-content-sha256"]).toBe(
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     );
+  });
+
+  it("agrees to pay for a Requester Pays bucket's requests when asked, in the signature too", async () => {
+    const { store: s, session } = await proxied({}, { requesterPays: true });
+    await s.set("k", ten());
+    expect(await s.get("k")).toEqual(ten());
+    expect(await s.list()).toEqual(["k"]);
+    const { requests } = await session.log();
+    expect(requests).toHaveLength(3);
+    for (const r of requests) {
+      expect(r.headers["x-amz-request-payer"]).toBe("requester");
+      expect(r.headers.authorization).toMatch(/SignedHeaders=[^,]*x-amz-request-payer/);
+    }
+    const anonymous = await proxied({}, { requesterPays: true, credentials: undefined, anonymous: true });
+    await anonymous.store.get("k").catch(() => undefined);
+    expect((await anonymous.session.log()).requests[0]?.headers["x-amz-request-payer"]).toBe("requester");
+    // Not sent unless asked.
+    const plain = await proxied();
+    await plain.store.get("k");
+    expect((await plain.session.log()).requests[0]?.headers["x-amz-request-payer"]).toBeUndefined();
   });
 
   it("keys with characters URLs encode are signed and stored as they are", async () => {
@@ -368,5 +388,24 @@ describe("options", () => {
     expect(
       () => new S3Store({ bucket: "b", anonymous: true, credentials: S3_TEST_CREDENTIALS, environment: {} }),
     ).toThrow(/not both/);
+  });
+});
+
+describe("s3Locations", () => {
+  it("opens a URL with the options given for it over the opener's, an undefined one leaving the opener's", () => {
+    const opener = s3Locations({ region: "eu-west-1", endpoint: "http://127.0.0.1:9", environment: {} });
+    const plain = opener.openS3("s3://bucket/a/b.zarr") as S3Store;
+    expect([plain.bucket, plain.prefix, plain.region, plain.endpoint.href]).toEqual([
+      "bucket",
+      "a/b.zarr/",
+      "eu-west-1",
+      "http://127.0.0.1:9/",
+    ]);
+    const given = opener.openS3("s3://bucket/a", { region: "us-west-2", endpoint: undefined, forcePathStyle: true });
+    expect([(given as S3Store).region, (given as S3Store).endpoint.href, (given as S3Store).pathStyle]).toEqual([
+      "us-west-2",
+      "http://127.0.0.1:9/",
+      true,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `openSpec` in Node: the openers a spec's kvstore needs that the caller did not pass come from the
  * store packages installed (optional peers of `@z/core`, imported when first needed: `file` needs
- * @z/store-fs, `http` @z/store-http, `zip` @z/store-zip).
+ * @z/store-fs, `http` @z/store-http, `zip` @z/store-zip, `s3` @z/store-s3).
  */
 import type { JsonValue } from "@z/meta";
 import { LocationError } from "../location.js";
@@ -30,6 +30,9 @@ async function installedOpener(name: keyof SpecStores): Promise<unknown> {
         return (url: string, headers: Record<string, string>) => new http.HttpStore(url, { headers });
       return http.httpLocations()[name as "openHttp" | "openHttpFile"];
     }
+    case "@z/store-s3":
+      // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
+      return (await importPeer("@z/store-s3"))?.s3Locations({ environment: process.env }).openS3;
     default:
       return undefined;
   }
@@ -53,7 +56,7 @@ export async function nodeSpecStores(spec: JsonValue, options: SpecStores = {}):
 }
 
 /**
- * `openSpec` with local directories, files, HTTP and zip files opened by the store packages
+ * `openSpec` with local directories, files, HTTP, zip files and S3 buckets opened by the store packages
  * installed (see `@z/core`'s `openSpec`); openers in `options` take precedence.
  */
 export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecArray> {

@@ -19,7 +19,11 @@ export type Provider =
   | "file_io_mode"
   | "file_io_memmap"
   | "http_request_concurrency"
-  | "http_request_retries";
+  | "http_request_retries"
+  | "aws_credentials"
+  | "s3_request_concurrency"
+  | "s3_request_retries"
+  | "experimental_s3_rate_limiter";
 
 const PROVIDERS: readonly Provider[] = [
   "cache_pool",
@@ -32,6 +36,11 @@ const PROVIDERS: readonly Provider[] = [
   "file_io_memmap",
   "http_request_concurrency",
   "http_request_retries",
+  // Checked when an s3 kvstore uses them (kvstore-s3.ts, loaded with openSpec).
+  "aws_credentials",
+  "s3_request_concurrency",
+  "s3_request_retries",
+  "experimental_s3_rate_limiter",
 ];
 
 /** A cache pool: bytes of stored values, least recently used dropped first past `totalBytesLimit`. */

@@ -19,6 +19,7 @@ export type { SpecFieldView, FieldViewOptions } from "./field-view.js";
 export { SpecError, SpecUnsupportedError } from "./errors.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 export type { KvStoreSpec, SpecStores } from "./kvstore.js";
+export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-s3.js";
 
 /**
  * Opens (or creates) the zarr array a TensorStore zarr2 spec describes, as TensorStore 0.1.85

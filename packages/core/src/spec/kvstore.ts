@@ -7,13 +7,15 @@
 import type { JsonValue, LocationStores, Store } from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson, isObject, Members, requireBoolean, requireString } from "./json.js";
+import { parseS3KvStoreUrl, parseS3Members, type S3KvStoreSpec, type SpecS3Options } from "./kvstore-s3.js";
 
 /** What a kvstore spec names. */
 export type KvStoreSpec =
   | { readonly driver: "file"; readonly path: string }
   | { readonly driver: "memory"; readonly path: string; readonly resource: JsonValue | undefined }
   | { readonly driver: "http"; readonly baseUrl: string; readonly path: string; readonly headers: readonly string[] }
-  | { readonly driver: "zip"; readonly base: KvStoreSpec; readonly path: string };
+  | { readonly driver: "zip"; readonly base: KvStoreSpec; readonly path: string }
+  | S3KvStoreSpec;
 
 /**
  * Openers for the stores a spec's `kvstore` may name: `LocationStores` (give those you have, e.g.
@@ -23,6 +25,12 @@ export type KvStoreSpec =
 export interface SpecStores extends LocationStores {
   /** A store over an http(s) URL sending `headers` with every request (a spec's `headers`). */
   openHttpWithHeaders?(url: string, headers: Record<string, string>): Store;
+  /**
+   * A store over an `s3://bucket/path` URL, with the options an `s3` kvstore spec decides (its
+   * endpoint, region, credentials type, ...) over the opener's own: `s3Locations(options)` from
+   * `@z/store-s3` takes them.
+   */
+  openS3?(url: string, options?: SpecS3Options): Store;
 }
 
 /** The openers a kvstore needs, and the package and export each comes from. */
@@ -34,6 +42,8 @@ export function openersForKvStore(spec: KvStoreSpec): (keyof SpecStores)[] {
       return ["openDirectory"];
     case "http":
       return [spec.headers.length > 0 ? "openHttpWithHeaders" : "openHttp"];
+    case "s3":
+      return ["openS3"];
     case "zip":
       return [
         spec.base.driver === "file" ? "openFile" : spec.base.driver === "http" ? "openHttpFile" : "openZip",
@@ -55,7 +65,6 @@ export const SPEC_OPENERS: { readonly [K in keyof SpecStores]-?: { readonly pkg:
 
 /** Drivers TensorStore has that this library has no store for: refused, naming why. */
 const UNSUPPORTED: Record<string, string> = {
-  s3: "S3 stores are not part of this library yet",
   gcs: "Google Cloud Storage is not supported by this library",
   gcs_grpc: "Google Cloud Storage is not supported by this library",
   ocdbt: "OCDBT databases are not supported by this library",
@@ -139,6 +148,8 @@ export function parseKvStore(j: JsonValue, member: string): KvStoreSpec {
       spec = { driver, base: parseKvStore(base, m.at("base")), path };
       break;
     }
+    case "s3":
+      return parseS3Members(m, path);
     default:
       if (UNSUPPORTED[driver] !== undefined)
         throw new SpecUnsupportedError(UNSUPPORTED[driver]!, { member: m.at("driver") });
@@ -151,9 +162,14 @@ export function parseKvStore(j: JsonValue, member: string): KvStoreSpec {
 /** A KvStore URL: `file://`, `memory://`, `http(s)://`, then `|zip:PATH` adapters. */
 export function parseKvStoreUrl(url: string, member: string): KvStoreSpec {
   const [root, ...adapters] = url.split("|") as [string, ...string[]];
-  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(root)?.[1]?.toLowerCase();
+  const rawScheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(root)?.[1];
+  const scheme = rawScheme?.toLowerCase();
   let spec: KvStoreSpec;
-  if (scheme === "file") {
+  if (rawScheme === "s3") {
+    spec = parseS3KvStoreUrl(root, member, (text) => decode(text, member));
+  } else if (scheme === "s3") {
+    throw new SpecError(`unsupported URL scheme ${JSON.stringify(rawScheme)} in ${JSON.stringify(root)}`, { member });
+  } else if (scheme === "file") {
     if (!root.startsWith("file://")) throw new SpecError(`Invalid file URL: ${JSON.stringify(root)}`, { member });
     spec = { driver: "file", path: decode(root.slice("file://".length), member) };
   } else if (scheme === "memory") {
@@ -167,8 +183,8 @@ export function parseKvStoreUrl(url: string, member: string): KvStoreSpec {
       path: decode(parsed.pathname, member),
       headers: [],
     };
-  } else if (scheme === "s3" || scheme === "gs") {
-    throw new SpecUnsupportedError(UNSUPPORTED[scheme === "s3" ? "s3" : "gcs"]!, { member });
+  } else if (scheme === "gs") {
+    throw new SpecUnsupportedError(UNSUPPORTED.gcs!, { member });
   } else {
     throw new SpecError(`Invalid kvstore URL: ${JSON.stringify(url)}`, { member });
   }
@@ -207,5 +223,7 @@ export function describeKvStore(spec: KvStoreSpec): string {
       return `${spec.baseUrl.replace(/\/$/, "")}/${spec.path.replace(/^\//, "")}`;
     case "zip":
       return `${describeKvStore(spec.base)}|zip:${spec.path}`;
+    case "s3":
+      return `s3://${spec.bucket}/${spec.path}${spec.endpoint ? ` at ${spec.endpoint}` : ""}`;
   }
 }

@@ -25,6 +25,7 @@ import { SpecFieldView } from "./field-view.js";
 import { toZarrDataType } from "./dtype.js";
 import { describeKvStore, type KvStoreSpec, openersForKvStore, SPEC_OPENERS, type SpecStores } from "./kvstore.js";
 import { LocationError } from "../location.js";
+import { s3Opening } from "./kvstore-s3.js";
 import { encodeZarrMetadata, parseZarrMetadata, type ZarrMetadata } from "./metadata.js";
 import { type ParsedSpec, parseSpec, type StalenessBound, validateOpenMode } from "./parse.js";
 import { formatDomain } from "./domain.js";
@@ -244,6 +245,10 @@ async function openKvStore(
         spec.headers.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
       );
       return { store: stores.openHttpWithHeaders!(url(spec), headers), path: "" };
+    }
+    case "s3": {
+      const { url, options } = s3Opening(spec, context);
+      return { store: stores.openS3!(url, options), path: "" };
     }
     case "zip": {
       const base = spec.base;

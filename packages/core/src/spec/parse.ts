@@ -9,6 +9,7 @@ import { withMember } from "./chunk-layout.js";
 import { type Domain, parseDomainMembers, TRANSFORM_KEYS } from "./domain.js";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson, isObject, Members, requireArray, requireBoolean, requireInteger, requireString } from "./json.js";
+import { s3KvStoreJson } from "./kvstore-s3.js";
 import { ensureDirectory, type KvStoreSpec, parseKvStore, parseKvStoreUrl, withPath } from "./kvstore.js";
 import { parsePartialMetadata, parseSeparator, type PartialMetadata } from "./metadata.js";
 import { specRankInfo } from "./resolve.js";
@@ -323,5 +324,7 @@ export function kvstoreJson(spec: KvStoreSpec): JsonValue {
       return { driver: "http", base_url: spec.baseUrl, path: spec.path };
     case "zip":
       return { driver: "zip", base: kvstoreJson(spec.base), path: spec.path };
+    case "s3":
+      return s3KvStoreJson(spec);
   }
 }

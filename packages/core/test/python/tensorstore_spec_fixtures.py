@@ -13,6 +13,8 @@ writes there:
 - open.json: open specs against arrays TensorStore created: the constraints of `metadata` and
   `schema`, `field`, `open_as_void`, `assume_metadata`, and what TensorStore opened (its shape and
   data type) or its error.
+- kvstore.json: s3 kvstore specs and `s3://` URLs, each with TensorStore's resolved kvstore JSON
+  and its error at open (ts.KvStore.open, which sends no request for these), or its parse error.
 
 Every spec is run as written, with a `memory` kvstore at a path of its own in one context; the
 fixture keeps the spec without the kvstore, which the test adds back the same way.
@@ -615,6 +617,94 @@ def created_zarray(name, base):
     return KV.read(path + ".zarray").result().value.decode()
 
 
+# --- s3 kvstore specs and URLs ------------------------------------------------------------------
+# Parsed (ts.Spec) and opened as a kvstore (ts.KvStore.open: TensorStore's checks at open, which
+# send no request: no spec here needs the bucket's region looked up before the first read).
+
+def s3_kvstores():
+    b = {"driver": "s3", "bucket": "bbb"}
+    specs = [
+        {"driver": "s3", "bucket": "my-bucket"},
+        {"driver": "s3", "bucket": "my-bucket", "path": "a/b"},
+        {"driver": "s3", "bucket": "my.dotted.bucket", "path": "x.zarr/", "aws_region": "eu-west-1"},
+        {"driver": "s3"},
+        {"driver": "s3", "bucket": ""},
+        {"driver": "s3", "bucket": "", "endpoint": "https://mybucket.example.com"},
+        *({"driver": "s3", "bucket": name} for name in [
+            "ab", "abc", "a" * 63, "a" * 64, "A" * 64, "a" * 255, "a" * 256, "My_Bucket", "a..b", "a.-b", "1.2.3.4",
+            "1.2.3.4.5", "xn--abc", "abc-s3alias", "abc--ol-s3", "sthree-abc", "-abc", "abc-", "_abc", "ab_c",
+            "a b c", "abc/d", "ABC"]),
+        {"driver": "s3", "bucket": 5},
+        {**b, "requester_pays": "yes"},
+        {**b, "requester_pays": True},
+        {**b, "requester_pays": False},
+        {**b, "host_header": "x"},
+        {**b, "host_header": ""},
+        {**b, "host_header": 1, "endpoint": "http://localhost:1"},
+        {**b, "endpoint": "http://localhost:1", "host_header": "bbb.s3.localstack.localhost.com"},
+        {**b, "endpoint": "ftp://x"},
+        {**b, "endpoint": "x"},
+        {**b, "endpoint": "http://x?q=1"},
+        {**b, "endpoint": "http://x#f"},
+        {**b, "endpoint": "http://127.0.0.1:9000"},
+        {**b, "endpoint": "https://s3.example.com/base/"},
+        {**b, "endpoint": ""},
+        {**b, "endpoint": "", "host_header": "h"},
+        {**b, "endpoint": 3},
+        {**b, "aws_region": 3},
+        {**b, "aws_region": "eu-west-1"},
+        {**b, "aws_region": ""},
+        {"driver": "s3", "bucket": "Old_Bucket", "aws_region": "eu-west-1"},
+        {"driver": "s3", "bucket": "Old_Bucket", "aws_region": "us-east-1"},
+        {"driver": "s3", "bucket": "Old_Bucket"},
+        {**b, "use_conditional_write": True},
+        {**b, "use_conditional_write": False},
+        {**b, "use_conditional_write": "x"},
+        *({**b, "aws_credentials": c} for c in [
+            {"type": "anonymous"}, {"type": "environment"}, {"type": "default"}, {"type": "default", "profile": "x"},
+            {"type": "profile"}, {"type": "profile", "profile": "x", "config_file": "/nonexistent/a", "credentials_file": "/nonexistent/b"},
+            {"type": "imds"}, {"type": "ecs", "endpoint": "http://x", "auth_token_file": "/t"},
+            {"type": "nope"}, {}, {"type": 5}, {"type": "anonymous", "x": 1}, {"type": "environment", "profile": "x"},
+            {"type": "profile", "profile": 1}, "aws_credentials", "aws_credentials#x", "cache_pool", 5]),
+        {**b, "s3_request_concurrency": {"limit": 4}},
+        {**b, "s3_request_concurrency": {"limit": 0}},
+        {**b, "s3_request_concurrency": {"limit": "shared"}},
+        {**b, "s3_request_concurrency": {"limit": "x"}},
+        {**b, "s3_request_concurrency": {}},
+        {**b, "s3_request_concurrency": {"x": 1}},
+        {**b, "s3_request_retries": {"max_retries": 3, "initial_delay": "10ms", "max_delay": "1s"}},
+        {**b, "s3_request_retries": {"max_retries": 0}},
+        {**b, "s3_request_retries": {"initial_delay": "1h30m", "max_delay": "1.5s"}},
+        {**b, "s3_request_retries": {"initial_delay": "x"}},
+        {**b, "s3_request_retries": {"initial_delay": 5}},
+        {**b, "s3_request_retries": {"x": 1}},
+        {**b, "experimental_s3_rate_limiter": {"read_rate": 10, "write_rate": 5.5, "doubling_time": "10s"}},
+        {**b, "experimental_s3_rate_limiter": {"read_rate": "x"}},
+        {**b, "experimental_s3_rate_limiter": {"y": 1}},
+        {**b, "data_copy_concurrency": {"limit": 2}},
+        {**b, "data_copy_concurrency": 5},
+        {**b, "extra": 1},
+        {**b, "context": {}},
+    ]
+    urls = ["s3://bbb", "s3://bbb/", "s3://bbb/a/b", "s3://bbb/a%20b/c%7E", "s3://ab/x", "s3://My_Bucket/x",
+            "s3://Old_Bucket", "s3:bbb/x", "s3://bbb/x?q", "s3://bbb/x#f", "s3://", "s3:///x", "s3://bbb/a%zz",
+            "S3://bbb/x", "s3://bbb//x", "s3://xn--bucket/x"]
+    out = []
+    for kv in specs + urls:
+        case = {"kvstore": kv}
+        try:
+            case["resolved"] = ts.Spec({"driver": "zarr2", "kvstore": kv}).to_json()["kvstore"]
+        except Exception as e:  # noqa: BLE001
+            case["error"] = clean(e)
+        if "error" not in case:
+            try:
+                ts.KvStore.open(kv).result()
+            except Exception as e:  # noqa: BLE001
+                case["open_error"] = clean(e)
+        out.append(case)
+    return out
+
+
 def generate(outdir):
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -622,8 +712,10 @@ def generate(outdir):
     (outdir / "create.json").write_text(json.dumps(creates, indent=1) + "\n")
     opens = open_cases()
     (outdir / "open.json").write_text(json.dumps(opens, indent=1) + "\n")
+    kvstores = s3_kvstores()
+    (outdir / "kvstore.json").write_text(json.dumps(kvstores, indent=1) + "\n")
     ok = sum(1 for c in creates if "error" not in c)
-    print(f"{len(creates)} create specs ({ok} created, {len(creates) - ok} refused), {len(opens['cases'])} open specs")
+    print(f"{len(creates)} create specs ({ok} created, {len(creates) - ok} refused), {len(opens['cases'])} open specs, {len(kvstores)} s3 kvstores")
 
 
 if __name__ == "__main__":
