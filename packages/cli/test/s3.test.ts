@@ -72,6 +72,25 @@ describe("s3:// stores", { timeout: 120_000 }, () => {
     expect(await readFile(out)).toEqual(await readFile(file));
   });
 
+  it("a TensorStore spec with an s3 kvstore is a STORE: create --spec, then get and info through the spec", async () => {
+    const bucket = await createBucket("cli-spec");
+    const spec = JSON.stringify({
+      driver: "zarr2",
+      kvstore: { driver: "s3", bucket, path: "spec.zarr/", endpoint: s3Endpoint(), aws_region: "us-east-1" },
+      metadata: { shape: [4, 6], chunks: [2, 3], dtype: "<i4", compressor: { id: "zlib", level: 1 } },
+      create: true,
+    });
+    expect(await run(["create", "--spec", spec])).toMatchObject({ code: 0 });
+    // Opened through the spec (its metadata checked as constraints) and as a plain s3:// URL alike.
+    for (const store of [spec.replace(',"create":true', ""), `s3://${bucket}/spec.zarr`]) {
+      const info = await run(["info", store]);
+      expect(info, info.err).toMatchObject({ code: 0, out: expect.stringMatching(/Shape\s*: \(4, 6\)/) });
+      expect(info.out).toMatch(/Chunk shape\s*: \(2, 3\)/);
+    }
+    const mismatch = await run(["info", spec.replace(',"create":true', "").replace('"<i4"', '"<i8"')]);
+    expect(mismatch).toMatchObject({ code: 1, err: expect.stringMatching(/dtype/) });
+  });
+
   it("a bucket that does not exist and wrong keys are failures naming the bucket and the S3 error", async () => {
     const missing = await run(["tree", "s3://no-such-bucket-cli/x.zarr"]);
     expect(missing.code).toBe(1);
