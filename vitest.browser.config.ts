@@ -5,7 +5,7 @@
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import { browserTestPlan, shimAliases, shimSetup } from "./scripts/browser-tests.mjs";
-import { testServerSetup, workspaceAliases } from "./vitest.shared.ts";
+import { encodersSetup, testServerSetup, workspaceAliases } from "./vitest.shared.ts";
 
 const chromium = playwright({
   launchOptions: {
@@ -41,7 +41,7 @@ export default defineConfig({
           name: pkg.name,
           root: pkg.dir,
           include: pkg.browser,
-          setupFiles: [shimSetup],
+          setupFiles: [shimSetup, encodersSetup],
           // The shared test HTTP server (scripts/test-server/), as in the Node run: tests reach it
           // across origins (it answers CORS preflights) through inject("testServer").
           globalSetup: [testServerSetup],

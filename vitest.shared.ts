@@ -13,3 +13,9 @@ export const workspaceAliases = [
  * whose tests run against one, in Node and in the browser.
  */
 export const testServerSetup = fileURLToPath(new URL("./scripts/test-server/global-setup.ts", import.meta.url));
+
+/**
+ * vitest `setupFiles` entry registering every encoder, as Node's entries of the codec packages and
+ * of `@z/core` do (see scripts/test-setup/encoders.ts).
+ */
+export const encodersSetup = fileURLToPath(new URL("./scripts/test-setup/encoders.ts", import.meta.url));

@@ -42,6 +42,8 @@ const budgetsFile = join(root, "scripts/bundle-budgets.json");
 const layers = JSON.parse(readFileSync(join(root, "scripts/layers.json"), "utf8"));
 const packageJson = (name) => JSON.parse(readFileSync(join(root, "packages", name, "package.json"), "utf8"));
 const update = process.argv.includes("--update");
+/** `--explain`: list the modules of what each scenario loaded, largest first (their minified bytes). */
+const explain = process.argv.includes("--explain");
 const HEADROOM = 1.15;
 
 /**
@@ -84,18 +86,27 @@ const SCENARIOS = ["first", "zlib", "blosc", "total"];
 
 // --- bundling ------------------------------------------------------------------------------------
 
-/** `@z/x` and `@z/x/sub` resolve to the sources their package.json exports under "@z/source", so no build is needed. */
+/**
+ * `@z/x` and `@z/x/sub` resolve to the sources their package.json exports under "@z/source" (its
+ * browser side: "default" where it names a Node one too), so no build is needed.
+ */
 function workspaceSource(path) {
   const match = /^@z\/([^/]+)(\/.*)?$/.exec(path);
   if (match === null) return undefined;
   const [, name, sub] = match;
   if (!existsSync(join(root, "packages", name, "package.json"))) return { error: `no package ${path}` };
   const pkg = packageJson(name);
-  const target = pkg.exports?.[`.${sub ?? ""}`]?.["@z/source"];
+  const source = pkg.exports?.[`.${sub ?? ""}`]?.["@z/source"];
+  const target = typeof source === "object" ? source?.default : source;
   if (!target) return { error: `${path} is not exported with an "@z/source" condition` };
-  // As a bundler resolving the published package would: "sideEffects": false lets it drop modules
-  // nothing uses (esbuild assumes side effects for paths a plugin resolves).
-  return { path: join(root, "packages", name, target), sideEffects: pkg.sideEffects !== false };
+  const file = join(root, "packages", name, target);
+  // As a bundler resolving the published package would: "sideEffects" lets it drop modules nothing
+  // uses (esbuild assumes side effects for paths a plugin resolves).
+  const effects = pkg.sideEffects;
+  const sideEffects = Array.isArray(effects)
+    ? effects.some((entry) => join(root, "packages", name, entry) === file)
+    : effects !== false;
+  return { path: file, sideEffects };
 }
 
 const esbuildWorkspace = {
@@ -163,6 +174,7 @@ async function bundle(bundler, entry, dir) {
     const name = relative(dir, join(root, out)).split(sep).join("/");
     files.set(name, {
       modules: Object.keys(info.inputs).filter((input) => !input.startsWith("entry:")),
+      sizes: Object.entries(info.inputs).map(([input, { bytesInOutput }]) => [input, bytesInOutput]),
       imports: info.imports
         .filter((i) => i.kind === "import-statement" && !i.external)
         .map((i) => relative(dir, join(root, i.path)).split(sep).join("/")),
@@ -198,6 +210,7 @@ async function bundleVite(entry, dir) {
   for (const out of (Array.isArray(output) ? output : [output]).flatMap((o) => o.output)) {
     files.set(out.fileName, {
       modules: out.type === "chunk" ? out.moduleIds.map(repoPath) : [],
+      sizes: out.type === "chunk" ? Object.entries(out.modules).map(([id, m]) => [repoPath(id), m.renderedLength]) : [],
       imports: out.type === "chunk" ? out.imports : [],
     });
   }
@@ -260,6 +273,19 @@ async function nodeProblems(built, entry) {
   const external = texts.some((t) => t.includes("__vite-browser-external"));
   const bySource = await nodeUseBySource(entry).catch((error) => [String(error.message ?? error)]);
   return [...(external ? ["imports a Node built-in (Vite made it __vite-browser-external)"] : []), ...bySource];
+}
+
+/** Prints the `loaded` files of `built`, each with its min+gzip size and its modules, largest first (their minified bytes). */
+function explainLoads(title, built, loaded) {
+  const total = sum(built.files, loaded);
+  console.log(`\n${title}: ${loaded.size} files, ${kB(total)}`);
+  for (const name of [...loaded].sort((a, b) => built.files.get(b).gzip - built.files.get(a).gzip)) {
+    const file = built.files.get(name);
+    const modules = [...(file.sizes ?? [])].sort((a, b) => b[1] - a[1]);
+    console.log(
+      `  ${name} ${kB(file.gzip)}: ${modules.map(([m, bytes]) => `${m.replace(/^packages\//, "")} ${bytes}`).join(", ")}`,
+    );
+  }
 }
 
 function where(message) {
@@ -390,6 +416,7 @@ try {
             );
         }
         sizes[scenario.name] = sum(built.files, loaded);
+        if (explain) explainLoads(`${label}, ${scenario.name}`, built, loaded);
         for (const name of loaded) for (const module of built.files.get(name)?.modules ?? []) loadedModules.add(module);
       }
       sizes.total = sum(built.files, built.files.keys());

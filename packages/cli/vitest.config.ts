@@ -1,11 +1,12 @@
 import { defineProject } from "vitest/config";
-import { testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
     name: "cli",
     include: ["test/**/*.test.ts"],
+    setupFiles: [encodersSetup],
     // builds dist/ for the few tests that run `node dist/bin.js` as a subprocess; the shared HTTP
     // test server (scripts/test-server/) for stores read over HTTP
     globalSetup: ["test/global-setup.ts", testServerSetup],

@@ -1,8 +1,11 @@
 // A page that writes (pnpm size): create an array over HTTP (PUT) with a given compressor, or
-// zarr-python's default (blosc lz4), and write values into it; `read` reads them back.
-import { create, openArray } from "@z/core";
+// zarr-python's default (blosc lz4), and write values into it; `read` reads them back. It registers
+// the encoders, as a page that writes compressed data must (they load when first used).
+import { create, enableEncoders, openArray } from "@z/core";
 import type { CodecConfig } from "@z/meta";
 import { HttpStore } from "@z/store-http";
+
+enableEncoders();
 
 export async function write(url: string, values: Int32Array, shape: number[], compressor?: CodecConfig) {
   const store = new HttpStore(url, { writable: true });

@@ -12,7 +12,7 @@ import {
   type ChunkContext,
   type DecodedRange,
   type StoredRangeReader,
-} from "@z/codecs";
+} from "@z/codecs/define";
 import {
   blockBytes,
   blockStart,
@@ -27,7 +27,7 @@ import {
 } from "./blosc-frame.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
 import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
-import { streamDecoders } from "./blosc-streams.js";
+import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
 
 /**
@@ -53,6 +53,7 @@ export async function decodeBloscRange(
     const head = await read(0, FIRST_READ);
     if (head === undefined) return undefined;
     const h = readHeader(head);
+    await loadStreamDecoder(head);
     if (!checkHeader(h, limit, tooLarge, Infinity)) return { bytes: new Uint8Array(0), decodedSize: 0 };
     const to = Math.min(end, h.nbytes);
     const from = Math.min(start, to);

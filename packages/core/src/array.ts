@@ -1,4 +1,4 @@
-import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
 import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,

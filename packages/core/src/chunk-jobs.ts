@@ -1,4 +1,4 @@
-import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
 import {
   copyProjection,
   rangeLength,

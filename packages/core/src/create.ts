@@ -1,4 +1,4 @@
-import type { CodecRegistry } from "@z/codecs";
+import type { CodecRegistry } from "@z/codecs/registry";
 import type { ChunkPool } from "./chunk-pool.js";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import {

@@ -53,6 +53,7 @@ export {
   type OpenedLocation,
 } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
+export { enableEncoders } from "./encoders.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
 export {
   defaultChunkPool,

@@ -7,6 +7,10 @@ import { open, openGroup, type Group } from "./group.js";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";
 import { openLocation as openAnyLocation, type LocationOptions, type OpenedLocation } from "./location.js";
 import type { ZarrArray } from "./array.js";
+import { enableEncoders } from "./encoders.js";
+
+// Writing works in Node without asking, as it does through `@z/core`'s Node entry.
+enableEncoders();
 
 /** Node's ways of opening local directories and files. */
 export const nodeLocations: Pick<LocationOptions, "directory" | "file"> = {

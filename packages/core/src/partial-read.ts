@@ -16,7 +16,7 @@ import {
   type OrthogonalDimSelection,
   type StridedView,
 } from "@z/indexing";
-import type { StoredRangeReader } from "@z/codecs";
+import type { StoredRangeReader } from "@z/codecs/registry";
 import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";

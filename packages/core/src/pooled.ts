@@ -1,4 +1,4 @@
-import { CodecError } from "@z/codecs";
+import { CodecError } from "@z/codecs/registry";
 import type { AnyChunkProjection, StridedView } from "@z/indexing";
 import { MetadataError, StoreError, ZarrError, type Store, type TypedArray, type WritableStore } from "@z/meta";
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";

@@ -10,7 +10,7 @@ import {
   type ZarrArray,
 } from "@z/core";
 import { CodecError } from "@z/codecs";
-import { type ZarrError } from "@z/meta";
+import type { ZarrError } from "@z/meta";
 import { HttpByteSource, HttpStore, HttpStoreError } from "@z/store-http";
 import { ZipStore } from "@z/store-zip";
 import {

@@ -1,15 +1,17 @@
 /// <reference types="node" />
 // The entry of a chunk pool thread (see worker-pool.ts): runs batches as they arrive.
 import { parentPort } from "node:worker_threads";
-import { setLargeBufferAdvice } from "@z/codecs";
+import { setLargeBufferAdvice } from "@z/codecs/registry";
 import { adviseHugePages } from "@z/huge-pages";
 import type { WritableStore } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
+import { enableEncoders } from "../encoders.js";
 
 setLargeBufferAdvice(adviseHugePages);
+enableEncoders();
 
 const jobsFor = jobsCache(defaultCodecRegistry);
 const stores = new Map<string, WritableStore>();
