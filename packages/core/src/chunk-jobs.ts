@@ -8,7 +8,7 @@ import {
   type DimRange,
   type DimSelection,
   type StridedView,
-} from "@z/indexing";
+} from "@z/indexing/basic";
 import {
   needsByteSwap,
   parseArrayMetadata,

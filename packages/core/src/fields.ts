@@ -1,5 +1,5 @@
 import { typedArrayConstructor, type DataType, type StructuredField, type TypedArray } from "@z/meta";
-import type { StridedView } from "@z/indexing";
+import type { StridedView } from "@z/indexing/basic";
 import { FieldError } from "./errors.js";
 import { cStrides, product } from "./nd-array.js";
 

@@ -27,7 +27,7 @@ export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
 export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
-export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing";
+export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";

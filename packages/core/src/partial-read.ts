@@ -15,7 +15,7 @@ import {
   type DimSelection,
   type OrthogonalDimSelection,
   type StridedView,
-} from "@z/indexing";
+} from "@z/indexing/basic";
 import type { StoredRangeReader } from "@z/codecs/registry";
 import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";

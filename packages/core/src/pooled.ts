@@ -1,5 +1,5 @@
 import { CodecError } from "@z/codecs/registry";
-import type { AnyChunkProjection, StridedView } from "@z/indexing";
+import type { AnyChunkProjection, StridedView } from "@z/indexing/basic";
 import { MetadataError, StoreError, ZarrError, type Store, type TypedArray, type WritableStore } from "@z/meta";
 import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
 import type {
