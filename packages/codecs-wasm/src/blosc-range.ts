@@ -26,7 +26,7 @@ import {
   type FrameBlocks,
 } from "./blosc-frame.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
+import { kernelDecoders, worthKernels, zstdFrame } from "./blosc-kernels.js";
 import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
 
@@ -61,8 +61,9 @@ export async function decodeBloscRange(
     if (h.flags & FLAG_MEMCPYED)
       return { bytes: await part.bytes(HEADER_SIZE + from, to - from), decodedSize: h.nbytes };
     if (from === to) return { bytes: new Uint8Array(0), decodedSize: h.nbytes };
-    let kernels = readyKernels();
-    if (kernels === undefined && !kernelsUnavailable() && worthKernels(head)) kernels = await loadKernels();
+    const zstd = zstdFrame(head);
+    let kernels = readyKernels(zstd);
+    if (kernels === undefined && !kernelsUnavailable(zstd) && worthKernels(head)) kernels = await loadKernels(zstd);
     return { bytes: await decodeBlocks(part, h, from, to, kernels), decodedSize: h.nbytes };
   } catch (error) {
     if (error instanceof MalformedInput) throw corruptData("blosc", chunk, error.message, error);

@@ -15,7 +15,7 @@ import {
 import { CNAMES, decodeFrame, HEADER_SIZE, readHeader, type FrameWorkspace } from "./blosc-frame.js";
 import type { encodeBlosc } from "./blosc-encode.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
+import { kernelDecoders, worthKernels, zstdFrame } from "./blosc-kernels.js";
 import { decodeBloscRange } from "./blosc-range.js";
 import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
@@ -54,8 +54,9 @@ export const blosc = defineCodec({
   id: "blosc",
   config: bloscConfig,
   create: (config) => {
-    // A codec made is about to decode: the kernels compile meanwhile, so the first chunk need not wait.
-    void loadKernels();
+    // A codec made is about to decode: the kernels (the full ones for Zstd streams) compile
+    // meanwhile, so the first chunk need not wait.
+    void loadKernels(config.cname === "zstd");
     return {
       encode: (data, chunk) => {
         const bytes = requireBytes(data, "blosc", chunk);
@@ -74,10 +75,11 @@ function decodeBlosc(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): 
   // A zlib or Zstd frame's TypeScript stream decoder loads when a frame first needs it.
   const loading = loadStreamDecoder(data);
   if (loading !== undefined) return loading.then(() => decodeBlosc(data, chunk, into));
-  const kernels = readyKernels();
-  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data))
+  const zstd = zstdFrame(data);
+  const kernels = readyKernels(zstd);
+  if (kernels !== undefined || kernelsUnavailable(zstd) || !worthKernels(data))
     return decodeWith(kernels, data, chunk, into);
-  return loadKernels().then((loaded) => decodeWith(loaded, data, chunk, into));
+  return loadKernels(zstd).then((loaded) => decodeWith(loaded, data, chunk, into));
 }
 
 /** `Codec.decodeInto`: decodes into `out` from its start, copying straight out of the kernels' memory. */

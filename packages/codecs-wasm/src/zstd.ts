@@ -52,8 +52,9 @@ export const zstd = defineCodec({
 });
 
 function decodeZstd(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array | Promise<Uint8Array> {
-  const kernels = readyKernels();
-  if (kernels === undefined && !kernelsUnavailable()) return loadKernels().then(() => decodeZstd(data, chunk, into));
+  const kernels = readyKernels(true);
+  if (kernels === undefined && !kernelsUnavailable(true))
+    return loadKernels(true).then(() => decodeZstd(data, chunk, into));
   const limit = maxDecodedSize(chunk);
   try {
     const declared = declaredContentSize(data, limit);
