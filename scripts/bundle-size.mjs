@@ -4,7 +4,7 @@
 // - "esbuild": esbuild, ESM with code splitting (dynamic imports become chunks of their own);
 // - "one-file": esbuild, one file with everything inlined (`splitting: false`: esbuild inlines every
 //   dynamic import's module, evaluated lazily but shipped in the file);
-// - "vite": Vite (Rolldown) in library mode, ESM with code splitting.
+// - "vite": Vite (Rolldown), an app build (fully minified) with code splitting.
 // Pages (scripts/bundle-entries/): `read` opens an array over HTTP with @z/core's openArray and
 // @z/store-http's HttpStore and reads it; `write` creates one and writes it. Each bundle is written
 // to a temporary directory and run in Node against a local HTTP server serving zarr-python's
@@ -186,6 +186,8 @@ async function bundle(bundler, entry, dir) {
 
 async function bundleVite(entry, dir) {
   const warnings = [];
+  // An app build (library mode leaves the whitespace of ES output unminified), its entry keeping
+  // its exports as a page's module script would use them.
   const output = await vite({
     root,
     configFile: false,
@@ -197,11 +199,12 @@ async function bundleVite(entry, dir) {
     build: {
       outDir: dir,
       emptyOutDir: false,
-      minify: true,
       target: "es2022",
       reportCompressedSize: false,
-      lib: { entry: join(root, entry), formats: ["es"], fileName: "index" },
       rolldownOptions: {
+        input: join(root, entry),
+        preserveEntrySignatures: "exports-only",
+        output: { entryFileNames: "index.js" },
         onwarn: (warning) => warnings.push(`vite: ${stripVTControlCharacters(warning.message).trim()}`),
       },
     },

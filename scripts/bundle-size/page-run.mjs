@@ -11,6 +11,16 @@ import { pathToFileURL } from "node:url";
 
 const same = (a, b) => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
+// What of a browser's `document` Vite's dynamic-import helper touches (it adds <link rel=modulepreload>
+// for a chunk's imports, which the import itself loads here).
+globalThis.document ??= {
+  querySelector: () => null,
+  getElementsByTagName: () => [],
+  createElement: () => ({ relList: { supports: () => false }, setAttribute() {} }),
+  head: { appendChild() {} },
+};
+globalThis.window ??= { dispatchEvent: () => true };
+
 const [entry, scenarioText] = process.argv.slice(2);
 const scenario = JSON.parse(scenarioText);
 
