@@ -2,8 +2,8 @@
  * `@z/indexing/basic`: basic selections (integers, slices, `null`, `ELLIPSIS`), whether a selection
  * is basic (`isPureFancyIndexing`, `isPureOrthogonalIndexing`, as `selectionKind` decides), and the
  * copy kernels for every kind of projection, without the other indexers (orthogonal, coordinate,
- * mask, block) and the reading of index arrays: what reading a basic selection needs. The package's
- * index has everything.
+ * mask, block), the reading of index arrays and the fills a write of a scalar makes: what reading a
+ * basic selection needs. The package's index has everything.
  */
 export { BoundsError, SelectionError } from "./errors.js";
 export { slice, isSlice, type Slice } from "./slice.js";
@@ -44,5 +44,5 @@ export {
 } from "./dispatch.js";
 export type { IndexArray, IntegerTypedArray, NestedList, SelectionArray } from "./index-array.js";
 export { selectionView, stridesFor, type StridedView } from "./strided-view.js";
-export { copyStrided, fillStrided } from "./copy.js";
-export { copyProjection, fillProjection, coversChunk, type CopyDirection } from "./projection-copy.js";
+export { copyStrided } from "./copy.js";
+export { copyProjection, type CopyDirection } from "./projection-copy.js";

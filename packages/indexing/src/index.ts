@@ -46,6 +46,8 @@
  * @packageDocumentation
  */
 export * from "./basic.js";
+export { fillStrided } from "./fill.js";
+export { fillProjection, coversChunk } from "./projection-fill.js";
 export { IntArrayDimIndexer, BoolArrayDimIndexer } from "./array-dim-indexers.js";
 export { OrthogonalIndexer, type OrthogonalSelection, type OrthogonalSelectionItem } from "./orthogonal-indexer.js";
 export { CoordinateIndexer, MaskIndexer, type CoordinateSelection, type MaskSelection } from "./point-indexers.js";
