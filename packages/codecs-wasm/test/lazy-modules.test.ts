@@ -78,7 +78,7 @@ describe("a program that registered no encoder", () => {
   it("decodes, and is told what to register when it encodes", async () => {
     vi.resetModules();
     const { blosc, zstd, lz4, zlib, gzip } = await import("../src/index.js");
-    const { MissingEncoderError } = await import("@z/codecs/registry");
+    const { MissingEncoderError } = await import("@z/codecs/define");
     const blocks = fixtures.find((f) => f.config.id === "blosc")!;
     expect(await blosc.create(blocks.config).decode(blocks.encoded, blocks.context as ChunkContext)).toEqual(
       blocks.decoded,

@@ -5,7 +5,7 @@ import { integer } from "./config-schema.js";
 import { decodeBzip2 } from "./bz2-decode.js";
 import type { encodeBzip2 } from "./bz2-encode.js";
 import { defineCodec } from "./define-codec.js";
-import { withEncoder } from "./encoders.js";
+import { withEncoder } from "./with-encoder.js";
 import { CodecError, inChunk } from "./errors.js";
 
 /** numcodecs `BZ2(level=1)`: `{"id": "bz2", "level": 1}`; levels 1 to 9 are block sizes of 100k to 900k. */

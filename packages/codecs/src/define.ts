@@ -31,4 +31,4 @@ export {
 export * from "./define-codec.js";
 export * from "./chunk-bytes.js";
 export { adviseLargeBuffer } from "./large-buffers.js";
-export { withEncoder } from "./encoders.js";
+export { MissingEncoderError, withEncoder } from "./with-encoder.js";

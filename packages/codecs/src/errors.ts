@@ -62,28 +62,3 @@ export class UnknownCodecError extends ZarrError {
 export function inChunk(key: string | undefined): string {
   return key === undefined ? "" : ` in chunk ${key}`;
 }
-
-/**
- * A codec was asked to encode in a program that has not registered its encoder. Encoders are
- * modules of their own, loaded when a codec first encodes, and a browser bundle holds them only if
- * the page registers them (`enableEncoders()` of `@z/core`, or of `@z/codecs` and `@z/codecs-wasm`),
- * so a page that only reads ships none. Node registers them all.
- */
-export class MissingEncoderError extends ZarrError {
-  /** The id of the codec that was to encode (`zlib`, `blosc`, …). */
-  readonly codecId: string;
-  /** The encoder it needs (a name `registerEncoder` takes). */
-  readonly encoder: string;
-
-  constructor(codecId: string, encoder: string, options: { key?: string } = {}) {
-    super(
-      "ZARR_MISSING_ENCODER",
-      `codec ${codecId} cannot encode${inChunk(options.key)}: its encoder (${JSON.stringify(encoder)}) is not ` +
-        "registered here; call enableEncoders() from @z/core once before writing (browser bundles leave " +
-        "encoders out unless a page asks for them; Node registers them)",
-      options,
-    );
-    this.codecId = codecId;
-    this.encoder = encoder;
-  }
-}

@@ -5,7 +5,7 @@ import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js"
 import { field, FieldMismatch, integer, list, nullable, UnknownField, type ConfigValues } from "./config-schema.js";
 import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
-import { withEncoder } from "./encoders.js";
+import { withEncoder } from "./with-encoder.js";
 import {
   aloneDictionarySize,
   chainOf,
