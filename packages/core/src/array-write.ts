@@ -25,6 +25,7 @@ import {
   valuesPerElement,
   withLock,
   type ArrayMetadata,
+  type DataType,
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
@@ -33,10 +34,10 @@ import { filledTyped } from "./chunk-data.js";
 import type { StoreSpec } from "./chunk-pool.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, ReadOnlyError } from "./errors.js";
-import { fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
+import { selectFields, type FieldSelection } from "./fields.js";
 import { gridCoords } from "./grid-coords.js";
 import { arrayMetaKey } from "./keys.js";
-import { product } from "./nd-array.js";
+import { cStrides, product } from "./nd-array.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import type { SelectionOptions } from "./selection-options.js";
 import { checkChunkSize } from "./size-limits.js";
@@ -238,4 +239,25 @@ export async function resize(self: ArrayInternals, shape: readonly number[], opt
   const newGrid = array.cdataShape;
   const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
   await forEachConcurrent(doomed, (c) => store.delete(array.chunkKey(c), { signal: options.signal }), options);
+}
+
+/**
+ * A view of one field's bytes: the elements' dimensions, then the field's subarray dimensions,
+ * then one dimension over the bytes of a single base value, so the strided kernels copy exactly
+ * those bytes and leave the other fields of each element alone.
+ */
+function fieldBytesView(
+  view: StridedView<TypedArray>,
+  elementBytes: number,
+  byteOffset: number,
+  field: { readonly shape: readonly number[]; readonly dtype: DataType },
+): StridedView<Uint8Array> {
+  const base = field.dtype.itemsize;
+  const bytes = new Uint8Array(view.data.buffer, view.data.byteOffset, view.data.byteLength);
+  return {
+    data: bytes.subarray(byteOffset),
+    offset: view.offset * elementBytes,
+    shape: [...view.shape, ...field.shape, base],
+    strides: [...view.strides.map((s) => s * elementBytes), ...cStrides(field.shape).map((s) => s * base), 1],
+  };
 }

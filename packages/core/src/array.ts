@@ -54,6 +54,7 @@ import { ArgumentError, NodeNotFoundError, ValueError } from "./errors.js";
 import { extractFields, selectFields } from "./fields.js";
 import type { HashName } from "./hash.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
+import { holdsNestedChunks } from "./nested-chunks.js";
 import type { ArrayInternals, PoolJob } from "./array-internals.js";
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
@@ -598,18 +599,15 @@ export class ZarrArray {
   /** Asks the store, once, whether this array's chunks are nested (`coords`: a chunk found missing under its `.` key). */
   async #settleNested(coords: readonly number[] | undefined, signal?: AbortSignal): Promise<void> {
     if (this.#nested !== undefined) return;
-    // Loaded only by the arrays that ask (a read that found chunks missing, and none where .zarray says).
-    this.#nestedCheck ??= import("./nested-chunks.js")
-      .then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal))
-      .then(
-        (nested) => {
-          this.#nested = nested;
-        },
-        (error: unknown) => {
-          this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
-          throw error;
-        },
-      );
+    this.#nestedCheck ??= holdsNestedChunks(this.store, this.path, this.ndim, coords, signal).then(
+      (nested) => {
+        this.#nested = nested;
+      },
+      (error: unknown) => {
+        this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
+        throw error;
+      },
+    );
     await this.#nestedCheck;
   }
 

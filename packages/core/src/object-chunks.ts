@@ -10,7 +10,7 @@ import {
   type AnyChunkProjection,
   type Indexer,
   type StridedView,
-} from "@z/indexing/basic";
+} from "@z/indexing";
 import { withLock, type FillValue, type Store, type Synchronizer, type TypedArray, type WritableStore } from "@z/meta";
 import { forEachConcurrent } from "./concurrency.js";
 import { ArgumentError, FieldError, ValueError } from "./errors.js";

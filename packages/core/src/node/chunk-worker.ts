@@ -5,7 +5,7 @@ import { setLargeBufferAdvice } from "@z/codecs/registry";
 import { adviseHugePages } from "@z/huge-pages";
 import type { WritableStore } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
-import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
+import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-batches.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 import { enableEncoders } from "../encoders.js";
