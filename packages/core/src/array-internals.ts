@@ -1,10 +1,19 @@
 /*
  * What the parts of `ZarrArray` that load on first use (array-write.ts: writing and resizing;
- * array-stats.ts: checksums, chunk counts, `info`) reach of an array: its public face and its
+ * array-extra.ts: checksums, chunk counts, `info`, `islice`, views) reach of an array: its public face and its
  * private state, handed over by the class (see `ZarrArray`'s static block). A page that only reads
  * never loads those parts.
  */
-import type { ArrayMetadata, FillValue, Store, Synchronizer, TypedArray } from "@z/meta";
+import type {
+  ArrayMetadata,
+  ChunksSpec,
+  CodecConfig,
+  DataType,
+  FillValue,
+  Store,
+  Synchronizer,
+  TypedArray,
+} from "@z/meta";
 import type { ChunkJobs } from "./chunk-jobs.js";
 import type { ChunkPool, StoreSpec } from "./chunk-pool.js";
 import type { RunOptions } from "./concurrency.js";
@@ -36,6 +45,7 @@ export interface ArrayFace extends ArrayInfoSource {
   readonly itemsize: number;
   readonly cdataShape: number[];
   readonly attrs: { readonly key: string };
+  readonly dimensionSeparator: "." | "/";
   chunkKey(coords: readonly number[]): string;
   set(selection: null, value: unknown, options?: SelectionOptions): Promise<void>;
   resize(shape: readonly number[], options?: RunOptions): Promise<void>;
@@ -65,4 +75,14 @@ export interface ArrayInternals {
   objectArrays(): Promise<{ objects: typeof import("./object-chunks.js"); codec: ObjectChunkCodec }>;
   /** The pool a read or write of `nchunks` chunks should use, if any. */
   poolFor(nchunks: number, choice: ChunkPool | false | undefined): Promise<PoolJob | undefined>;
+}
+
+/** What `ZarrArray.view` may change (each left out stays the array's). */
+export interface ViewOptions {
+  dtype?: string | DataType;
+  shape?: number | readonly number[];
+  chunks?: ChunksSpec;
+  fillValue?: unknown;
+  filters?: readonly CodecConfig[] | null;
+  readOnly?: boolean;
 }

@@ -22,14 +22,7 @@ import {
   V1_ATTRS_KEY,
   V1_META_KEY,
   encodeArrayMetadata,
-  isListable,
   keyPrefix,
-  parseChunkKey,
-  dataTypeFromUser,
-  dataTypeToJSON,
-  normalizeChunks,
-  normalizeFillValue,
-  type ChunksSpec,
   typedArrayConstructor,
   valuesPerElement,
   type ArrayMetadata,
@@ -55,7 +48,9 @@ import { extractFields, selectFields } from "./fields.js";
 import type { HashName } from "./hash.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
 import { holdsNestedChunks } from "./nested-chunks.js";
-import type { ArrayInternals, PoolJob } from "./array-internals.js";
+import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js";
+
+export type { ViewOptions };
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
@@ -107,7 +102,7 @@ const RAW_PARTS_BYTES = 256 << 10;
 
 /** Set by `ZarrArray`'s static block (it reaches a private field): see `createdLayout`. */
 let settleFlat: (array: ZarrArray) => void;
-/** Set by `ZarrArray`'s static block: what its parts loaded on first use reach (array-write.ts, array-stats.ts). */
+/** Set by `ZarrArray`'s static block: what its parts loaded on first use reach (array-write.ts, array-extra.ts). */
 let internalsOf: (array: ZarrArray) => ArrayInternals;
 
 /**
@@ -634,23 +629,8 @@ export class ZarrArray {
     end?: number,
     options: RunOptions = {},
   ): AsyncGenerator<NdArray<T>> {
-    if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
-    const length = this.shape[0]!;
-    const stop = Math.min(end ?? length, length);
-    const step = this.chunks[0]!;
-    for (let block = Math.max(0, start); block < stop; block = (Math.floor(block / step) + 1) * step) {
-      const blockEnd = Math.min(stop, (Math.floor(block / step) + 1) * step);
-      const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
-      const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
-      for (let i = 0; i < blockEnd - block; i++) {
-        const data = (
-          Array.isArray(rows.data)
-            ? rows.data.slice(i * rowSize, (i + 1) * rowSize)
-            : rows.data.subarray(i * rowSize, (i + 1) * rowSize)
-        ) as T;
-        yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
-      }
-    }
+    const { islice } = await import("./array-extra.js");
+    yield* islice<T>(this, start, end, options);
   }
 
   /** Iterates over the first dimension, as iterating a zarr-python array does (object arrays: `islice<unknown[]>()` types the rows). */
@@ -718,22 +698,8 @@ export class ZarrArray {
    * `readOnly`) write data, but never changes the stored `.zarray`.
    */
   async view(options: ViewOptions = {}): Promise<ZarrArray> {
-    const dtype = options.dtype === undefined ? this.dtype : resolveViewDtype(options.dtype);
-    const shape =
-      options.shape === undefined
-        ? this.shape
-        : typeof options.shape === "number"
-          ? [options.shape]
-          : [...options.shape];
-    const chunks = options.chunks === undefined ? this.chunks : normalizeChunks(options.chunks, shape, dtype.itemsize);
-    const meta: ArrayMetadata = {
-      ...this.#meta,
-      dtype,
-      shape,
-      chunks,
-      fillValue: options.fillValue === undefined ? this.fillValue : normalizeFillValue(options.fillValue, dtype),
-      filters: options.filters === undefined ? this.filters : options.filters,
-    };
+    const { viewMetadata } = await import("./array-extra.js");
+    const meta = viewMetadata(this.#meta, options);
     const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
     const readOnly = options.readOnly ?? this.readOnly;
@@ -752,13 +718,8 @@ export class ZarrArray {
 
   /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
   async astype(dtype: string | DataType): Promise<ZarrArray> {
-    const target = resolveViewDtype(dtype);
-    const cast: CodecConfig = {
-      id: "astype",
-      encode_dtype: dataTypeToJSON(this.dtype) as string,
-      decode_dtype: dataTypeToJSON(target) as string,
-    };
-    return this.view({ dtype: target, filters: [cast, ...(this.filters ?? [])], readOnly: true });
+    const { astypeView } = await import("./array-extra.js");
+    return this.view(astypeView(this.#meta, dtype));
   }
 
   // --- checksums ------------------------------------------------------------------------------
@@ -769,7 +730,7 @@ export class ZarrArray {
    * `attrs`).
    */
   async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
-    const { digest } = await import("./array-stats.js");
+    const { digest } = await import("./array-extra.js");
     return digest(internalsOf(this), hashname, options);
   }
 
@@ -818,15 +779,8 @@ export class ZarrArray {
 
   /** The chunk keys of this array present in the store (needs a listable store). */
   async initializedChunkKeys(options: RunOptions = {}): Promise<string[]> {
-    if (!isListable(this.store)) throw new ArgumentError("the store cannot list its keys");
-    await this.#settleNested(undefined, options.signal);
-    const prefix = keyPrefix(this.path);
-    const grid = this.cdataShape;
-    const keys = await this.store.list(prefix, { signal: options.signal });
-    return keys.filter((key) => {
-      const coords = parseChunkKey(key.slice(prefix.length), this.ndim, this.dimensionSeparator);
-      return coords?.every((c, i) => c < grid[i]!);
-    });
+    const { initializedChunkKeys } = await import("./array-extra.js");
+    return initializedChunkKeys(internalsOf(this), options);
   }
 
   /** How many chunks are stored (counted correctly for both separators, unlike zarr-python 2.13 with `/`). */
@@ -836,22 +790,13 @@ export class ZarrArray {
 
   /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
-    if (!isListable(this.store)) return undefined;
-    const keys = [this.#metaKey, this.attrs.key, ...(await this.initializedChunkKeys(options))];
-    const sizes: number[] = [];
-    await forEachConcurrent(
-      keys,
-      async (key) => {
-        sizes.push((await this.store.get(key, { signal: options.signal }))?.length ?? 0);
-      },
-      options,
-    );
-    return sizes.reduce((a, b) => a + b, 0);
+    const { nbytesStored } = await import("./array-extra.js");
+    return nbytesStored(internalsOf(this), options);
   }
 
   /** A text report like zarr-python's `Array.info`. */
   async info(options: RunOptions = {}): Promise<string> {
-    const { info } = await import("./array-stats.js");
+    const { info } = await import("./array-extra.js");
     return info(internalsOf(this), options);
   }
 }
@@ -882,18 +827,6 @@ export interface SelectionAccessor<S> {
   get<T extends NdData = TypedArray>(selection: S, options?: SelectionOptions): Promise<NdArray<T>>;
   set(selection: S, value: unknown, options?: SelectionOptions): Promise<void>;
 }
-
-export interface ViewOptions {
-  dtype?: string | DataType;
-  shape?: number | readonly number[];
-  chunks?: ChunksSpec;
-  fillValue?: unknown;
-  filters?: readonly CodecConfig[] | null;
-  readOnly?: boolean;
-}
-
-const resolveViewDtype = (dtype: string | DataType): DataType =>
-  typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype;
 
 /** Stores such as a nested directory store carry a default separator for the arrays in them. */
 export function storeSeparator(store: Store): "." | "/" | undefined {
