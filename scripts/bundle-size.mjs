@@ -186,8 +186,10 @@ async function bundle(bundler, entry, dir) {
 
 async function bundleVite(entry, dir) {
   const warnings = [];
-  // An app build (library mode leaves the whitespace of ES output unminified), its entry keeping
-  // its exports as a page's module script would use them.
+  // An app build (library mode leaves the whitespace of ES output unminified). Its entry keeps its
+  // exports, and Rolldown may add to them ("allow-extension") to merge shared modules into it, as it
+  // does for an app's entry, which exports nothing (with "exports-only" every module shared with a
+  // lazily loaded chunk stays a file of its own).
   const output = await vite({
     root,
     configFile: false,
@@ -203,7 +205,7 @@ async function bundleVite(entry, dir) {
       reportCompressedSize: false,
       rolldownOptions: {
         input: join(root, entry),
-        preserveEntrySignatures: "exports-only",
+        preserveEntrySignatures: "allow-extension",
         output: { entryFileNames: "index.js" },
         onwarn: (warning) => warnings.push(`vite: ${stripVTControlCharacters(warning.message).trim()}`),
       },
