@@ -7,11 +7,10 @@ import {
   type FrameWorkspace,
   type StreamDecoders,
 } from "./blosc-frame.js";
-import { streamDecoders } from "./blosc-streams.js";
+import { streamDecoders, zstdKernel } from "./blosc-streams.js";
 import { MalformedInput } from "./errors.js";
 import { decodesZstd, type Kernels } from "./kernels.js";
 import { lz4Problem } from "./lz4-block.js";
-import { NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 
 /**
  * Compressed frames gain from the WebAssembly kernels (LZ4 and Zstd streams, byte and bit
@@ -58,6 +57,8 @@ function makeDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: 
       zstd: !decodesZstd(kernels)
         ? streamDecoders.zstd
         : (src, start, end, dst, d, n) => {
+            // Loaded with the frame's TypeScript Zstd decoder (`loadStreamDecoder`).
+            const { zstdDecodeIn, NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdProblem } = zstdKernel()!;
             const r = zstdDecodeIn(kernels, src, start, end, dst, d, n);
             // c-blosc's Zstd streams declare their size; any other goes to the TypeScript decoder.
             if (r === NO_CONTENT_SIZE) return streamDecoders.zstd(src, start, end, dst, d, n);

@@ -1,7 +1,8 @@
 /*
  * The TypeScript decoders of the streams inside Blosc frames. BloscLZ's, LZ4's and Snappy's are
- * small and always here; zlib's (@z/codecs' zlib) and Zstd's (zstd-decode.ts) load when a frame
- * first needs them (`loadStreamDecoder`), so reading lz4 frames loads neither.
+ * small and always here; zlib's (@z/codecs' zlib) and Zstd's (zstd-decode.ts, and what the kernels'
+ * Zstd decoding needs, zstd-wasm.ts) load when a frame first needs them (`loadStreamDecoder`), so
+ * reading lz4 frames loads none of them.
  */
 import { CNAME_FORMAT, HEADER_SIZE, type StreamDecoder, type StreamDecoders } from "./blosc-frame.js";
 import { blosclzDecode } from "./blosclz.js";
@@ -15,6 +16,10 @@ const wrongSize = (name: string, got: number, n: number): never => {
 
 let zlibStream: StreamDecoder | undefined;
 let zstdStream: StreamDecoder | undefined;
+let zstdWasm: typeof import("./zstd-wasm.js") | undefined;
+
+/** What the full kernels' Zstd decoding needs (zstd-wasm.ts), once `loadStreamDecoder` loaded it for a Zstd frame. */
+export const zstdKernel = (): typeof import("./zstd-wasm.js") | undefined => zstdWasm;
 
 const notLoaded = (name: string): never => {
   throw new Error(`the ${name} stream decoder is used before loadStreamDecoder loaded it`);
@@ -65,8 +70,9 @@ export function loadStreamDecoder(data: Uint8Array): Promise<void> | undefined {
       };
     });
   }
-  if (format === CNAME_FORMAT.zstd && zstdStream === undefined) {
-    return import("./zstd-decode.js").then(({ zstdDecode }) => {
+  if (format === CNAME_FORMAT.zstd && (zstdStream === undefined || zstdWasm === undefined)) {
+    return Promise.all([import("./zstd-decode.js"), import("./zstd-wasm.js")]).then(([{ zstdDecode }, wasm]) => {
+      zstdWasm = wasm;
       zstdStream ??= (src, start, end, dst, d, n) => {
         let out: Uint8Array;
         try {

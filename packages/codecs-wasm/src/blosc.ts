@@ -14,12 +14,19 @@ import {
 } from "@z/codecs/define";
 import { CNAMES, decodeFrame, HEADER_SIZE, readHeader, type FrameWorkspace } from "./blosc-frame.js";
 import type { encodeBlosc } from "./blosc-encode.js";
-import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
+import {
+  kernelsUnavailable,
+  loadKernels,
+  readyKernels,
+  release,
+  reserve,
+  ZSTD_READ_SLACK,
+  type Kernels,
+} from "./kernels.js";
 import { kernelDecoders, worthKernels, zstdFrame } from "./blosc-kernels.js";
 import { decodeBloscRange } from "./blosc-range.js";
 import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
-import { ZSTD_READ_SLACK } from "./zstd-wasm.js";
 
 /**
  * numcodecs `Blosc(cname="lz4", clevel=5, shuffle=SHUFFLE, blocksize=0)`:

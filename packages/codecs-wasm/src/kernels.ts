@@ -18,6 +18,9 @@ interface Exports extends ModuleExports {
   blosc_decode(src: number, srcLen: number, dst: number, dstCap: number, tmp: number): number;
 }
 
+/** How many bytes past its input the kernels' `zstd_decode` may read (wild copies of literals). */
+export const ZSTD_READ_SLACK = 32;
+
 /** An instance of the kernels and its linear memory, handed out as regions. */
 export type Kernels = Instance<Exports>;
 

@@ -36,9 +36,6 @@ export function zstdProblem(code: number): string {
   return PROBLEMS[code] ?? `failure ${code}`;
 }
 
-/** How many bytes past its input `zstd_decode` may read (wild copies of literals). */
-export const ZSTD_READ_SLACK = 32;
-
 /**
  * Decodes the frames of `src[start, end)` into `dst[d, d + capacity)` with the full kernels (see
  * kernels.ts), both views of their memory with `ZSTD_READ_SLACK` readable bytes after `end`; returns the bytes written or a

@@ -12,10 +12,18 @@ import {
   type ChunkContext,
 } from "@z/codecs/define";
 import { corruptData, MalformedInput, OutputTooLarge } from "./errors.js";
-import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
+import {
+  kernelsUnavailable,
+  loadKernels,
+  readyKernels,
+  release,
+  reserve,
+  ZSTD_READ_SLACK,
+  type Kernels,
+} from "./kernels.js";
 import { declaredContentSize, zstdDecode } from "./zstd-decode.js";
 import type { encodeZstd } from "./zstd-encode.js";
-import { NO_CONTENT_SIZE, ZSTD_READ_SLACK, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
+import { NO_CONTENT_SIZE, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 
 /**
  * numcodecs `Zstd(level=1)`: `{"id": "zstd", "level": 1}`. Newer numcodecs also writes

@@ -4,8 +4,7 @@ import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js"
 import { integer } from "./config-schema.js";
 import { decodeBzip2 } from "./bz2-decode.js";
 import type { encodeBzip2 } from "./bz2-encode.js";
-import { defineCodec } from "./define-codec.js";
-import { withEncoder } from "./with-encoder.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
 /** numcodecs `BZ2(level=1)`: `{"id": "bz2", "level": 1}`; levels 1 to 9 are block sizes of 100k to 900k. */

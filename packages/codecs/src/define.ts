@@ -31,4 +31,3 @@ export {
 export * from "./define-codec.js";
 export * from "./chunk-bytes.js";
 export { adviseLargeBuffer } from "./large-buffers.js";
-export { MissingEncoderError, withEncoder } from "./with-encoder.js";

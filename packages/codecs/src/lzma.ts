@@ -3,9 +3,8 @@ import type { ChunkContext } from "./codec.js";
 import { DecodeFailure, OutputBuffer, corrupt, truncated } from "./bounded-output.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { field, FieldMismatch, integer, list, nullable, UnknownField, type ConfigValues } from "./config-schema.js";
-import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
-import { withEncoder } from "./with-encoder.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import {
   aloneDictionarySize,
   chainOf,

@@ -2,8 +2,7 @@ import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
 import { adler32, inflateInto, inflateRaw, InflateFailure, inflateWhole, readUint32BE } from "./deflate-stream.js";
-import { defineCodec } from "./define-codec.js";
-import { withEncoder } from "./with-encoder.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 import type { encodeZlib } from "./zlib-encode.js";
 
