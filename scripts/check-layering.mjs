@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Fails when a package imports a workspace package that is not below it in scripts/layers.json,
-// when package imports form a cycle, or when a browser-safe package's sources import Node built-ins
-// or Node-only packages outside its Node entries.
+// when package imports form a cycle, when a browser-safe package's sources import Node built-ins
+// or Node-only packages outside its Node entries, or when a package imports one of its
+// "$node-only-imports" (its optional peers, e.g. @z/core's stores) outside its Node entries (even
+// `import type`) or lists one as anything but an optional peer dependency.
 import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 
@@ -48,8 +50,18 @@ for (const name of readdirSync(join(root, "packages"))) {
   }
   const may = allowed(name);
   const nodeEntries = new Set(layers["$node-entries"]?.[name] ?? []);
+  const nodeOnlyImports = new Set(layers["$node-only-imports"]?.[name] ?? []);
   const uses = new Set();
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  // What only the Node side loads, by dynamic import, is an optional peer: installing this package
+  // installs none of them (nor their install scripts).
+  for (const target of nodeOnlyImports) {
+    const dep = `@z/${target}`;
+    if (pkg.dependencies?.[dep] !== undefined || pkg.peerDependenciesMeta?.[dep]?.optional !== true)
+      problems.push(
+        `packages/${name}/package.json: ${dep} must be an optional peer dependency only ("$node-only-imports" in scripts/layers.json): peerDependencies and peerDependenciesMeta { optional: true }, not dependencies`,
+      );
+  }
   for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies })) {
     if (dep.startsWith("@z/")) uses.add(dep.slice(3));
   }
@@ -65,6 +77,11 @@ for (const name of readdirSync(join(root, "packages"))) {
           const target = spec.slice(3).split("/")[0];
           // Tests may use the package's own test kits and any lower layer.
           if (target !== name) uses.add(target);
+          if (sub === "src" && !nodeOnly && nodeOnlyImports.has(target)) {
+            problems.push(
+              `${where}: @z/${name} imports @z/${target} outside its Node entries and src/node/ (an optional peer, loaded only there by dynamic import; not even \`import type\` where a browser loads it)`,
+            );
+          }
           if (sub === "src" && browserSafe.has(name) && !nodeOnly && target !== name && !browserSafe.has(target)) {
             problems.push(
               `${where}: browser-safe @z/${name} imports the Node-only @z/${target} outside its Node entries and src/node/`,

@@ -16,7 +16,7 @@ const write = (file, value) =>
 
 write("package.json", {
   name: `@z/${dir}`,
-  version: "0.1.0",
+  version: "0.0.0",
   description,
   license: "MIT",
   type: "module",

@@ -1,6 +1,8 @@
 // The viewer page: open a Zarr v2 array or group by URL (`?url=…&path=…`), list the hierarchy and
 // draw 2-D slices through a colormap. See ../README.md for what it can list over plain HTTP.
 import { Group, ZarrArray, open, openConsolidated, openLocation, slice, type BasicSelectionItem } from "@z/core";
+import { httpLocations } from "@z/store-http";
+import { zipLocations } from "@z/store-zip";
 import { COLORMAPS, colormapTable, isColormap, type ColormapName } from "./colormaps.js";
 import { contrastLimits, drawableDtype, toPlane, toRgba, type LimitsMode, type Plane } from "./render.js";
 
@@ -129,7 +131,7 @@ async function load(url: string, path: string): Promise<void> {
   ui.viewer.hidden = true;
   setState("loading", "opening…");
   try {
-    const { store, path: base } = await openLocation(url, { http: { retries: 2 } });
+    const { store, path: base } = await openLocation(url, { ...httpLocations({ retries: 2 }), ...zipLocations });
     let root: ZarrArray | Group;
     let consolidated = false;
     try {

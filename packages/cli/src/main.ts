@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { ZarrError } from "@z/meta";
 import { checkFlags, CommandError, parseArgs, UsageError, type Command, type Io } from "./command.js";
 import { attrs } from "./commands/attrs.js";
@@ -64,7 +65,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version") {
-    io.out("zarr (@z/cli) 0.1.0\n");
+    io.out(`zarr (@z/cli) ${packageVersion()}\n`);
     return 0;
   }
   const command = commands.find((c) => c.name === name);
@@ -103,4 +104,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     throw error;
   }
+}
+
+/** The version in the package's own package.json (beside dist/ and src/ alike). */
+function packageVersion(): string {
+  const text = readFileSync(new URL("../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version: string }).version;
 }

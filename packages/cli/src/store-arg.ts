@@ -8,13 +8,16 @@ import {
   parseLocation,
   type Location,
 } from "@z/core";
-import { fileByteSource, nodeLocations } from "@z/core/node";
 import { isListable, joinPath, ZarrError, type Store } from "@z/meta";
+import { DirectoryStore, fileByteSource } from "@z/store-fs";
+import { httpLocations } from "@z/store-http";
+import { zipLocations } from "@z/store-zip";
 import { CommandError, UsageError } from "./command.js";
 
 // Every STORE argument goes through this file. Parsing and opening are @z/core's (`parseLocation`,
-// `openLocation`); this adds the CLI's checks (a missing store, a file where a directory should be)
-// and closes what it opened, so zip files get their central directory.
+// `openLocation`, given the openers of the store packages the CLI depends on); this adds the CLI's
+// checks (a missing store, a file where a directory should be) and closes what it opened, so zip
+// files get their central directory.
 
 /**
  * What a STORE argument names (core's `Location`, local paths made absolute): a directory, a zip
@@ -119,8 +122,10 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
   let store: Store;
   try {
     ({ store } = await openLocation(text, {
-      directory: (dir) => nodeLocations.directory!(resolve(dir)),
-      file: async (file, writable) => {
+      ...httpLocations(),
+      ...zipLocations,
+      openDirectory: (dir) => new DirectoryStore(resolve(dir)),
+      openFile: async (file, writable) => {
         const source = await fileByteSource(resolve(file), { writable });
         files.push(source);
         return source;
@@ -146,7 +151,7 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     // a new zip file nothing was written to is removed again rather than left as an empty archive
     const unused = created !== undefined && isListable(store) && (await store.list().catch(() => [""])).length === 0;
     try {
-      // a ZipStore (from @z/store-zip, through core): close() writes the central directory
+      // a ZipStore (zipLocations): close() writes the central directory
       if (location.kind === "zip") await (store as Store & { close(): Promise<void> }).close();
     } finally {
       await Promise.all(files.map((f) => f.close()));

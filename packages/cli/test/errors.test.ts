@@ -23,6 +23,13 @@ describe("help and usage", () => {
     expect((await run([name, "-h"])).out).toBe(out);
   });
 
+  it("zarr --version prints the version in the package's package.json", async () => {
+    const { version } = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    expect(await run(["--version"])).toMatchObject({ code: 0, out: `zarr (@z/cli) ${version}\n` });
+  });
+
   it("refuses an unknown command", async () => {
     const { code, err } = await run(["frobnicate"]);
     expect(code).toBe(2);

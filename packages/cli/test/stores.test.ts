@@ -9,8 +9,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fileByteSource, openLocation } from "@z/core/node";
+import { openLocation } from "@z/core/node";
 import { isListable, type ByteSource } from "@z/meta";
+import { fileByteSource } from "@z/store-fs";
 import { parseRange } from "../src/commands/serve.js";
 import { FIXTURES, run, STORE, tempDir } from "./helpers.js";
 
@@ -39,7 +40,7 @@ async function contents(location: string): Promise<Map<string, string>> {
     files.push(source);
     return source;
   };
-  const { store } = await openLocation(location, { file });
+  const { store } = await openLocation(location, { openFile: file });
   const out = new Map<string, string>();
   if (!isListable(store)) throw new Error(`${location} cannot list`);
   for (const key of (await store.list()).sort()) out.set(key, Buffer.from((await store.get(key))!).toString("hex"));
@@ -198,7 +199,7 @@ describe("http(s) URLs", () => {
       const g = expected.gets.find((x) => x.path === "nested" && x.selection === "1:3")!;
       expect(await ok(["get", `${server.url}|zarr2:nested`, "1:3"])).toBe(`${g.repr}\n`);
       expect(await ok(["info", server.url, "--path", "grp/a"])).toMatch(
-        /^Name +: \/grp\/a\n[^]*Store type +: HttpStore\n/,
+        /^Name +: \/grp\/a\n[\s\S]*Store type +: HttpStore\n/,
       );
       expect(await run(["get", server.url, "--path", "nope"])).toMatchObject({
         code: 1,

@@ -102,4 +102,18 @@ describe("the zarr command", () => {
     expect(done.code).toBe(0);
     expect(done.stderr).toBe("stopped\n");
   });
+
+  it("its package entry loads through require() too (the exports' default condition)", async () => {
+    const script = `const m = require("@z/cli"); console.log(typeof m.main);`;
+    const done = await new Promise<Done>((resolve, reject) => {
+      const child = spawn(process.execPath, ["-e", script], { cwd: fileURLToPath(new URL("..", import.meta.url)) });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk: Buffer) => void (stdout += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => void (stderr += chunk.toString()));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(done).toEqual({ code: 0, stdout: "function\n", stderr: "" });
+  });
 });

@@ -34,7 +34,7 @@ import { corruptData, MalformedInput } from "./errors.js";
  * 1 (byte), 2 (bit) or -1 (numcodecs' AUTOSHUFFLE: bit shuffle for 1-byte items, else byte
  * shuffle, decided per encode and stored as -1); `blocksize` 0 is automatic.
  *
- * `typesize` (numcodecs >= 0.16's `Blosc(typesize=...)`; numcodecs 0.16.0 wrote it into `.zarray`,
+ * `typesize` (the `Blosc(typesize=...)` of numcodecs 0.16 and later; numcodecs 0.16.0 wrote it into `.zarray`,
  * `null` when not given, and later releases read it but no longer write it) is the item size
  * encoding shuffles by and hands c-blosc in place of the array's; `null` or left out means the
  * array's. Above 255 c-blosc takes 1, as it does for an item size that large. Decoding never

@@ -22,7 +22,7 @@ function typescriptCodec(format: "zlib" | "gzip", config: { level: number }): Fa
         : import("@z/codecs/gzip").then((m) => (codec = m.gzip.create(config))));
 }
 
-/** numcodecs `Zlib`, as @z/codecs' `zlib` (same config, results and errors), in WebAssembly. */
+/** numcodecs `Zlib`, as `@z/codecs`' `zlib` (same config, results and errors), in WebAssembly. */
 export const zlib = defineCodec({
   id: "zlib",
   config: levelConfig,
@@ -41,7 +41,7 @@ export const zlib = defineCodec({
   },
 });
 
-/** numcodecs `GZip`, as @z/codecs' `gzip` (same config, results and errors), in WebAssembly. */
+/** numcodecs `GZip`, as `@z/codecs`' `gzip` (same config, results and errors), in WebAssembly. */
 export const gzip = defineCodec({
   id: "gzip",
   config: levelConfig,

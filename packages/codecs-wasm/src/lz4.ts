@@ -16,7 +16,7 @@ import type { encodeLz4 } from "./lz4-encode.js";
 
 /**
  * numcodecs `LZ4(acceleration=1)`: `{"id": "lz4", "acceleration": 1}`. numcodecs accepts any
- * integer and treats values <= 0 as 1.
+ * integer and treats values of 0 or less as 1.
  */
 export const lz4Config = { acceleration: integer({ default: 1 }) };
 

@@ -28,7 +28,7 @@ import { NO_CONTENT_SIZE, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 /**
  * numcodecs `Zstd(level=1)`: `{"id": "zstd", "level": 1}`. Newer numcodecs also writes
  * `"checksum": false|true`; it is accepted and written back only when given. numcodecs 0.11 takes
- * any integer level (it treats levels <= 0 as 1 and above 22 as 22); later versions pass levels
+ * any integer level (it treats levels of 0 or less as 1 and above 22 as 22); later versions pass levels
  * down to -131072 (zstd's fast levels) to libzstd.
  */
 export const zstdConfig = {

@@ -81,7 +81,7 @@ function reverseBlocks(frame: Uint8Array): Uint8Array {
   const nblocks = Math.ceil(nbytes / blocksize);
   const first = HEADER_SIZE + 4 * nblocks;
   const starts = Array.from({ length: nblocks }, (_, b) => view.getUint32(HEADER_SIZE + 4 * b, true));
-  const ends = starts.map((s, b) => (b + 1 < nblocks ? starts[b + 1]! : cbytes));
+  const ends = starts.map((_, b) => (b + 1 < nblocks ? starts[b + 1]! : cbytes));
   const out = frame.slice();
   const outView = new DataView(out.buffer);
   let at = first;

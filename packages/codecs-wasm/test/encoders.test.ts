@@ -30,7 +30,7 @@ afterEach(() => setEncodeKernelsEnabled(true));
 function inWasm(
   input: Uint8Array,
   outLength: number,
-  run: (src: number, dst: number, tmp: number) => number | void,
+  run: (src: number, dst: number, tmp: number) => unknown,
 ): Uint8Array {
   const src = kernels.heapBase;
   const dst = src + input.length + 64;

@@ -132,4 +132,31 @@ describe("xxh64", () => {
     expect(hex(new TextEncoder().encode("Nobody inspects the spammish repetition"))).toBe("fbcea83c8a378bf1");
     expect(hex(pseudoRandomBytes(0))).toBe("ef46db3751d8e999");
   });
+
+  it("hashes many 32-byte stripes and the tail after them, of a whole buffer or a part of it", () => {
+    // Values from xxhash-wasm 1.1.0's h64Raw (an implementation of its own, in WebAssembly).
+    const bytes = (n: number, seed: number) => {
+      const d = new Uint8Array(n);
+      let s = seed;
+      for (let i = 0; i < n; i++) {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+        d[i] = s >>> 24;
+      }
+      return d;
+    };
+    const hex = ([high, low]: [number, number]) =>
+      high.toString(16).padStart(8, "0") + low.toString(16).padStart(8, "0");
+    const expected: [number, string][] = [
+      [32, "28fc5963759a6033"],
+      [63, "14c2074a400ae137"],
+      [64, "849a522f285a26ca"],
+      [100, "62bc3b54b1c633bf"],
+      [1000, "7a26cf5d511760c7"],
+      [65536 + 31, "c9ef607201e25a31"],
+      [(1 << 20) + 5, "29867539a06ca7d5"],
+    ];
+    for (const [n, value] of expected) expect(hex(xxh64(bytes(n, n))), `${n} bytes`).toBe(value);
+    const big = bytes(5000, 9);
+    expect(hex(xxh64(big, 17, 4093))).toBe("f974fb24809cb348");
+  });
 });

@@ -180,7 +180,7 @@ export function lookup3Hash(data: Uint8Array, initval = 0): number {
   return c >>> 0;
 }
 
-/** Where the 4 checksum bytes go (numcodecs >= 0.13's `location`; 0.11 always puts them first). */
+/** Where the 4 checksum bytes go (the `location` of numcodecs 0.13 and later; 0.11 always puts them first). */
 export type ChecksumLocation = "start" | "end";
 
 /** The optional `location` parameter of numcodecs >= 0.13's crc32 and adler32 (0.11 has none). */

@@ -68,7 +68,7 @@ export interface Codec {
   encode(data: CodecData, chunk: ChunkContext): Promise<CodecData> | CodecData;
   decode(data: CodecData, chunk: ChunkContext): Promise<CodecData> | CodecData;
   /**
-   * Decodes bytes `start` to `end` (0 <= start <= end) of what `decode` would return for the stored
+   * Decodes bytes `start` to `end` (`0 <= start <= end`) of what `decode` would return for the stored
    * chunk that `read` reads, reading only what it needs of it. Resolves to `undefined` when `read`
    * finds no stored chunk. Must give exactly the bytes `decode` would, and throw as `decode` would
    * (typed errors) for corrupt input in the parts it reads; it must also refuse, like `decode`, a

@@ -35,12 +35,14 @@ export interface Field<T = unknown, Omittable extends boolean = boolean> {
 }
 
 /** A codec's config declaration: field name → field, in the order numcodecs writes the keys. */
+// biome-ignore lint/suspicious/noExplicitAny: a field of any value type; each codec's schema narrows it
 export type ConfigSchema = { readonly [key: string]: Field<any, boolean> };
 
 /** The parsed value of a field. */
 export type FieldValue<F> = F extends Field<infer T, boolean> ? T : never;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
+// biome-ignore lint/suspicious/noExplicitAny: matches an omittable field of any value type
 type OmittableKeys<S> = { [K in keyof S]: S[K] extends Field<any, true> ? K : never }[keyof S];
 
 /** A parsed config: every field present (defaults filled), with its TypeScript type. */

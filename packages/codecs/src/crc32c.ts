@@ -2,7 +2,7 @@ import { defineCodec } from "./define-codec.js";
 import { checksumCodec, crc32c as crc32cChecksum, locationField } from "./checksum32.js";
 
 /**
- * numcodecs `CRC32C()` (numcodecs >= 0.14): `{"id": "crc32c"}`. `location` (`"start"` or `"end"`)
+ * numcodecs `CRC32C()` (numcodecs 0.14 and later): `{"id": "crc32c"}`. `location` (`"start"` or `"end"`)
  * is written back only when set, as numcodecs writes it only when given; left out it is `"end"`,
  * numcodecs' default for this codec (unlike crc32 and adler32).
  */

@@ -5,7 +5,7 @@ import { checksumCodec, fletcher32 as fletcher32Checksum } from "./checksum32.js
 export const fletcher32Config = {};
 
 /**
- * numcodecs `Fletcher32` (numcodecs >= 0.12; not in 0.11): the data followed by its HDF5
+ * numcodecs `Fletcher32` (numcodecs 0.12 and later; not in 0.11): the data followed by its HDF5
  * Fletcher-32 checksum, 4 bytes little-endian.
  */
 export const fletcher32 = defineCodec({

@@ -1,3 +1,12 @@
+/**
+ * The codecs of Zarr v2 arrays (the `compressor` and `filters` of `.zarray`), compatible with
+ * numcodecs: the `Codec` contract, `defineCodec` (a config declared once), the lazy
+ * `CodecRegistry` (`defaultRegistry`, `registerCodec`), and pure-TypeScript zlib, gzip, bz2, lzma
+ * and every numcodecs filter, checksum and object codec. The codec contract's test kit is
+ * `@z/codecs/testing`. No Node built-ins.
+ *
+ * @packageDocumentation
+ */
 export * from "./registry.js";
 export * from "./define.js";
 export { zlib, zlibConfig } from "./zlib.js";

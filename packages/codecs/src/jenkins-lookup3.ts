@@ -3,8 +3,8 @@ import { defineCodec } from "./define-codec.js";
 import { checksumCodec, lookup3Hash } from "./checksum32.js";
 
 /**
- * numcodecs `JenkinsLookup3(initval=0, prefix=None)`: `{"id": "jenkins_lookup3", "initval": 0,
- * "prefix": null}`. `initval` seeds the hash (a uint32); `prefix`, bytes hashed before the data
+ * numcodecs `JenkinsLookup3(initval=0, prefix=None)`:
+ * `{"id": "jenkins_lookup3", "initval": 0, "prefix": null}`. `initval` seeds the hash (a uint32); `prefix`, bytes hashed before the data
  * but not stored, is given as a list of byte values (numcodecs keeps it as a NumPy array, which has
  * no JSON form of its own).
  */
@@ -14,7 +14,7 @@ export const jenkinsLookup3Config = {
 };
 
 /**
- * numcodecs `JenkinsLookup3` (numcodecs >= 0.12; not in 0.11): the data followed by Bob Jenkins'
+ * numcodecs `JenkinsLookup3` (numcodecs 0.12 and later; not in 0.11): the data followed by Bob Jenkins'
  * lookup3 hash (`hashlittle`, as HDF5 computes it) of `prefix` + data, 4 bytes little-endian.
  */
 export const jenkinsLookup3 = defineCodec({

@@ -51,11 +51,11 @@ const indentField = field<number | string | null>({
 });
 
 /**
- * numcodecs `JSON(encoding='utf-8', skipkeys=False, ensure_ascii=True, check_circular=True,
- * allow_nan=True, sort_keys=True, indent=None, separators=None, strict=True)`, written as its
- * `get_config()` writes it: `{"id": "json2", "encoding": "utf-8", "skipkeys": false, "ensure_ascii":
- * true, "check_circular": true, "allow_nan": true, "indent": null, "separators": [",", ":"],
- * "sort_keys": true, "strict": true}`. `separators` left out (or null) becomes `[",", ":"]`, or
+ * numcodecs
+ * `JSON(encoding='utf-8', skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, sort_keys=True, indent=None, separators=None, strict=True)`,
+ * written as its `get_config()` writes it:
+ * `{"id": "json2", "encoding": "utf-8", "skipkeys": false, "ensure_ascii": true, "check_circular": true, "allow_nan": true, "indent": null, "separators": [",", ":"], "sort_keys": true, "strict": true}`.
+ * `separators` left out (or null) becomes `[",", ":"]`, or
  * `[", ", ": "]` with an indent.
  */
 export const json2Config = {

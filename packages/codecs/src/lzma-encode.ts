@@ -451,17 +451,6 @@ interface Finder {
 // ---------------------------------------------------------------------------------------------
 // Price tables, refreshed from the model as it adapts
 
-function treePrice(probs: Uint16Array, base: number, bits: number, symbol: number): number {
-  let total = 0;
-  let m = 1;
-  for (let i = bits - 1; i >= 0; i--) {
-    const bit = (symbol >>> i) & 1;
-    total += price(probs[base + m]!, bit);
-    m = (m << 1) | bit;
-  }
-  return total;
-}
-
 /** The prices of all `2^bits` symbols of a bit tree (`out[symbol]`), each node's prefix priced once. */
 function treePrices(probs: Uint16Array, base: number, bits: number, out: Int32Array): void {
   // out[m] for tree node m (1 .. 2^(bits+1)-1): the price of the path to it; leaves at 2^bits + symbol.

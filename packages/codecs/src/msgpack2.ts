@@ -9,8 +9,8 @@ export { MsgpackExt } from "./msgpack.js";
 
 /**
  * numcodecs `MsgPack(use_single_float=False, use_bin_type=True, raw=False)`, written as its
- * `get_config()` writes it: `{"id": "msgpack2", "raw": false, "use_single_float": false,
- * "use_bin_type": true}`.
+ * `get_config()` writes it:
+ * `{"id": "msgpack2", "raw": false, "use_single_float": false, "use_bin_type": true}`.
  */
 export const msgpack2Config = {
   raw: boolean({ default: false }),

@@ -6,8 +6,8 @@ import { around, cast, readArray, scalarOp, writeArray, type PyScalar } from "./
 import { floatDtype, typeOf, withDerivedDefaults } from "./numeric-fields.js";
 
 /**
- * numcodecs `Quantize(digits, dtype, astype=None)`: `{"id": "quantize", "digits": 3, "dtype": "<f8",
- * "astype": "<f8"}`; both dtypes must be floats, `astype` left out (or null) is `dtype`.
+ * numcodecs `Quantize(digits, dtype, astype=None)`:
+ * `{"id": "quantize", "digits": 3, "dtype": "<f8", "astype": "<f8"}`; both dtypes must be floats, `astype` left out (or null) is `dtype`.
  */
 export const quantizeConfig = {
   digits: integer(),

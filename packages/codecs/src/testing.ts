@@ -11,6 +11,8 @@
  * With `{ describe, it }` the checks are registered as tests (one per check, config and fixture);
  * without, `checkCodec` returns a promise that rejects with a `CodecContractError` at the first
  * failure. The single checks are exported too. Nothing here depends on a test framework.
+ *
+ * @packageDocumentation
  */
 import type { CodecConfig, DataType } from "@z/meta";
 import { JsonFloat } from "@z/meta";

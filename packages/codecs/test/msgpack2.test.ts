@@ -63,6 +63,41 @@ describe("msgpack2", () => {
     );
   });
 
+  it("refuses strs with lone surrogates, as msgpack does, and packs surrogate pairs", async () => {
+    await expect(async () => codec.encode(["a\uD800"], context(1))).rejects.toThrow(/lone surrogate/);
+    await expect(async () => codec.encode(["\uDE00b"], context(1))).rejects.toThrow(/lone surrogate/);
+    const encoded = (await codec.encode(["\uD83D\uDE00"], context(1))) as Uint8Array;
+    expect(await codec.decode(encoded, context(1))).toEqual(["\uD83D\uDE00"]);
+  });
+
+  it("reads a map's __proto__ key as a key of its own, changing no prototype", async () => {
+    const key = [...new TextEncoder().encode("__proto__")];
+    // [{"__proto__": {"x": 1}, "a": 2}, "|O", [1]] as msgpack packs it
+    const bytes = new Uint8Array([
+      0x93,
+      0x82,
+      0xa9,
+      ...key,
+      0x81,
+      0xa1,
+      0x78,
+      1,
+      0xa1,
+      0x61,
+      2,
+      0xa2,
+      0x7c,
+      0x4f,
+      0x91,
+      1,
+    ]);
+    const [decoded] = (await codec.decode(bytes, context(1))) as Record<string, unknown>[];
+    expect(Object.keys(decoded!)).toEqual(["__proto__", "a"]);
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect((decoded as { x?: unknown }).x).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(decoded, "__proto__")?.value).toEqual({ x: 1 });
+  });
+
   it("round-trips maps with bytes keys as Maps", async () => {
     const map = new Map([[new Uint8Array([1]), "x"]]);
     const encoded = (await codec.encode([map], context(1))) as Uint8Array;

@@ -37,6 +37,7 @@ import { ArgumentError, FieldError, ReadOnlyError } from "./errors.js";
 import { selectFields, type FieldSelection } from "./fields.js";
 import { gridCoords } from "./grid-coords.js";
 import { arrayMetaKey } from "./keys.js";
+import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { cStrides, product } from "./nd-array.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import type { SelectionOptions } from "./selection-options.js";
@@ -64,6 +65,9 @@ export async function write(
   // Writing builds and encodes whole chunks.
   if (indexer.nchunks > 0) checkChunkSize(self.meta, self.metaKey);
   await self.settleNested(undefined, options.signal); // new chunks go where the others are
+  // In Node, large buffers are advised once @z/huge-pages has loaded (see large-buffers-loading.ts).
+  const loading = largeBuffersLoading();
+  if (loading !== undefined) await loading;
   if (array.dtype.kind === "O") {
     const { objects, codec } = await self.objectArrays();
     return objects.writeObjects(array, store, codec, indexer, value, key, options);

@@ -37,6 +37,7 @@ import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { ChunkJobs } from "./chunk-jobs.js";
 import { defaultChunkPool, type ChunkPool } from "./chunk-pool.js";
+import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { fillPattern } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { SelectionOptions } from "./selection-options.js";
@@ -273,7 +274,7 @@ export class ZarrArray {
   /**
    * True once the chunks of this array, whose `.zarray` names no `dimension_separator`, were found
    * in the store under `/` keys (`0/0`), as zarr-python's NestedDirectoryStore wrote them before the
-   * field existed (zarr-python < 2.8): it reads them from there, where zarr-python through a
+   * field existed (zarr-python before 2.8): it reads them from there, where zarr-python through a
    * DirectoryStore reads fill values only. The store is asked when a chunk is first found missing
    * under its `.` key (and by `info`, `digest`, the chunk counts and writes), once per opened array.
    */
@@ -419,6 +420,9 @@ export class ZarrArray {
     const metaKey = this.#metaKey;
     checkResultSize(indexer.shape, this.dtype.kind === "O" ? 1 : valuesPerElement(this.dtype), metaKey, this.shape);
     if (indexer.nchunks > 0) checkChunkSize(this.#meta, metaKey);
+    // In Node, large buffers are advised once @z/huge-pages has loaded (see large-buffers-loading.ts).
+    const loading = largeBuffersLoading();
+    if (loading !== undefined) await loading;
     if (this.dtype.kind === "O") {
       const { objects, codec } = await this.#objectArrays();
       const layout =

@@ -1,5 +1,5 @@
 import type { AnyChunkProjection } from "@z/indexing/basic";
-import type { Store } from "@z/meta";
+import type { Store, ThreadStoreSpec } from "@z/meta";
 
 /**
  * A pool of threads that decode and encode chunks off the caller's thread. It is only a transport:
@@ -38,9 +38,10 @@ export interface ChunkPool {
 
 /**
  * Where a pool thread can read and write chunks by itself, so the calling thread sends keys rather
- * than bytes. Only stores that can be opened again from plain data offer one.
+ * than bytes: what a store's `threadStore()` gives (`@z/meta`'s contract; a plain `DirectoryStore`
+ * of `@z/store-fs` has one). Only stores that can be opened again from plain data offer one.
  */
-export type StoreSpec = { readonly kind: "directory"; readonly root: string; readonly fsync: boolean };
+export type StoreSpec = ThreadStoreSpec;
 
 export interface ReadItem {
   readonly key: string;

@@ -1,3 +1,12 @@
+/**
+ * Zarr v2 arrays and groups, as zarr-python 2.13 reads and writes them: `create` and the `open*`
+ * functions, `ZarrArray` (basic, orthogonal, coordinate, mask and block selections), `Group`,
+ * attributes, consolidated metadata, copying, `MemoryStore`, `LRUStoreCache`, synchronizers and
+ * locations. Runs in browsers and Node; in Node it decodes large reads in worker threads.
+ * `@z/core/node` adds local paths.
+ *
+ * @packageDocumentation
+ */
 export { ZarrArray, type ArrayOpenOptions, type SelectionOptions, type ViewOptions } from "./array.js";
 export type { HashName } from "./hash.js";
 export { Group, group, openGroup, open, type GroupOptions } from "./group.js";
@@ -68,3 +77,48 @@ export {
   type SerializedError,
   type StoreSpec,
 } from "./chunk-pool.js";
+// One import for common things. Errors: every ZarrError class of the layers below (with their
+// `code`s), so a caller catches what any operation here throws without importing those packages.
+export { ZarrError, MetadataError, DataTypeError, PathError, StoreError, TooLargeError } from "@z/meta";
+export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs/registry";
+export { MissingEncoderError } from "@z/codecs/define";
+export { BoundsError, SelectionError } from "@z/indexing/basic";
+// The store, byte-source, synchronizer and location contracts, to write a store of one's own.
+export {
+  isListable,
+  isWritable,
+  isWritableSource,
+  type ByteRange,
+  type ByteSource,
+  type ByteSourceOptions,
+  type DirectoryListing,
+  type ListableStore,
+  type LocationStores,
+  type Store,
+  type StoreOptions,
+  type Synchronizer,
+  type ThreadStoreSpec,
+  type WritableByteSource,
+  type WritableStore,
+} from "@z/meta";
+// Codec registration: a codec of one's own, declared once and registered in the default registry.
+// (From the entries that load no codec, so a page that imports these loads none it does not use.)
+export {
+  CodecRegistry,
+  defaultRegistry,
+  registerCodec,
+  type ChunkContext,
+  type Codec,
+  type CodecCreateContext,
+  type CodecData,
+  type CodecFactory,
+  type CodecLoader,
+  type DecodedRange,
+} from "@z/codecs/registry";
+export {
+  defineCodec,
+  type CodecDefinition,
+  type CodecImplementation,
+  type ConfiguredCodec,
+  type DefinedCodec,
+} from "@z/codecs/define";

@@ -1,6 +1,4 @@
-import { joinPath, normalizeStoragePath, ZarrError, type ByteSource, type Store } from "@z/meta";
-import { HttpByteSource, HttpStore, type HttpStoreOptions } from "@z/store-http";
-import { ZipStore } from "@z/store-zip";
+import { joinPath, normalizeStoragePath, ZarrError, type LocationStores, type Store } from "@z/meta";
 
 /**
  * Where a location string points: a directory, a zip file or an HTTP resource, and the node path
@@ -13,10 +11,18 @@ export type Location =
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
   | { readonly kind: "http"; readonly url: string; readonly node: string };
 
-/** A location string that cannot be read, or names a store this environment cannot open. */
+/**
+ * A location string that cannot be read, or names a store that cannot be opened here: no opener
+ * for it was given, or (`@z/core/node`) the package that has it is not installed, which
+ * `packageName` then names (`@z/store-zip`, ...).
+ */
 export class LocationError extends ZarrError {
-  constructor(message: string) {
-    super("ZARR_LOCATION", message);
+  /** The package to install (or whose opener to pass) to open this location, when that is the fault. */
+  readonly packageName: string | undefined;
+
+  constructor(message: string, options: { packageName?: string; cause?: unknown } = {}) {
+    super("ZARR_LOCATION", message, { cause: options.cause });
+    this.packageName = options.packageName;
   }
 }
 
@@ -49,13 +55,11 @@ export function parseLocation(text: string): Location {
   return isZip(path) ? { kind: "zip", file: path, remote: false, node: inZip() } : { kind: "directory", path, node };
 }
 
-/** What opening a location needs from its environment: local files exist only outside browsers. */
-export interface LocationOptions {
-  http?: HttpStoreOptions;
-  /** Opens a local directory (given by `@z/core/node`). */
-  directory?: (path: string) => Store | Promise<Store>;
-  /** Opens a local file as a byte source (given by `@z/core/node`). */
-  file?: (path: string, writable: boolean) => ByteSource | Promise<ByteSource>;
+/**
+ * What `openLocation` opens stores with (`LocationStores`), and whether zip files are
+ * opened for writing too (default: read-only).
+ */
+export interface LocationOptions extends LocationStores {
   /** Open zip files for writing too (default: read-only). */
   writable?: boolean;
 }
@@ -69,25 +73,74 @@ export interface OpenedLocation {
   close(): Promise<void>;
 }
 
-/** The store a location names, and the node path inside it. */
+/** Which package gives each opener, and its export that has it. */
+const OPENERS: { readonly [K in keyof LocationStores]-?: { readonly pkg: string; readonly from: string } } = {
+  openHttp: { pkg: "@z/store-http", from: "httpLocations()" },
+  openHttpFile: { pkg: "@z/store-http", from: "httpLocations()" },
+  openZip: { pkg: "@z/store-zip", from: "zipLocations" },
+  openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
+  openFile: { pkg: "@z/store-fs", from: "fsLocations" },
+};
+
+/** The package that gives `opener` (`@z/store-http` for `openHttp`, ...). */
+export function locationPackage(opener: keyof LocationStores): string {
+  return OPENERS[opener].pkg;
+}
+
+/** The openers a location needs: `openHttp` for an HTTP store, `openFile` and `openZip` for a local zip, ... */
+export function openersFor(location: Location): (keyof LocationStores)[] {
+  switch (location.kind) {
+    case "http":
+      return ["openHttp"];
+    case "directory":
+      return ["openDirectory"];
+    case "zip":
+      return location.remote ? ["openHttpFile", "openZip"] : ["openFile", "openZip"];
+  }
+}
+
+/** What locations of this kind are called in messages ("local zip files", ...). */
+export const describeLocationKind = (location: Location): string =>
+  location.kind === "http"
+    ? "http(s) URLs"
+    : location.kind === "directory"
+      ? "local directories"
+      : location.remote
+        ? "zip files over http(s)"
+        : "local zip files";
+
+/**
+ * The store a location names, and the node path inside it, opened with the openers in `options`
+ * only (this entry runs in browsers: it imports no store package). Pass those of the packages you
+ * use: `openLocation(url, { ...httpLocations() })` with `httpLocations` from `@z/store-http`, add
+ * `...zipLocations` (`@z/store-zip`) for zip files. A missing one is a `LocationError` naming the
+ * package and export. `@z/core/node`'s `openLocation` finds them by itself.
+ */
 export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
+  for (const opener of openersFor(location)) {
+    if (typeof options[opener] === "function") continue;
+    const { pkg, from } = OPENERS[opener];
+    const local = opener === "openDirectory" || opener === "openFile";
+    throw new LocationError(
+      `${text}: ${describeLocationKind(location)} need ${pkg} (npm install ${pkg}): ` +
+        (local
+          ? `they open in Node, with openLocation of "@z/core/node", or pass { ...fsLocations } of @z/store-fs`
+          : `pass { ...${from} } to openLocation, with ${from.replace("()", "")} from "${pkg}"`),
+      { packageName: pkg },
+    );
+  }
   const nothing = async (): Promise<void> => {};
   switch (location.kind) {
     case "http":
-      return { store: new HttpStore(location.url, options.http), path: location.node, location, close: nothing };
-    case "directory": {
-      if (options.directory === undefined)
-        throw new LocationError(`${text}: local directories open only in Node (import from "@z/core/node")`);
-      return { store: await options.directory(location.path), path: location.node, location, close: nothing };
-    }
+      return { store: options.openHttp!(location.url), path: location.node, location, close: nothing };
+    case "directory":
+      return { store: await options.openDirectory!(location.path), path: location.node, location, close: nothing };
     case "zip": {
       const source = location.remote
-        ? new HttpByteSource(location.file, options.http)
-        : options.file === undefined
-          ? unavailable(text)
-          : await options.file(location.file, options.writable ?? false);
-      const store = await ZipStore.open(source, { mode: options.writable ? "a" : "r" });
+        ? options.openHttpFile!(location.file)
+        : await options.openFile!(location.file, options.writable ?? false);
+      const store = await options.openZip!(source, { writable: options.writable ?? false });
       const close = async (): Promise<void> => {
         await store.close();
         await (source as { close?: () => Promise<void> }).close?.();
@@ -96,10 +149,6 @@ export async function openLocation(text: string, options: LocationOptions = {}):
     }
   }
 }
-
-const unavailable = (text: string): never => {
-  throw new LocationError(`${text}: local zip files open only in Node (import from "@z/core/node")`);
-};
 
 function decode(text: string, whole: string): string {
   try {

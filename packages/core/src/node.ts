@@ -1,29 +1,67 @@
 /**
- * `@z/core/node`: opening locations on the local file system too. Everything else is in `@z/core`;
- * this entry adds what only Node has: directories and local zip files.
+ * `@z/core/node`: opening locations in Node with whatever store packages are installed. Everything
+ * else is in `@z/core`; this entry's `openLocation` finds the openers the caller did not pass (see
+ * `LocationStores`) in the optional peer dependencies `@z/store-fs` (directories, local zip files),
+ * `@z/store-zip` and `@z/store-http`, imported when a location first needs them.
+ *
+ * @packageDocumentation
  */
-import { DirectoryStore, fileByteSource } from "@z/store-fs";
-import { open, openGroup, type Group } from "./group.js";
+
+import type { LocationStores } from "@z/meta";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";
-import { openLocation as openAnyLocation, type LocationOptions, type OpenedLocation } from "./location.js";
+import { open, openGroup, type Group } from "./group.js";
 import type { ZarrArray } from "./array.js";
+import {
+  describeLocationKind,
+  LocationError,
+  locationPackage,
+  openLocation as openWith,
+  openersFor,
+  parseLocation,
+  type LocationOptions,
+  type OpenedLocation,
+} from "./location.js";
+import { importPeer } from "./node/peers.js";
 import { enableEncoders } from "./encoders.js";
 
 // Writing works in Node without asking, as it does through `@z/core`'s Node entry.
 enableEncoders();
 
-/** Node's ways of opening local directories and files. */
-export const nodeLocations: Pick<LocationOptions, "directory" | "file"> = {
-  directory: (path) => new DirectoryStore(path),
-  file: (path, writable) => fileByteSource(path, { writable }),
-};
+/** The openers of a store package, or `undefined` when it is not installed. */
+async function installedOpeners(pkg: string): Promise<LocationStores | undefined> {
+  switch (pkg) {
+    case "@z/store-fs":
+      return (await importPeer("@z/store-fs"))?.fsLocations;
+    case "@z/store-zip":
+      return (await importPeer("@z/store-zip"))?.zipLocations;
+    case "@z/store-http":
+      return (await importPeer("@z/store-http"))?.httpLocations();
+    default:
+      return undefined;
+  }
+}
 
 /**
  * The store a location names (a directory, `.zip` file, `file://` or `http(s)://` URL, or
- * TensorStore URL). Call `close()` when done: it writes a zip's directory and releases its file.
+ * TensorStore URL), and the node path inside it. Openers given in `options` are used; the others
+ * come from the store packages, imported when needed: a location whose package is not installed is
+ * a `LocationError` naming it (`x.zip: local zip files need @z/store-zip (npm install @z/store-zip)`).
+ * Call `close()` when done: it writes a zip's directory and releases its file.
  */
-export function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
-  return openAnyLocation(text, { ...nodeLocations, ...options });
+export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
+  const location = parseLocation(text);
+  const filled: Record<string, unknown> = { ...options };
+  for (const opener of openersFor(location)) {
+    if (typeof filled[opener] === "function") continue;
+    const pkg = locationPackage(opener);
+    const openers = await installedOpeners(pkg);
+    if (openers?.[opener] === undefined)
+      throw new LocationError(`${text}: ${describeLocationKind(location)} need ${pkg} (npm install ${pkg})`, {
+        packageName: pkg,
+      });
+    filled[opener] = openers[opener];
+  }
+  return openWith(text, filled as LocationOptions);
 }
 
 const writes = (mode: OpenMode | undefined): boolean => mode !== undefined && mode !== "r";
@@ -59,7 +97,5 @@ export async function openGroupPath(
 }
 
 const joinPaths = (a: string, b: string | undefined): string => [a, b ?? ""].filter((p) => p !== "").join("/");
-
-export { DirectoryStore, fileByteSource };
 
 export { WorkerPool, type WorkerPoolOptions } from "./node/worker-pool.js";

@@ -11,8 +11,8 @@ import {
 } from "@z/core";
 import { CodecError } from "@z/codecs";
 import type { ZarrError } from "@z/meta";
-import { HttpByteSource, HttpStore, HttpStoreError } from "@z/store-http";
-import { ZipStore } from "@z/store-zip";
+import { HttpByteSource, HttpStore, HttpStoreError, httpLocations } from "@z/store-http";
+import { ZipStore, zipLocations } from "@z/store-zip";
 import {
   openSession,
   sessionPool,
@@ -51,7 +51,7 @@ const stored = async (key: string) =>
 
 /** The array at `path`, opened by URL through .zmetadata, on `session`. */
 async function openThrough(session: Session, path: string): Promise<ZarrArray> {
-  const { store } = await openLocation(`${session.url}hierarchy.zarr`, { http });
+  const { store } = await openLocation(`${session.url}hierarchy.zarr`, { ...httpLocations(http) });
   const root = (await openConsolidated(store, { mode: "r" })) as Group;
   return (await root.getItem(path)) as ZarrArray;
 }
@@ -83,12 +83,12 @@ describe("a missing node", () => {
   });
 
   it("by URL: a node path that is not there, and a whole hierarchy that is not there", async () => {
-    const inside = await openLocation(`${clean.url}hierarchy.zarr|zarr2:sub/nothing`, { http });
+    const inside = await openLocation(`${clean.url}hierarchy.zarr|zarr2:sub/nothing`, { ...httpLocations(http) });
     const err = await rejection(open(inside.store, { path: inside.path, mode: "r" }));
     expect(err).toBeInstanceOf(NodeNotFoundError);
     expect(err).toMatchObject({ code: "ZARR_NOT_FOUND", path: "sub/nothing" });
 
-    const nowhere = await openLocation(`${clean.url}no-such.zarr`, { http });
+    const nowhere = await openLocation(`${clean.url}no-such.zarr`, { ...httpLocations(http) });
     expect(await rejection(open(nowhere.store, { mode: "r" }))).toBeInstanceOf(NodeNotFoundError);
     // No .zmetadata is "not found" (zarr-python: KeyError), as any missing node is.
     const consolidated = await rejection(openConsolidated(nowhere.store, { mode: "r" }));
@@ -97,7 +97,7 @@ describe("a missing node", () => {
   });
 
   it("a zip that is not there is an HttpStoreError naming its URL", async () => {
-    const err = await rejection(openLocation(`${clean.url}no-such.zip`, { http }));
+    const err = await rejection(openLocation(`${clean.url}no-such.zip`, { ...httpLocations(http), ...zipLocations }));
     expect(err).toBeInstanceOf(HttpStoreError);
     expect(err).toMatchObject({ code: "ZARR_STORE", status: 404, url: `${clean.url}no-such.zip` });
   });
@@ -187,7 +187,9 @@ describe("a chunk's response cut short, or replaced by an HTML page", () => {
 
   it("with rejectHtml: false the page reaches the codec, which refuses it: CodecError naming the key", async () => {
     const { session } = await failingChunks("sub/zlib", html);
-    const { store } = await openLocation(`${session.url}hierarchy.zarr`, { http: { ...http, rejectHtml: false } });
+    const { store } = await openLocation(`${session.url}hierarchy.zarr`, {
+      ...httpLocations({ ...http, rejectHtml: false }),
+    });
     const root = (await openConsolidated(store, { mode: "r" })) as Group;
     const z = (await root.getItem("sub/zlib")) as ZarrArray;
     const err = await rejection(z.blocks.get([2, 0]));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Group, openArray, openConsolidated, openGroup, openLocation, slice, type ZarrArray } from "@z/core";
 import { dataTypeToJSON } from "@z/meta";
-import { HttpStore } from "@z/store-http";
+import { HttpStore, httpLocations } from "@z/store-http";
 import { openSession, type Session } from "../../../scripts/test-server/client.js";
 import {
   describeSelection,
@@ -36,14 +36,14 @@ const logLength = async () => (await session.log()).requests.length;
 
 /** The root opened by URL through its consolidated metadata. */
 async function consolidatedRoot(): Promise<Group> {
-  const { store, path } = await openLocation(url);
+  const { store, path } = await openLocation(url, { ...httpLocations() });
   return (await openConsolidated(store, { path, mode: "r" })) as Group;
 }
 
 describe("opening a hierarchy zarr-python wrote, by URL", () => {
   it("openLocation gives an HttpStore; openConsolidated needs one request for all the metadata", async () => {
     const since = await logLength();
-    const { store, path, location } = await openLocation(url);
+    const { store, path, location } = await openLocation(url, { ...httpLocations() });
     expect(store).toBeInstanceOf(HttpStore);
     expect([path, location.kind]).toEqual(["", "http"]);
     const root = (await openConsolidated(store, { mode: "r" })) as Group;
@@ -63,7 +63,7 @@ describe("opening a hierarchy zarr-python wrote, by URL", () => {
   });
 
   it("opens a node inside the hierarchy from a TensorStore-style URL", async () => {
-    const { store, path } = await openLocation(`${url}|zarr2:sub/big_endian_f8`);
+    const { store, path } = await openLocation(`${url}|zarr2:sub/big_endian_f8`, { ...httpLocations() });
     expect(path).toBe("sub/big_endian_f8");
     const z = await openArray(store, { path, mode: "r" });
     expect(dataTypeToJSON(z.dtype)).toBe(">f8");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Group, open, openArray, openConsolidated, openLocation, type ZarrArray } from "@z/core";
-import { HttpByteSource } from "@z/store-http";
-import { ZipStore } from "@z/store-zip";
+import { HttpByteSource, httpLocations } from "@z/store-http";
+import { ZipStore, zipLocations } from "@z/store-zip";
 import { openSession, type Session } from "../../../scripts/test-server/client.js";
 import {
   bigArray,
@@ -39,7 +39,7 @@ async function served(since: number): Promise<{ bytes: number; requests: string[
 describe("a zip zarr.ZipStore wrote, over HTTP range requests", () => {
   it("openLocation opens big inside it by URL; one chunk's selection fetches a small part of the archive", async () => {
     const since = await logLength();
-    const opened = await openLocation(`${zipUrl}|zarr2:big`);
+    const opened = await openLocation(`${zipUrl}|zarr2:big`, { ...httpLocations(), ...zipLocations });
     expect(opened.store).toBeInstanceOf(ZipStore);
     expect(opened.location).toEqual({ kind: "zip", file: zipUrl, remote: true, node: "big" });
     const z = await openArray(opened.store, { path: opened.path, mode: "r" });

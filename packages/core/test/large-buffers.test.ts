@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { create, MemoryStore, slice, type ChunkPool } from "@z/core";
 import { hugePagesUnavailable } from "@z/huge-pages";
 import { setLargeBufferAdvice } from "@z/codecs";
+import { loadBeforeLargeBuffers } from "../src/large-buffers-loading.js";
 
 const MiB = 1 << 20;
 
@@ -53,6 +54,22 @@ describe("large buffers", () => {
     expect(advised.filter((v) => v.byteLength < 4 * MiB)).toEqual([]);
     await z.get([slice(0, 512), slice(null)], { pool: false });
     expect(advised.some((v) => v.byteLength === 4 * MiB)).toBe(true);
+  });
+
+  it("reads and writes wait for what the platform entry is still loading for them (@z/huge-pages in Node)", async () => {
+    const z = await array([1024, 2048], [512, 512]);
+    const advised: ArrayBufferView[] = [];
+    let finish!: () => void;
+    const loaded = new Promise<void>((resolve) => (finish = resolve));
+    loadBeforeLargeBuffers(loaded.then(() => setLargeBufferAdvice((view) => advised.push(view))));
+    let wrote = false;
+    const writing = z.set(null, 1, { pool: false }).then(() => (wrote = true));
+    const reading = z.get(undefined, { pool: false });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(wrote).toBe(false);
+    finish();
+    await writing;
+    expect(advised.includes((await reading).data)).toBe(true);
   });
 
   // Linux in `madvise` mode (the default) gives huge pages only to memory advised so.

@@ -1,10 +1,11 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { create, group, parseLocation, type ZarrArray } from "@z/core";
-import { openArrayPath, openGroupPath, openLocation, openPath, fileByteSource } from "@z/core/node";
-import { TempStore } from "@z/store-fs";
+import { create, group, MemoryStore, parseLocation, type ZarrArray } from "@z/core";
+import { openArrayPath, openGroupPath, openLocation, openPath } from "@z/core/node";
+import { DirectoryStore, fileByteSource, TempStore } from "@z/store-fs";
+import { HttpStore, httpLocations } from "@z/store-http";
 import { ZipStore } from "@z/store-zip";
 
 describe("parsing locations", () => {
@@ -42,6 +43,7 @@ describe("opening locations", () => {
   let server: Server;
   let base = "";
   const requests: string[] = [];
+  const headers: IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
     // A directory hierarchy, and the same hierarchy in a zip file.
@@ -63,6 +65,15 @@ describe("opening locations", () => {
     const bytes = await readFile(join(temp.root, "data.zip"));
     server = createServer((req, res) => {
       requests.push(`${req.method} ${req.headers.range ?? "all"}`);
+      headers.push(req.headers);
+      // The directory hierarchy too, as a static server has it.
+      if (req.url?.startsWith("/dir.zarr/")) {
+        readFile(join(temp.root, decodeURIComponent(req.url))).then(
+          (file) => res.writeHead(200, { "content-length": file.length }).end(file),
+          () => res.writeHead(404).end(),
+        );
+        return;
+      }
       const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? "");
       if (req.method === "HEAD") return res.writeHead(200, { "content-length": bytes.length }).end();
       if (!match) return res.writeHead(200, { "content-length": bytes.length }).end(bytes);
@@ -100,6 +111,29 @@ describe("opening locations", () => {
     expect(await values(z)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(requests.length).toBeGreaterThan(0);
     expect(requests.filter((r) => r.endsWith(" all") && !r.startsWith("HEAD"))).toEqual([]);
+  });
+
+  it("opens a hierarchy over http(s), with @z/store-http imported by itself", async () => {
+    const opened = await openLocation(`${base}/dir.zarr|zarr2:g/a`);
+    expect(opened.store).toBeInstanceOf(HttpStore);
+    expect(await values(await openArrayPath(`${base}/dir.zarr|zarr2:g/a`, { mode: "r" }))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await openLocation(join(temp.root, "dir.zarr"))).store).toBeInstanceOf(DirectoryStore);
+  });
+
+  it("uses the openers it is given, and finds only the others", async () => {
+    // A remote zip with HTTP options of the caller's: openZip still comes from @z/store-zip.
+    headers.length = 0;
+    const z = await openArrayPath(`${base}/data.zip|zarr2:g/a`, {
+      mode: "r",
+      ...httpLocations({ headers: { "x-caller": "yes" } }),
+    });
+    expect(await values(z)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(headers.length).toBeGreaterThan(0);
+    expect(headers.every((h) => h["x-caller"] === "yes")).toBe(true);
+    // A directory opener of the caller's replaces @z/store-fs's.
+    const mine = new MemoryStore();
+    const opened = await openLocation(join(temp.root, "dir.zarr"), { openDirectory: () => mine });
+    expect(opened.store).toBe(mine);
   });
 
   it("writes through a local zip opened for writing", async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodecRegistry, registerCodec, type CodecFactory } from "@z/codecs";
 import { blosc } from "@z/codecs-wasm";
-import { create, MemoryStore, openArray, slice, type ChunkPool } from "@z/core";
+import { create, LRUStoreCache, MemoryStore, openArray, slice, type ChunkPool, type PoolBatch } from "@z/core";
 import { WorkerPool } from "@z/core/node";
-import { TempStore } from "@z/store-fs";
+import type { Store, StoreOptions } from "@z/meta";
+import { DirectoryStore, TempStore } from "@z/store-fs";
 
 // Two threads, and no minimum: every read and write of two or more chunks goes to the pool.
 const pool = new WorkerPool({ size: 2, minBytes: 0 });
@@ -92,6 +93,46 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
     for (let round = 0; round < 2; round++) {
       const got = await z.get(undefined, { pool });
       expect((got.data as BigUint64Array).every((v, i) => v === data[i])).toBe(true);
+    }
+  });
+
+  it("sends the threads a store only when its threadStore() says how: a DirectoryStore reading and writing as its own", async () => {
+    const plain = tempStore();
+    expect(pool.storeSpec(plain)).toEqual({ kind: "directory", root: plain.root, fsync: false });
+    // A subclass that reads otherwise, a file system of the caller's, a store wrapping a directory:
+    // a thread opening the directory would not read what they read.
+    class Decrypting extends DirectoryStore {
+      override async get(key: string, options?: StoreOptions): Promise<Uint8Array | undefined> {
+        return super.get(key, options);
+      }
+    }
+    expect(pool.storeSpec(new Decrypting(plain.root))).toBeUndefined();
+    expect(pool.storeSpec(new DirectoryStore(plain.root, { fs: {} }))).toBeUndefined();
+    expect(pool.storeSpec(new LRUStoreCache(plain, null))).toBeUndefined();
+    expect(pool.storeSpec({ get: plain.get.bind(plain), threadStore: () => undefined })).toBeUndefined();
+
+    // Any store may say so (the contract is @z/meta's, not a class): the threads then read the
+    // directory themselves, and the caller sends keys only.
+    const z = await create({ store: plain, shape: [100], chunks: [10], dtype: "<i4", compressor: null });
+    await z.set(null, { data: Int32Array.from({ length: 100 }, (_, i) => i * 3), shape: [100] }, { pool: false });
+    const mine: Store = {
+      get: (key, options) => plain.get(key, options),
+      threadStore: () => ({ kind: "directory", root: plain.root, fsync: true }),
+    };
+    expect(pool.storeSpec(mine)).toEqual({ kind: "directory", root: plain.root, fsync: true });
+    const run = pool.run.bind(pool);
+    const sent: PoolBatch[] = [];
+    pool.run = (batch, transfer) => (sent.push(batch), run(batch, transfer));
+    try {
+      const read = await (await openArray(mine, { mode: "r" })).get(undefined, { pool });
+      expect(Array.from(read.data as Int32Array)).toEqual(Array.from({ length: 100 }, (_, i) => i * 3));
+    } finally {
+      pool.run = run;
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    for (const batch of sent) {
+      expect(batch.store).toEqual({ kind: "directory", root: plain.root, fsync: true });
+      if (batch.op === "read") expect(batch.items.every((item) => item.bytes === undefined)).toBe(true);
     }
   });
 

@@ -4,7 +4,10 @@
  * Node cannot do without a native call. Where Linux's transparent huge pages are in `madvise` mode
  * (the usual default), memory is otherwise mapped 4 KiB at a time as it is first written: a
  * 256 MiB result takes 65,536 page faults instead of 128.
+ *
+ * @packageDocumentation
  */
+
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 

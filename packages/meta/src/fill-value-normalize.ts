@@ -17,6 +17,10 @@ import {
   roundFloat,
 } from "./fill-value-rules.js";
 
+// Text of ASCII characters only (U+0000 to U+007F), which numpy's `S` type can hold as it is.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range deliberately starts at U+0000
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 const FLOAT_TEXT = /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
 const SPECIAL_FLOAT = /^([+-]?)(nan|inf|infinity)$/i;
 
@@ -89,7 +93,7 @@ export function normalizeFillValue(value: unknown, dtype: DataType): FillValue {
     }
     case "S":
       if (value instanceof Uint8Array) return fitBytes(value, dtype.itemsize);
-      if (typeof value === "string" && /^[\x00-\x7f]*$/.test(value)) {
+      if (typeof value === "string" && ASCII_ONLY.test(value)) {
         return fitBytes(
           Uint8Array.from(value, (char) => char.charCodeAt(0)),
           dtype.itemsize,

@@ -21,6 +21,10 @@ import {
 import { extensionIntRange, roundToExtension } from "./extension-dtypes.js";
 import { JsonFloat, type JsonValue } from "./json-value.js";
 
+// Text of ASCII characters only (U+0000 to U+007F), which numpy's `S` type can hold as it is.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range deliberately starts at U+0000
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 export { normalizeFillValue } from "./fill-value-normalize.js";
 export { fillValueBytes, fillValueToElement } from "./fill-value-bytes.js";
 
@@ -195,7 +199,7 @@ function decodeByteString(json: JsonValue, dtype: SimpleDataType, key: string | 
   if (typeof json === "string") {
     const decoded = decodePythonBase64(json);
     if (decoded !== undefined) return decoded;
-    if (/^[\x00-\x7f]*$/.test(json)) return asciiBytes(json);
+    if (ASCII_ONLY.test(json)) return asciiBytes(json);
     throw fillValueError(dtype, "base64 text", json, key);
   }
   if (typeof json === "boolean") return asciiBytes(json ? "True" : "False");

@@ -1,3 +1,11 @@
+/**
+ * The Zarr v2 metadata model (`.zarray`, `.zgroup`, `.zattrs`, v1 `meta`; dtypes, fill values, JSON as
+ * Python writes it; paths and chunk keys), the contracts stores, byte sources and synchronizers
+ * implement, and the errors every `@z` package throws (classes with a `code`). No I/O, no Node
+ * built-ins. The store contract's test kit is `@z/meta/testing`.
+ *
+ * @packageDocumentation
+ */
 export * from "./errors.js";
 export * from "./limits.js";
 export { describeJson } from "./metadata-document.js";

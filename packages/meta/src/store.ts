@@ -1,3 +1,5 @@
+import type { ByteSource } from "./byte-source.js";
+
 /**
  * The key/value store contract. A store is any object with an async `get`; everything else is
  * optional and unlocks more: `set`/`delete` make it writable, `list`/`listDir` make it listable,
@@ -26,7 +28,21 @@ export interface Store {
    * (transfer it) rather than copy it.
    */
   readonly freshValues?: boolean;
+  /**
+   * Optional: plain data (structured-cloneable) from which another thread opens this same store
+   * again, reading and writing exactly as this one does; `undefined` when it cannot (e.g. a
+   * directory store over a file system of the caller's, or a subclass that reads or writes
+   * differently). `@z/core`'s worker threads then read and write chunks themselves. `@z/store-fs`'s
+   * `DirectoryStore` offers one; a store wrapping another must not pass its inner store's on.
+   */
+  threadStore?(): ThreadStoreSpec | undefined;
 }
+
+/**
+ * How a thread opens a store again (see {@link Store.threadStore}): `directory` is a
+ * `DirectoryStore` of `@z/store-fs` at `root`, flushing each write to disk when `fsync` is set.
+ */
+export type ThreadStoreSpec = { readonly kind: "directory"; readonly root: string; readonly fsync: boolean };
 
 /** A store that can be written to. */
 export type WritableStore = Store & Required<Pick<Store, "set" | "delete">>;
@@ -52,4 +68,24 @@ export function isWritable(store: Store): store is WritableStore {
 
 export function isListable(store: Store): store is ListableStore {
   return typeof store.list === "function";
+}
+
+/**
+ * What opening a location string needs from the store packages (`openLocation` of `@z/core`):
+ * each opener comes from the package that has the store, so `@z/core` itself depends on none of
+ * them. `@z/store-http`'s `httpLocations()` gives `openHttp` and `openHttpFile`, `@z/store-zip`'s
+ * `zipLocations` gives `openZip`, `@z/store-fs`'s `fsLocations` (Node) `openDirectory` and
+ * `openFile`; spread the ones you need: `openLocation(url, { ...httpLocations(), ...zipLocations })`.
+ */
+export interface LocationStores {
+  /** A store over an http(s) URL (a Zarr hierarchy served over HTTP). */
+  openHttp?(url: string): Store;
+  /** A byte source over an http(s) URL (a remote zip file). */
+  openHttpFile?(url: string): ByteSource;
+  /** A store over a zip file's bytes. */
+  openZip?(source: ByteSource, options: { writable: boolean }): Promise<Store & { close(): Promise<void> }>;
+  /** A local directory (Node). */
+  openDirectory?(path: string): Store | Promise<Store>;
+  /** A local file as a byte source (Node). */
+  openFile?(path: string, writable: boolean): ByteSource | Promise<ByteSource>;
 }

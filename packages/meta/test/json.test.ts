@@ -30,6 +30,7 @@ describe("formatPythonFloat", () => {
       [1e15, "1000000000000000.0"],
       [1e16, "1e+16"],
       [123456789012345.6, "123456789012345.6"],
+      // biome-ignore lint/correctness/noPrecisionLoss: the literal is the input whose nearest double is printed
       [1234567890123456.7, "1234567890123456.8"],
       [9999999999999998.0, "9999999999999998.0"],
       [2 ** 53, "9007199254740992.0"],

@@ -22,7 +22,10 @@ export function temporaryName(name: string): string {
   return `.${name}.${randomUUID().replaceAll("-", "")}.partial`;
 }
 
-/** Whether a file named `name` is a temporary file of an atomic write, in either naming (see {@link PARTIAL_FILE}). */
+/**
+ * Whether a file named `name` is a temporary file of an atomic write, in either naming: z's
+ * `.<name>.<32 hex digits>.partial` or zarr-python's `<name>.<32 hex digits>.partial`.
+ */
 export function isTemporaryFile(name: string): boolean {
   return PARTIAL_FILE.test(name);
 }
@@ -118,7 +121,7 @@ export interface TemporaryFile {
 }
 
 /**
- * The temporary files of atomic writes (see {@link PARTIAL_FILE}) in `dir` and, with `recursive`,
+ * The temporary files of atomic writes (see {@link isTemporaryFile}) in `dir` and, with `recursive`,
  * in every directory below it (not following symbolic links), sorted by path: what writes killed
  * part way left behind, or what writes in progress are writing. With `of`, only those of writes of
  * the file named `of` in `dir` (a zip file's working copies, written by `fileByteSource`). A
@@ -131,7 +134,7 @@ export async function findTemporaryFiles(
   const fs = fileSystem();
   const found: TemporaryFile[] = [];
   const visit = async (at: string): Promise<void> => {
-    let entries;
+    let entries: Awaited<ReturnType<StoreFileSystem["readdir"]>>;
     try {
       entries = await fs.readdir(at, { withFileTypes: true });
     } catch (err) {
@@ -166,7 +169,7 @@ function temporaryOf(name: string, target: string): boolean {
 
 /**
  * Removes the temporary file at `path`. Refuses (with a `StoreError`) a path whose name is not a
- * temporary file's (see {@link PARTIAL_FILE}), so nothing else is ever removed. Resolves to `false`
+ * temporary file's (see {@link isTemporaryFile}), so nothing else is ever removed. Resolves to `false`
  * when it was gone already.
  */
 export async function removeTemporaryFile(path: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import {
   type DirectoryListing,
   type ListableStore,
   type StoreOptions,
+  type ThreadStoreSpec,
   type WritableStore,
 } from "@z/meta";
 import { PARTIAL_FILE, writeFileAtomic } from "./atomic-write.js";
@@ -82,6 +83,16 @@ export class DirectoryStore implements WritableStore, ListableStore {
   get reopenOptions(): { readonly root: string; readonly fsync: boolean } | undefined {
     if (this.#ownFs || !this.plainValues()) return undefined;
     return { root: this.root, fsync: this.#fsync };
+  }
+
+  /**
+   * How a worker thread opens this same store again (the `Store.threadStore` contract of
+   * `@z/meta`): a `directory` spec from {@link DirectoryStore.reopenOptions}, `undefined` when
+   * that would behave differently. `@z/core`'s pool threads then read and write chunks themselves.
+   */
+  threadStore(): ThreadStoreSpec | undefined {
+    const reopen = this.reopenOptions;
+    return reopen === undefined ? undefined : { kind: "directory", root: reopen.root, fsync: reopen.fsync };
   }
 
   /**
@@ -214,7 +225,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
         rethrow(options.signal, "read", key, path, err);
       }
     }
-    let handle;
+    let handle: Awaited<ReturnType<StoreFileSystem["open"]>>;
     try {
       handle = await this.#fs.open(path, "r");
     } catch (err) {

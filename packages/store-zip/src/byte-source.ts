@@ -3,7 +3,7 @@ import { StoreError, type ByteSource, type ByteSourceOptions } from "@z/meta";
 export type { ByteSource, ByteSourceOptions, WritableByteSource } from "@z/meta";
 export { isWritableSource } from "@z/meta";
 
-/** A read-only {@link ByteSource} over a `Uint8Array`, which it does not copy. */
+/** A read-only {@link @z/meta#ByteSource} over a `Uint8Array`, which it does not copy. */
 export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     size: async () => bytes.length,
@@ -11,7 +11,7 @@ export function bytesSource(bytes: Uint8Array): ByteSource {
   };
 }
 
-/** A read-only {@link ByteSource} over a `Blob` (or `File`), reading only the slices asked for. */
+/** A read-only {@link @z/meta#ByteSource} over a `Blob` (or `File`), reading only the slices asked for. */
 export function blobSource(blob: Blob): ByteSource {
   return {
     size: async () => blob.size,

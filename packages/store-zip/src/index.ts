@@ -29,3 +29,6 @@ export {
   type WritableByteSource,
 } from "./byte-source.js";
 export type { ZipEntryInfo } from "./entry.js";
+export { zipLocations } from "./locations.js";
+// The error a ZipStore throws (defined in @z/meta): a damaged archive, a refused key, a read-only store.
+export { StoreError } from "@z/meta";

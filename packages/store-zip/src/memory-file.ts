@@ -1,14 +1,14 @@
 import type { WritableByteSource } from "./byte-source.js";
 
 /**
- * A growable in-memory file: a {@link WritableByteSource} for building an archive in memory (in
+ * A growable in-memory file: a {@link @z/meta#WritableByteSource} for building an archive in memory (in
  * a browser, in tests), whose contents `bytes()` returns. Opening a {@link ZipStore} on it with
  * mode `"w"` starts an empty archive.
  */
 export class MemoryFile implements WritableByteSource {
   /**
    * `true`: its contents end with the process, so no crash leaves anyone a half-written file, and
-   * a zip store may rewrite its central directory in place (see {@link WritableByteSource.atomic}).
+   * a zip store may rewrite its central directory in place (see {@link @z/meta#WritableByteSource.atomic}).
    */
   readonly atomic = true;
   #buffer: Uint8Array;

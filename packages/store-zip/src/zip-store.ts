@@ -31,7 +31,7 @@ export interface ZipStoreOptions {
   /**
    * `"r"` reads only; `"a"` reads and writes, starting a new archive when the source is empty;
    * `"w"` empties the source and starts a new archive. Default: `"a"` when the source is writable
-   * (a {@link WritableByteSource}), else `"r"`.
+   * (a {@link @z/meta#WritableByteSource}), else `"r"`.
    */
   mode?: "r" | "a" | "w";
   /** How new entries are compressed; default `"stored"`, as zarr-python's `ZipStore` (`ZIP_STORED`). */
@@ -55,7 +55,7 @@ export interface ZipStoreOptions {
 
 /**
  * A store in a zip archive, like zarr-python's `ZipStore`: the key `foo/bar/0.0` is the entry of
- * that name. It reads any byte source with random access ({@link ByteSource}: memory, a `Blob`, a
+ * that name. It reads any byte source with random access ({@link @z/meta#ByteSource}: memory, a `Blob`, a
  * local file, HTTP range requests), fetching the end records and central directory once when
  * opened and then only the entries asked for; so a remote archive is never downloaded whole.
  *
@@ -66,12 +66,12 @@ export interface ZipStoreOptions {
  * naming the key, for an entry). When a name appears twice, the last entry counts, as in zipfile.
  * Entries with names that are not canonical keys (`../x`, `/abs`, `a\b`) are not keys here.
  *
- * Writing (modes `"a"`/`"w"`, on a {@link WritableByteSource}): each `set` writes a local entry
+ * Writing (modes `"a"`/`"w"`, on a {@link @z/meta#WritableByteSource}): each `set` writes a local entry
  * to the source right away; the central directory lives in memory and is written after the last
  * entry by `flush()` and `close()`, which commit the changes: until then the source holds the
  * archive as last committed. What was committed is never lost to a crash (a killed process, a
  * power failure) part way through writing:
- * - in an {@link WritableByteSource.atomic} source (`fileByteSource` of `@z/store-fs`, which
+ * - in an {@link @z/meta#WritableByteSource.atomic} source (`fileByteSource` of `@z/store-fs`, which
  *   writes a copy of the file and renames it over the file when the store commits), new entries
  *   go where the central directory was, as zipfile's mode `"a"` puts them;
  * - in any other, new entries go after the archive's end record, the new central directory after
@@ -111,7 +111,7 @@ export class ZipStore implements WritableStore, ListableStore {
   readonly #base: number;
   readonly #comment: Uint8Array;
   readonly #mutex = new Mutex();
-  /** The source publishes writes atomically on `sync()` (see {@link WritableByteSource.atomic}). */
+  /** The source publishes writes atomically on `sync()` (see {@link @z/meta#WritableByteSource.atomic}). */
   readonly #atomic: boolean;
   /** Where the next entry (or else the central directory) is written. */
   #appendAt: number;
@@ -344,7 +344,7 @@ export class ZipStore implements WritableStore, ListableStore {
    * `close()` does not do this, as zarr-python's `ZipStore.close()` only writes the directory:
    * compacting reads and rewrites everything after the first unused byte, which is the caller's
    * choice to pay. Call it before `close()` when a key was set twice or deleted. It commits like
-   * `flush()`. In an {@link WritableByteSource.atomic} source it is as safe as any write: the
+   * `flush()`. In an {@link @z/meta#WritableByteSource.atomic} source it is as safe as any write: the
    * source holds the old archive until the compacted one is whole. In any other it works in place
    * over committed bytes: an error or a crash part way leaves the source without a valid central
    * directory until the next successful `flush()`/`close()` (the store itself stays consistent);

@@ -68,7 +68,7 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
 
       const bar = progressBar(io, `exporting ${out}`);
       bar.setTotal(dims.reduce((n, d, i) => n * (d.kind === "index" ? 1 : chunksTouched(d, array.chunks[i]!)), 1));
-      let handle;
+      let handle: Awaited<ReturnType<typeof openFile>>;
       try {
         handle = await openFile(out, "w");
       } catch (cause) {

@@ -2,15 +2,23 @@
 // The entry of a chunk pool thread (see worker-pool.ts): runs batches as they arrive.
 import { parentPort } from "node:worker_threads";
 import { setLargeBufferAdvice } from "@z/codecs/registry";
-import { adviseHugePages } from "@z/huge-pages";
 import type { WritableStore } from "@z/meta";
+// Bundled into this thread's entry (scripts/bundle-worker.mjs): a thread opens the directory stores
+// the calling thread's `DirectoryStore`s name in their `threadStore()`, so @z/store-fs is installed
+// wherever one is sent here, but need not be for @z/core.
 import { DirectoryStore } from "@z/store-fs";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-batches.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 import { enableEncoders } from "../encoders.js";
 
-setLargeBufferAdvice(adviseHugePages);
+// Large buffers in huge pages when @z/huge-pages is installed (an optional peer of @z/core, left
+// out of the bundle: it loads its native addon from its own folder); without it, or when it fails
+// to load, nothing changes but speed. Batches wait for it.
+const advice: Promise<void> = import("@z/huge-pages").then(
+  (hugePages) => setLargeBufferAdvice(hugePages.adviseHugePages),
+  () => undefined,
+);
 enableEncoders();
 
 const jobsFor = jobsCache(defaultCodecRegistry);
@@ -29,6 +37,7 @@ parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }
   let reply: PoolReply;
   let returned: ArrayBuffer[] = [];
   try {
+    await advice;
     const result = await runBatch(batch, jobsFor, storeFor);
     if ("decoded" in result) {
       // A read's chunks, decoded into buffers of this thread's, go to the caller whole.
@@ -70,4 +79,4 @@ function reusable(data: readonly Uint8Array[], encoded: readonly EncodedItem[]):
 }
 
 // Loaded: the pool may now send work here rather than do it on the calling thread.
-parentPort!.postMessage({ ready: true });
+void advice.then(() => parentPort!.postMessage({ ready: true }));

@@ -3,7 +3,6 @@ import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import { DirectoryStore } from "@z/store-fs";
 import type { Store } from "@z/meta";
 import type { ChunkPool, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 
@@ -61,11 +60,15 @@ export class WorkerPool implements ChunkPool {
     });
   }
 
-  /** A directory store whose reads and writes are `DirectoryStore`'s own can be opened again in a thread. */
+  /**
+   * A store that tells how a thread opens it again (`threadStore()`, `@z/meta`'s contract) is read
+   * and written by the threads themselves: a `DirectoryStore` whose reads and writes are its own
+   * (not over a file system of the caller's, not a subclass that changes them) says so.
+   */
   storeSpec(store: Store): StoreSpec | undefined {
-    if (!(store instanceof DirectoryStore)) return undefined;
-    const reopen = store.reopenOptions;
-    return reopen === undefined ? undefined : { kind: "directory", root: reopen.root, fsync: reopen.fsync };
+    const spec = typeof store.threadStore === "function" ? store.threadStore() : undefined;
+    if (spec?.kind !== "directory" || typeof spec.root !== "string") return undefined;
+    return { kind: "directory", root: spec.root, fsync: spec.fsync === true };
   }
 
   get ready(): number {

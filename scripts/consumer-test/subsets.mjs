@@ -1,0 +1,109 @@
+// What each kind of user installs, and what the consumer test checks in their project.
+//
+// - `stages`: the packages installed, in order; each stage is installed on top of the one before
+//   and measured (packages in node_modules, MB on disk). `absent`: packages that stage must not
+//   have installed anywhere in the tree (design-18: @z/core's store packages and @z/huge-pages are
+//   optional peers). `run`: the consumer scripts run after the stage (paths under out/, with args).
+// - `installScripts: false`: installing the subset must run no install script.
+// - `sources`: files of consumers/ the project gets (in src/); .ts files are type-checked with
+//   each of `tsconfigs` (typescript.mjs) and transpiled to out/ to run.
+// - `typesNode`: the project adds @types/node (after measuring), as a Node user has it.
+// - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs).
+// - `cli`: the installed zarr command is run (cli.mjs).
+
+/** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
+export const FIXTURES = "{fixtures}";
+
+export const subsets = [
+  {
+    name: "browser",
+    title: "browser reader (@z/core + @z/store-http)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-http"],
+        absent: ["@z/store-fs", "@z/store-zip", "@z/huge-pages", "@types/node"],
+      },
+    ],
+    installScripts: false,
+    sources: [
+      "common/one-import.ts",
+      "browser/report.ts",
+      "browser/read.ts",
+      "browser/locations.ts",
+      "browser/one-import.ts",
+    ],
+    tsconfigs: ["nodenext", "bundler", "bundler-dom"],
+    typesNode: false,
+    browser: ["read", "locations", "one-import"],
+  },
+  {
+    name: "node",
+    title: "Node user (@z/core + @z/store-fs, then + @z/store-zip)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-fs"],
+        absent: ["@z/store-zip", "@z/store-http", "@z/huge-pages"],
+        run: [["node/zip.js", "missing", FIXTURES]],
+      },
+      {
+        packages: ["@z/store-zip"],
+        run: [
+          ["node/write-read.js", FIXTURES],
+          ["node/zip.js", "present", FIXTURES],
+          ["node/locations.js", FIXTURES],
+          ["node/one-import.js"],
+          ["node/require.cjs"],
+        ],
+      },
+    ],
+    sources: [
+      "common/one-import.ts",
+      "node/check.ts",
+      "node/write-read.ts",
+      "node/zip.ts",
+      "node/locations.ts",
+      "node/one-import.ts",
+      "node/require.cjs",
+    ],
+    tsconfigs: ["nodenext", "bundler"],
+    typesNode: true,
+  },
+  {
+    name: "plugin",
+    title: "plugin author (@z/meta + @z/codecs, their /testing kits)",
+    stages: [
+      {
+        packages: ["@z/meta", "@z/codecs"],
+        absent: ["@z/core", "@types/node"],
+        run: [["plugin/codec.js"], ["plugin/store.js"], ["plugin/require.cjs"]],
+      },
+    ],
+    sources: ["plugin/codec.ts", "plugin/store.ts", "plugin/require.cjs"],
+    tsconfigs: ["nodenext", "bundler"],
+    // Nothing of Node in the types of @z/meta and @z/codecs, or in the author's code.
+    typesNode: false,
+  },
+  {
+    name: "cli",
+    title: "CLI (@z/cli alone)",
+    stages: [{ packages: ["@z/cli"], run: [["cli/main.js", `${FIXTURES}/hierarchy.zarr/sub/zlib`]] }],
+    sources: ["cli/main.ts"],
+    tsconfigs: ["nodenext", "bundler"],
+    typesNode: true,
+    cli: true,
+  },
+];
+
+/** The subset's stages, each with every package installed up to it. */
+export function cumulativeStages(subset) {
+  const installed = [];
+  return subset.stages.map((stage, index) => {
+    installed.push(...stage.packages);
+    return {
+      ...stage,
+      index,
+      installed: [...installed],
+      label: index === 0 ? subset.name : `${subset.name} +${stage.packages.map((name) => name.slice(3)).join(" +")}`,
+    };
+  });
+}
