@@ -12,7 +12,7 @@ import {
   withEncoder,
   type ChunkContext,
 } from "@z/codecs/define";
-import { CNAMES, decodeFrame, HEADER_SIZE, readHeader, type FrameWorkspace } from "./blosc-frame.js";
+import { type BloscCname, CNAMES, decodeFrame, HEADER_SIZE, readHeader, type FrameWorkspace } from "./blosc-frame.js";
 import type { encodeBlosc } from "./blosc-encode.js";
 import {
   kernelsUnavailable,
@@ -41,7 +41,7 @@ import { corruptData, MalformedInput } from "./errors.js";
  * needs it (the frame header holds the type size). It is written back only when the config has it.
  */
 export const bloscConfig = {
-  cname: string({ enum: CNAMES, default: "lz4" }),
+  cname: string<BloscCname>({ enum: CNAMES, default: "lz4" }),
   clevel: integer({ min: 0, max: 9, default: 5 }),
   shuffle: integer({ min: -1, max: 2, default: 1 }),
   blocksize: integer({ min: 0, default: 0 }),
