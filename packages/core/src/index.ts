@@ -81,7 +81,7 @@ export {
 // `code`s), so a caller catches what any operation here throws without importing those packages.
 export { ZarrError, MetadataError, DataTypeError, PathError, StoreError, TooLargeError } from "@z/meta";
 export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs/registry";
-export { MissingEncoderError } from "@z/codecs/define";
+export { MissingEncoderError } from "./codec-definition.js";
 export { BoundsError, SelectionError } from "@z/indexing/basic";
 // The store, byte-source, synchronizer and location contracts, to write a store of one's own.
 export {
@@ -102,7 +102,8 @@ export {
   type WritableStore,
 } from "@z/meta";
 // Codec registration: a codec of one's own, declared once and registered in the default registry.
-// (From the entries that load no codec, so a page that imports these loads none it does not use.)
+// From the entries that load no codec, so a page loads none it does not use; `defineCodec` is a
+// constant of core's (see codec-definition.ts), so a page that defines no codec does not load it first.
 export {
   CodecRegistry,
   defaultRegistry,
@@ -115,10 +116,5 @@ export {
   type CodecLoader,
   type DecodedRange,
 } from "@z/codecs/registry";
-export {
-  defineCodec,
-  type CodecDefinition,
-  type CodecImplementation,
-  type ConfiguredCodec,
-  type DefinedCodec,
-} from "@z/codecs/define";
+export type { CodecDefinition, CodecImplementation, ConfiguredCodec, DefinedCodec } from "@z/codecs/define";
+export { defineCodec } from "./codec-definition.js";
