@@ -22,7 +22,11 @@
 // - a read-only page loads an encoder (a module matching ENCODER below) in any scenario, or has
 //   one in its one-file bundle;
 // - a page fails to run, or reads other values than zarr-python;
-// - a size exceeds its budget ("pages" in scripts/bundle-budgets.json: the limits of issue #18).
+// - a size exceeds its budget ("pages" in scripts/bundle-budgets.json: the limits of issue #18);
+// - a page bundled with code splitting (esbuild, vite) loads a file of more than 500 kB minified
+//   first (LARGE_FILE: Vite's "Some chunks are larger than 500 kB" threshold, which this check
+//   replaces, so that the one file that large, numcodecs' libzstd with its WebAssembly inlined,
+//   imported dynamically on the first Zstandard compression, is reported as such, not as a failure).
 // It also bundles each browser-safe package's index (scripts/layers.json's "$browser-safe") with
 // esbuild, with the same Node checks, its first load (entry and static chunks) and total budgeted
 // under "packages" (`node scripts/bundle-size.mjs --update` sets those to the measured sizes plus 15%).
@@ -51,6 +55,9 @@ const HEADROOM = 1.15;
  * their own so that this can be told: `*-encode.ts` and `encode-*.ts`, bzip2's suffix sorting, and
  * libzstd (numcodecs.js's zstd module, whose WebAssembly holds the Zstandard encoder).
  */
+/** Vite's chunk size warning threshold (500 kB minified): a file this large must not load first. */
+const LARGE_FILE = 500_000;
+
 const ENCODER = /(?:^|\/)(?:[\w-]+-encode|encode-[\w-]+|bz2-sais)\.ts$|\/numcodecs\/dist\/zstd\.js$/;
 
 const fixtures = join(root, "packages/core/test/fixtures/http");
@@ -203,6 +210,8 @@ async function bundleVite(entry, dir) {
       emptyOutDir: false,
       target: "es2022",
       reportCompressedSize: false,
+      // Files over 500 kB are LARGE_FILE's to check, in every code-split bundling alike.
+      chunkSizeWarningLimit: Number.POSITIVE_INFINITY,
       rolldownOptions: {
         input: join(root, entry),
         preserveEntrySignatures: "allow-extension",
@@ -369,11 +378,29 @@ async function runScenario(built, scenario, base, id) {
   return { loaded, error: answer.ok ? undefined : answer.error };
 }
 
+/**
+ * Files over LARGE_FILE minified in a code-split bundle: a failure when the page loads one first
+ * (a page in one chunk, or a large module imported statically), a note naming its modules when it
+ * is only imported dynamically (whether a read-only page ever loads it is the encoder check's).
+ */
+function largeFiles(label, built) {
+  const first = staticClosure(built.files, built.entry);
+  for (const [name, file] of built.files) {
+    if (file.bytes <= LARGE_FILE || !name.endsWith(".js")) continue;
+    const modules = [...new Set(file.modules)].join(", ") || "?";
+    const size = `${kB(file.bytes)} minified, ${kB(file.gzip)} min+gzip`;
+    if (first.has(name)) failures.push(`${label}: ${name} (${size}) is loaded first: ${modules}`);
+    else notes.push(`${label}: ${name} (${size}) is only imported dynamically, never loaded first: ${modules}`);
+  }
+}
+
 // --- measuring -----------------------------------------------------------------------------------
 
 const kB = (bytes) => (bytes === undefined ? "-" : `${(bytes / 1000).toFixed(1)} kB`);
 const budgets = existsSync(budgetsFile) ? JSON.parse(readFileSync(budgetsFile, "utf8")) : {};
 const failures = [];
+/** What a reader of the table should know that is no failure (large files loaded later). */
+const notes = [];
 const work = mkdtempSync(join(tmpdir(), "z-size-"));
 const server = await serve(fixtures);
 const base = `http://127.0.0.1:${server.address().port}`;
@@ -403,6 +430,7 @@ try {
       }
       failures.push(...built.warnings.map((w) => `${label}: ${w}`));
       failures.push(...(await nodeProblems(built, page.entry)).map((p) => `${label}: ${p}`));
+      if (bundler !== "one-file") largeFiles(label, built);
       const sizes = {};
       const loadedModules = new Set();
       // The scenarios run at once, each in a process of its own.
@@ -518,6 +546,8 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+if (notes.length > 0)
+  console.log(`\nLarge files (over ${kB(LARGE_FILE)} minified):\n${notes.map((n) => `  ${n}`).join("\n")}`);
 if (failures.length > 0) {
   console.error(`\n${failures.map((f) => `✗ ${f}`).join("\n")}`);
   console.error(
