@@ -7,7 +7,7 @@ import { defineConfig } from "vitest/config";
 import { browserTestPlan, shimAliases, shimSetup } from "./scripts/browser-tests.mjs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { s3ServerSetup, testServerSetup, workspaceAliases } from "./vitest.shared.ts";
+import { encodersSetup, s3ServerSetup, testServerSetup, workspaceAliases } from "./vitest.shared.ts";
 
 /** Whether the package's own vitest config starts the test S3 server (scripts/test-s3/). */
 const usesS3 = (dir: string): boolean => readFileSync(join(dir, "vitest.config.ts"), "utf8").includes("s3ServerSetup");
@@ -46,7 +46,7 @@ export default defineConfig({
           name: pkg.name,
           root: pkg.dir,
           include: pkg.browser,
-          setupFiles: [shimSetup],
+          setupFiles: [shimSetup, encodersSetup],
           // The shared test HTTP server (scripts/test-server/), as in the Node run: tests reach it
           // across origins (it answers CORS preflights) through inject("testServer").
           // The S3 server too for the packages that use it (it answers CORS as well).

@@ -19,3 +19,9 @@ export const testServerSetup = fileURLToPath(new URL("./scripts/test-server/glob
  * for projects whose tests read and write buckets.
  */
 export const s3ServerSetup = fileURLToPath(new URL("./scripts/test-s3/global-setup.ts", import.meta.url));
+
+/**
+ * vitest `setupFiles` entry registering every encoder, as Node's entries of the codec packages and
+ * of `@z/core` do (see scripts/test-setup/encoders.ts).
+ */
+export const encodersSetup = fileURLToPath(new URL("./scripts/test-setup/encoders.ts", import.meta.url));

@@ -1,7 +1,7 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "conformance", include: ["test/**/*.test.ts"], testTimeout: 60_000 },
+  test: { name: "conformance", include: ["test/**/*.test.ts"], setupFiles: [encodersSetup], testTimeout: 60_000 },
 });

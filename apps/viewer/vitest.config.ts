@@ -1,8 +1,14 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
   // Generous limits: the test builds the page, writes a dataset with zarr-python and drives Chromium.
-  test: { name: "viewer", include: ["test/**/*.test.ts"], testTimeout: 120_000, hookTimeout: 180_000 },
+  test: {
+    name: "viewer",
+    include: ["test/**/*.test.ts"],
+    setupFiles: [encodersSetup],
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+  },
 });

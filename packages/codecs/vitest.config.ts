@@ -1,7 +1,7 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "codecs", include: ["test/**/*.test.ts"] },
+  test: { name: "codecs", include: ["test/**/*.test.ts"], setupFiles: [encodersSetup] },
 });

@@ -1,19 +1,33 @@
 /*
- * Blosc encoding with the WebAssembly encoders (encode-kernels.ts): the same frame as the
- * TypeScript path (blosc-frame.ts's encodeFrame drives both), with the shuffles and the LZ4 and
- * zlib streams done in WebAssembly. For the synchronous compressors the input, the shuffled block
- * and the compressed stream all live in the encoders' memory, so nothing is copied per stream
- * but the compressed bytes into the frame.
+ * The blosc codec's encoder, a module of its own that `enableWasmEncoders` registers (a page that
+ * only reads never loads it). With the WebAssembly encoders (encode-kernels.ts) it writes the same
+ * frame as the TypeScript path (blosc-frame.ts's encodeFrame drives both), with the shuffles and
+ * the LZ4 and zlib streams done in WebAssembly. For the synchronous compressors the input, the
+ * shuffled block and the compressed stream all live in the encoders' memory, so nothing is copied
+ * per stream but the compressed bytes into the frame.
  */
+import { CodecError, inChunk, type ChunkContext } from "@z/codecs/define";
 import {
+  computeBlocksize,
   encodeFrame,
+  MAX_BUFFERSIZE,
+  splitBlock,
   type BloscCname,
   type EncodeOptions,
   type EncodeWorkspace,
   type StreamRequest,
 } from "./blosc-frame.js";
-import { streamCompressor } from "./blosc-streams.js";
-import { align16, deflateBound, releaseEncode, reserveEncode, type EncodeKernels } from "./encode-kernels.js";
+import { compressZstdStream, scratchFor, streamCompressor } from "./blosc-streams-encode.js";
+import {
+  align16,
+  deflateBound,
+  encodeKernelsUnavailable,
+  loadEncodeKernels,
+  readyEncodeKernels,
+  releaseEncode,
+  reserveEncode,
+  type EncodeKernels,
+} from "./encode-kernels.js";
 import { lz4Bound } from "./lz4-block.js";
 import { blosclzBound } from "./blosclz.js";
 import { snappyBound } from "./snappy.js";
@@ -118,4 +132,73 @@ export function copyingShuffles(kernels: EncodeKernels): EncodeWorkspace {
       dst.set(memory.subarray(outAt, outAt + size), d);
     };
   return { shuffleBytes: run(false), shuffleBits: run(true) };
+}
+
+const C_INT_MAX = 2 ** 31 - 1;
+
+export interface BloscSettings {
+  readonly cname: BloscCname;
+  readonly clevel: number;
+  readonly shuffle: number;
+  readonly blocksize: number;
+  readonly typesize?: number | null | undefined;
+}
+
+/** A Blosc frame of `bytes`, as c-blosc 1.21 writes it for `config` (numcodecs' Blosc). */
+export function encodeBlosc(
+  bytes: Uint8Array,
+  config: BloscSettings,
+  chunk: ChunkContext,
+): Uint8Array | Promise<Uint8Array> {
+  if (bytes.length > MAX_BUFFERSIZE) {
+    throw new CodecError(
+      `blosc cannot compress ${bytes.length} bytes${inChunk(chunk.key)}: the limit is ${MAX_BUFFERSIZE}`,
+      {
+        codecId: "blosc",
+        key: chunk.key,
+      },
+    );
+  }
+  const { cname, clevel } = config;
+  if (config.typesize != null && config.typesize > C_INT_MAX) {
+    // numcodecs hands it to c-blosc as a C int, and c-blosc refuses the overflowed value.
+    throw new CodecError(
+      `blosc cannot compress${inChunk(chunk.key)} with typesize ${config.typesize}: c-blosc takes at most ${C_INT_MAX}`,
+      {
+        codecId: "blosc",
+        key: chunk.key,
+      },
+    );
+  }
+  // numcodecs hands c-blosc the chunk's NumPy itemsize, or the config's `typesize` when it has one;
+  // an object array reaches the compressor as the bytes its object codec wrote (itemsize 1).
+  const itemsize = config.typesize ?? (chunk.dtype?.kind === "O" ? 1 : chunk.itemsize);
+  const typesize = itemsize > 255 ? 1 : Math.max(1, itemsize);
+  const options = { ...config, typesize: itemsize };
+  const blocksize = computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize);
+  const encoders = readyEncodeKernels();
+  if (encoders === undefined && !encodeKernelsUnavailable() && bytes.length >= 4096) {
+    return loadEncodeKernels().then(() => encodeBlosc(bytes, config, chunk));
+  }
+  if (encoders !== undefined && cname !== "zstd") {
+    const frame = encodeFrameInWasm(encoders, bytes, options, blocksize, splitBlock(cname, typesize, blocksize));
+    if (frame !== undefined) return frame;
+  }
+  let scratch: Uint8Array | undefined;
+  const workspace = encoders !== undefined ? copyingShuffles(encoders) : {};
+  const frame = encodeFrame(bytes, options, (size) => (scratch = scratchFor(size)), workspace);
+  const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, blocksize));
+  if (compress) {
+    let step = frame.next();
+    while (!step.done) step = frame.next(compress(step.value, scratch!));
+    return step.value;
+  }
+  return (async () => {
+    let step = frame.next();
+    while (!step.done) {
+      const request: StreamRequest = step.value;
+      step = frame.next(await compressZstdStream(request, scratch!, clevel));
+    }
+    return step.value;
+  })();
 }

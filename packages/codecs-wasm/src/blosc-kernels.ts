@@ -7,11 +7,10 @@ import {
   type FrameWorkspace,
   type StreamDecoders,
 } from "./blosc-frame.js";
-import { streamDecoders } from "./blosc-streams.js";
+import { streamDecoders, zstdKernel } from "./blosc-streams.js";
 import { MalformedInput } from "./errors.js";
-import type { Kernels } from "./kernels.js";
+import { decodesZstd, type Kernels } from "./kernels.js";
 import { lz4Problem } from "./lz4-block.js";
-import { NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 
 /**
  * Compressed frames gain from the WebAssembly kernels (LZ4 and Zstd streams, byte and bit
@@ -23,6 +22,11 @@ export function worthKernels(data: Uint8Array): boolean {
   return (
     format === CNAME_FORMAT.lz4 || format === CNAME_FORMAT.zstd || (data[2]! & (FLAG_SHUFFLE | FLAG_BITSHUFFLE)) !== 0
   );
+}
+
+/** Whether the frame `data` (from its header on) holds Zstd streams: the full kernels decode those (see kernels.ts). */
+export function zstdFrame(data: Uint8Array): boolean {
+  return data.length >= HEADER_SIZE && data[2]! >>> 5 === CNAME_FORMAT.zstd;
 }
 
 /**
@@ -49,16 +53,21 @@ function makeDecoders(kernels: Kernels): { decoders: StreamDecoders; workspace: 
         if (r < 0) throw new MalformedInput(lz4Problem(r));
         if (r !== n) throw new MalformedInput(`LZ4 stream decodes to ${r} bytes, expected ${n}`);
       },
-      zstd(src, start, end, dst, d, n) {
-        const r = zstdDecodeIn(kernels, src, start, end, dst, d, n);
-        // c-blosc's Zstd streams declare their size; any other goes to the TypeScript decoder.
-        if (r === NO_CONTENT_SIZE) return streamDecoders.zstd(src, start, end, dst, d, n);
-        if (r < 0)
-          throw new MalformedInput(
-            `invalid Zstd stream (${r === OUTPUT_TOO_LONG ? `decodes to more than ${n} bytes` : zstdProblem(r)})`,
-          );
-        if (r !== n) throw new MalformedInput(`Zstd stream decodes to ${r} bytes, expected ${n}`);
-      },
+      // The LZ4 kernels have no Zstd decoder (Zstd frames go to the full ones; this is a safeguard).
+      zstd: !decodesZstd(kernels)
+        ? streamDecoders.zstd
+        : (src, start, end, dst, d, n) => {
+            // Loaded with the frame's TypeScript Zstd decoder (`loadStreamDecoder`).
+            const { zstdDecodeIn, NO_CONTENT_SIZE, OUTPUT_TOO_LONG, zstdProblem } = zstdKernel()!;
+            const r = zstdDecodeIn(kernels, src, start, end, dst, d, n);
+            // c-blosc's Zstd streams declare their size; any other goes to the TypeScript decoder.
+            if (r === NO_CONTENT_SIZE) return streamDecoders.zstd(src, start, end, dst, d, n);
+            if (r < 0)
+              throw new MalformedInput(
+                `invalid Zstd stream (${r === OUTPUT_TOO_LONG ? `decodes to more than ${n} bytes` : zstdProblem(r)})`,
+              );
+            if (r !== n) throw new MalformedInput(`Zstd stream decodes to ${r} bytes, expected ${n}`);
+          },
     },
     workspace: {
       unshuffleBytes: (typesize, size, src, s, dst, d) =>

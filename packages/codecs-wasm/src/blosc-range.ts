@@ -12,7 +12,7 @@ import {
   type ChunkContext,
   type DecodedRange,
   type StoredRangeReader,
-} from "@z/codecs";
+} from "@z/codecs/define";
 import {
   blockBytes,
   blockStart,
@@ -26,8 +26,8 @@ import {
   type FrameBlocks,
 } from "./blosc-frame.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
-import { streamDecoders } from "./blosc-streams.js";
+import { kernelDecoders, worthKernels, zstdFrame } from "./blosc-kernels.js";
+import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
 
 /**
@@ -53,6 +53,7 @@ export async function decodeBloscRange(
     const head = await read(0, FIRST_READ);
     if (head === undefined) return undefined;
     const h = readHeader(head);
+    await loadStreamDecoder(head);
     if (!checkHeader(h, limit, tooLarge, Infinity)) return { bytes: new Uint8Array(0), decodedSize: 0 };
     const to = Math.min(end, h.nbytes);
     const from = Math.min(start, to);
@@ -60,8 +61,9 @@ export async function decodeBloscRange(
     if (h.flags & FLAG_MEMCPYED)
       return { bytes: await part.bytes(HEADER_SIZE + from, to - from), decodedSize: h.nbytes };
     if (from === to) return { bytes: new Uint8Array(0), decodedSize: h.nbytes };
-    let kernels = readyKernels();
-    if (kernels === undefined && !kernelsUnavailable() && worthKernels(head)) kernels = await loadKernels();
+    const zstd = zstdFrame(head);
+    let kernels = readyKernels(zstd);
+    if (kernels === undefined && !kernelsUnavailable(zstd) && worthKernels(head)) kernels = await loadKernels(zstd);
     return { bytes: await decodeBlocks(part, h, from, to, kernels), decodedSize: h.nbytes };
   } catch (error) {
     if (error instanceof MalformedInput) throw corruptData("blosc", chunk, error.message, error);

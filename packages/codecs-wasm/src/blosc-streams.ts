@@ -1,19 +1,29 @@
-import { zlibSync } from "fflate";
-import { zlib } from "@z/codecs";
-import type { BloscCname, StreamDecoders, StreamRequest } from "./blosc-frame.js";
-import { blosclzBound, blosclzDecode, blosclzEncode } from "./blosclz.js";
+/*
+ * The TypeScript decoders of the streams inside Blosc frames. BloscLZ's, LZ4's and Snappy's are
+ * small and always here; zlib's (@z/codecs' zlib) and Zstd's (zstd-decode.ts, and what the kernels'
+ * Zstd decoding needs, zstd-wasm.ts) load when a frame first needs them (`loadStreamDecoder`), so
+ * reading lz4 frames loads none of them.
+ */
+import { CNAME_FORMAT, HEADER_SIZE, type StreamDecoder, type StreamDecoders } from "./blosc-frame.js";
+import { blosclzDecode } from "./blosclz.js";
 import { MalformedInput, OutputTooLarge } from "./errors.js";
-import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4hcEncodeBlock, lz4Problem } from "./lz4-block.js";
-import { snappyBound, snappyDecode, snappyEncode } from "./snappy.js";
-import { zstdDecode } from "./zstd-decode.js";
-import { zstdCompress } from "./zstd-encode.js";
+import { lz4DecodeBlock, lz4Problem } from "./lz4-block.js";
+import { snappyDecode } from "./snappy.js";
 
 const wrongSize = (name: string, got: number, n: number): never => {
   throw new MalformedInput(`${name} stream decodes to ${got} bytes, expected ${n}`);
 };
 
-const zlibCodec = zlib.create();
-const BYTE = { kind: "u", byteOrder: "|", itemsize: 1 } as const;
+let zlibStream: StreamDecoder | undefined;
+let zstdStream: StreamDecoder | undefined;
+let zstdWasm: typeof import("./zstd-wasm.js") | undefined;
+
+/** What the full kernels' Zstd decoding needs (zstd-wasm.ts), once `loadStreamDecoder` loaded it for a Zstd frame. */
+export const zstdKernel = (): typeof import("./zstd-wasm.js") | undefined => zstdWasm;
+
+const notLoaded = (name: string): never => {
+  throw new Error(`the ${name} stream decoder is used before loadStreamDecoder loaded it`);
+};
 
 /** The decoders of the streams inside Blosc frames, by compressor format. */
 export const streamDecoders: StreamDecoders = {
@@ -32,78 +42,50 @@ export const streamDecoders: StreamDecoders = {
     if (r < 0) throw new MalformedInput("invalid Snappy stream");
     if (r !== n) wrongSize("Snappy", r, n);
   },
-  zlib(src, start, end, dst, d, n) {
-    let out: Uint8Array;
-    try {
-      out = zlibCodec.decode(src.subarray(start, end), { dtype: BYTE, itemsize: 1, elements: n }) as Uint8Array;
-    } catch (error) {
-      throw new MalformedInput(`invalid zlib stream (${error instanceof Error ? error.message : String(error)})`);
-    }
-    if (out.length !== n) wrongSize("zlib", out.length, n);
-    dst.set(out, d);
-  },
-  zstd(src, start, end, dst, d, n) {
-    let out: Uint8Array;
-    try {
-      out = zstdDecode(src.subarray(start, end), n);
-    } catch (error) {
-      if (error instanceof OutputTooLarge) throw new MalformedInput(`Zstd stream decodes to more than ${n} bytes`);
-      if (error instanceof MalformedInput) throw new MalformedInput(`invalid Zstd stream (${error.message})`);
-      throw error;
-    }
-    if (out.length !== n) wrongSize("Zstd", out.length, n);
-    dst.set(out, d);
-  },
+  zlib: (...args) => (zlibStream ?? notLoaded("zlib"))(...args),
+  zstd: (...args) => (zstdStream ?? notLoaded("Zstd"))(...args),
 };
 
-/** Scratch room for any stream compressor's output for a `blocksize`-byte stream. */
-export function scratchFor(blocksize: number): Uint8Array {
-  return new Uint8Array(Math.max(lz4Bound(blocksize), blosclzBound(blocksize), snappyBound(blocksize)));
-}
-
-/** The Zstd level c-blosc uses for a Blosc clevel. */
-export function bloscZstdLevel(clevel: number): number {
-  return clevel < 9 ? clevel * 2 - 1 : 22;
-}
+const BYTE = { kind: "u", byteOrder: "|", itemsize: 1 } as const;
 
 /**
- * The synchronous stream compressor for `cname` at `clevel` (undefined for zstd, which is
- * asynchronous: see `compressZstdStream`). Returns the compressed length in `out`, or 0.
+ * Loads the TypeScript decoder the streams of the frame `data` (from its header on) need, when it
+ * is not loaded yet: a promise to wait for before decoding, or undefined when nothing is missing.
  */
-export function streamCompressor(
-  cname: BloscCname,
-  clevel: number,
-  split: boolean,
-): ((request: StreamRequest, out: Uint8Array) => number) | undefined {
-  switch (cname) {
-    case "blosclz":
-      return ({ data, offset, length }, out) => blosclzEncode(data, offset, offset + length, out, 0, split ? 4 : 3);
-    case "lz4":
-      return ({ data, offset, length }, out) => lz4EncodeBlock(data, offset, offset + length, out, 0, 10 - clevel);
-    case "lz4hc":
-      return ({ data, offset, length }, out) => lz4hcEncodeBlock(data, offset, offset + length, out, 0, clevel);
-    case "snappy":
-      return ({ data, offset, length }, out) => snappyEncode(data, offset, offset + length, out, 0);
-    case "zlib":
-      return ({ data, offset, length }, out) => {
-        const z = zlibSync(data.subarray(offset, offset + length), { level: clevel as 1 });
-        if (z.length >= length) return 0;
-        out.set(z);
-        return z.length;
+export function loadStreamDecoder(data: Uint8Array): Promise<void> | undefined {
+  if (data.length < HEADER_SIZE) return undefined;
+  const format = data[2]! >>> 5;
+  if (format === CNAME_FORMAT.zlib && zlibStream === undefined) {
+    return import("@z/codecs/zlib").then(({ zlib }) => {
+      const codec = zlib.create();
+      zlibStream ??= (src, start, end, dst, d, n) => {
+        let out: Uint8Array;
+        try {
+          out = codec.decode(src.subarray(start, end), { dtype: BYTE, itemsize: 1, elements: n }) as Uint8Array;
+        } catch (error) {
+          throw new MalformedInput(`invalid zlib stream (${error instanceof Error ? error.message : String(error)})`);
+        }
+        if (out.length !== n) wrongSize("zlib", out.length, n);
+        dst.set(out, d);
       };
-    default:
-      return undefined;
+    });
   }
-}
-
-/** Compresses a stream with Zstd at Blosc's `clevel`; the compressed length in `out`, or 0. */
-export async function compressZstdStream(
-  { data, offset, length }: StreamRequest,
-  out: Uint8Array,
-  clevel: number,
-): Promise<number> {
-  const z = await zstdCompress(data.subarray(offset, offset + length), bloscZstdLevel(clevel));
-  if (z.length >= length) return 0;
-  out.set(z);
-  return z.length;
+  if (format === CNAME_FORMAT.zstd && (zstdStream === undefined || zstdWasm === undefined)) {
+    return Promise.all([import("./zstd-decode.js"), import("./zstd-wasm.js")]).then(([{ zstdDecode }, wasm]) => {
+      zstdWasm = wasm;
+      zstdStream ??= (src, start, end, dst, d, n) => {
+        let out: Uint8Array;
+        try {
+          out = zstdDecode(src.subarray(start, end), n);
+        } catch (error) {
+          if (error instanceof OutputTooLarge) throw new MalformedInput(`Zstd stream decodes to more than ${n} bytes`);
+          if (error instanceof MalformedInput) throw new MalformedInput(`invalid Zstd stream (${error.message})`);
+          throw error;
+        }
+        if (out.length !== n) wrongSize("Zstd", out.length, n);
+        dst.set(out, d);
+      };
+    });
+  }
+  return undefined;
 }

@@ -9,29 +9,24 @@ import {
   optional,
   requireBytes,
   string,
+  withEncoder,
   type ChunkContext,
-} from "@z/codecs";
+} from "@z/codecs/define";
+import { type BloscCname, CNAMES, decodeFrame, HEADER_SIZE, readHeader, type FrameWorkspace } from "./blosc-frame.js";
+import type { encodeBlosc } from "./blosc-encode.js";
 import {
-  CNAMES,
-  computeBlocksize,
-  decodeFrame,
-  encodeFrame,
-  HEADER_SIZE,
-  MAX_BUFFERSIZE,
-  readHeader,
-  splitBlock,
-  type BloscCname,
-  type FrameWorkspace,
-  type StreamRequest,
-} from "./blosc-frame.js";
-import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { kernelDecoders, worthKernels } from "./blosc-kernels.js";
+  kernelsUnavailable,
+  loadKernels,
+  readyKernels,
+  release,
+  reserve,
+  ZSTD_READ_SLACK,
+  type Kernels,
+} from "./kernels.js";
+import { kernelDecoders, worthKernels, zstdFrame } from "./blosc-kernels.js";
 import { decodeBloscRange } from "./blosc-range.js";
-import { compressZstdStream, scratchFor, streamCompressor, streamDecoders } from "./blosc-streams.js";
-import { copyingShuffles, encodeFrameInWasm } from "./blosc-encode.js";
-import { encodeKernelsUnavailable, loadEncodeKernels, readyEncodeKernels } from "./encode-kernels.js";
+import { loadStreamDecoder, streamDecoders } from "./blosc-streams.js";
 import { corruptData, MalformedInput } from "./errors.js";
-import { ZSTD_READ_SLACK } from "./zstd-wasm.js";
 
 /**
  * numcodecs `Blosc(cname="lz4", clevel=5, shuffle=SHUFFLE, blocksize=0)`:
@@ -46,7 +41,7 @@ import { ZSTD_READ_SLACK } from "./zstd-wasm.js";
  * needs it (the frame header holds the type size). It is written back only when the config has it.
  */
 export const bloscConfig = {
-  cname: string({ enum: CNAMES, default: "lz4" }),
+  cname: string<BloscCname>({ enum: CNAMES, default: "lz4" }),
   clevel: integer({ min: 0, max: 9, default: 5 }),
   shuffle: integer({ min: -1, max: 2, default: 1 }),
   blocksize: integer({ min: 0, default: 0 }),
@@ -66,10 +61,16 @@ export const blosc = defineCodec({
   id: "blosc",
   config: bloscConfig,
   create: (config) => {
-    // A codec made is about to decode: the kernels compile meanwhile, so the first chunk need not wait.
-    void loadKernels();
+    // A codec made is about to decode: the kernels (the full ones for Zstd streams) compile
+    // meanwhile, so the first chunk need not wait.
+    void loadKernels(config.cname === "zstd");
     return {
-      encode: (data, chunk) => encodeBlosc(requireBytes(data, "blosc", chunk), config, chunk),
+      encode: (data, chunk) => {
+        const bytes = requireBytes(data, "blosc", chunk);
+        return withEncoder("blosc", "blosc", chunk, (m: { encodeBlosc: typeof encodeBlosc }) =>
+          m.encodeBlosc(bytes, config, chunk),
+        );
+      },
       decode: (data, chunk) => decodeBlosc(requireBytes(data, "blosc", chunk), chunk),
       decodeRange: decodeBloscRange,
       decodeInto: decodeBloscInto,
@@ -77,75 +78,15 @@ export const blosc = defineCodec({
   },
 });
 
-const C_INT_MAX = 2 ** 31 - 1;
-
-interface BloscSettings {
-  readonly cname: BloscCname;
-  readonly clevel: number;
-  readonly shuffle: number;
-  readonly blocksize: number;
-  readonly typesize?: number | null | undefined;
-}
-
-function encodeBlosc(bytes: Uint8Array, config: BloscSettings, chunk: ChunkContext): Uint8Array | Promise<Uint8Array> {
-  if (bytes.length > MAX_BUFFERSIZE) {
-    throw new CodecError(
-      `blosc cannot compress ${bytes.length} bytes${inChunk(chunk.key)}: the limit is ${MAX_BUFFERSIZE}`,
-      {
-        codecId: "blosc",
-        key: chunk.key,
-      },
-    );
-  }
-  const { cname, clevel } = config;
-  if (config.typesize != null && config.typesize > C_INT_MAX) {
-    // numcodecs hands it to c-blosc as a C int, and c-blosc refuses the overflowed value.
-    throw new CodecError(
-      `blosc cannot compress${inChunk(chunk.key)} with typesize ${config.typesize}: c-blosc takes at most ${C_INT_MAX}`,
-      {
-        codecId: "blosc",
-        key: chunk.key,
-      },
-    );
-  }
-  // numcodecs hands c-blosc the chunk's NumPy itemsize, or the config's `typesize` when it has one;
-  // an object array reaches the compressor as the bytes its object codec wrote (itemsize 1).
-  const itemsize = config.typesize ?? (chunk.dtype?.kind === "O" ? 1 : chunk.itemsize);
-  const typesize = itemsize > 255 ? 1 : Math.max(1, itemsize);
-  const options = { ...config, typesize: itemsize };
-  const blocksize = computeBlocksize(cname, clevel, typesize, bytes.length, config.blocksize);
-  const encoders = readyEncodeKernels();
-  if (encoders === undefined && !encodeKernelsUnavailable() && bytes.length >= 4096) {
-    return loadEncodeKernels().then(() => encodeBlosc(bytes, config, chunk));
-  }
-  if (encoders !== undefined && cname !== "zstd") {
-    const frame = encodeFrameInWasm(encoders, bytes, options, blocksize, splitBlock(cname, typesize, blocksize));
-    if (frame !== undefined) return frame;
-  }
-  let scratch: Uint8Array | undefined;
-  const workspace = encoders !== undefined ? copyingShuffles(encoders) : {};
-  const frame = encodeFrame(bytes, options, (size) => (scratch = scratchFor(size)), workspace);
-  const compress = streamCompressor(cname, clevel, splitBlock(cname, typesize, blocksize));
-  if (compress) {
-    let step = frame.next();
-    while (!step.done) step = frame.next(compress(step.value, scratch!));
-    return step.value;
-  }
-  return (async () => {
-    let step = frame.next();
-    while (!step.done) {
-      const request: StreamRequest = step.value;
-      step = frame.next(await compressZstdStream(request, scratch!, clevel));
-    }
-    return step.value;
-  })();
-}
-
 function decodeBlosc(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array | Promise<Uint8Array> {
-  const kernels = readyKernels();
-  if (kernels !== undefined || kernelsUnavailable() || !worthKernels(data))
+  // A zlib or Zstd frame's TypeScript stream decoder loads when a frame first needs it.
+  const loading = loadStreamDecoder(data);
+  if (loading !== undefined) return loading.then(() => decodeBlosc(data, chunk, into));
+  const zstd = zstdFrame(data);
+  const kernels = readyKernels(zstd);
+  if (kernels !== undefined || kernelsUnavailable(zstd) || !worthKernels(data))
     return decodeWith(kernels, data, chunk, into);
-  return loadKernels().then((loaded) => decodeWith(loaded, data, chunk, into));
+  return loadKernels(zstd).then((loaded) => decodeWith(loaded, data, chunk, into));
 }
 
 /** `Codec.decodeInto`: decodes into `out` from its start, copying straight out of the kernels' memory. */

@@ -1,4 +1,4 @@
-import { CodecError, inChunk, type ChunkContext } from "@z/codecs";
+import { CodecError, inChunk, type ChunkContext } from "@z/codecs/define";
 
 /** The `CodecError` for input a decoder cannot read: `corrupt blosc data in chunk a/0.0: …`. */
 export function corruptData(

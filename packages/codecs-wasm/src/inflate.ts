@@ -9,7 +9,7 @@
  *   lenient than zlib with malformed Huffman codes), the chunk is refused all the same, with the
  *   inflater's finding: no data that zlib would refuse is returned.
  */
-import { maxDecodedSize, type ChunkContext, type Codec } from "@z/codecs";
+import { maxDecodedSize, type ChunkContext, type Codec } from "@z/codecs/define";
 import { corruptData } from "./errors.js";
 import { releaseInflate, reserveInflate, withInflate, type InflateKernels } from "./inflate-kernels.js";
 
@@ -51,6 +51,13 @@ export function inflateProblem(code: number): string {
 /** The TypeScript codec (@z/codecs' zlib or gzip, which have `decodeInto`) that decodes where the inflater does not. */
 type Fallback = Pick<Codec, "decode" | "decodeInto">;
 
+/** The TypeScript codec, made when first needed (so its module loads only then). */
+export type FallbackSource = () => Fallback | Promise<Fallback>;
+
+/** `use(value)`, at once for a value, once it is there for a promise. */
+const then = <T, R>(value: T | Promise<T>, use: (value: T) => R | Promise<R>): R | Promise<R> =>
+  value instanceof Promise ? value.then(use) : use(value);
+
 /** Room the first `decode` try gives a chunk whose size is unknown; it grows 4× while too small. */
 const FIRST_GUESS = 1 << 20;
 /** Chunks up to this size get their full size at the first try (untouched memory costs little). */
@@ -91,9 +98,9 @@ export function inflateDecode(
   format: DeflateFormat,
   data: Uint8Array,
   chunk: ChunkContext,
-  ts: Fallback,
+  ts: FallbackSource,
 ): Uint8Array | Promise<Uint8Array> {
-  const fallback = () => ts.decode(data, chunk) as Uint8Array | Promise<Uint8Array>;
+  const fallback = () => then(ts(), (codec) => codec.decode(data, chunk) as Uint8Array | Promise<Uint8Array>);
   return withInflate((kernels) => {
     const limit = maxDecodedSize(chunk);
     let capacity = firstCapacity(format, data, limit);
@@ -114,9 +121,9 @@ export function inflateDecodeInto(
   data: Uint8Array,
   out: Uint8Array,
   chunk: ChunkContext,
-  ts: Fallback,
+  ts: FallbackSource,
 ): number | Promise<number> {
-  const fallback = () => ts.decodeInto!(data, out, chunk);
+  const fallback = () => then(ts(), (codec) => codec.decodeInto!(data, out, chunk));
   return withInflate((kernels) => {
     const r = inflateIn(kernels, format, data, out.length, (bytes) => out.set(bytes));
     if (r === undefined) return fallback();

@@ -3,7 +3,7 @@
  * WebAssembly (or its SIMD) is unavailable, or the module fails to load, `load` resolves to
  * `undefined` and callers use their TypeScript paths.
  */
-import { adviseLargeBuffer } from "@z/codecs";
+import { adviseLargeBuffer } from "@z/codecs/define";
 
 /** What every module of this package exports besides its functions. */
 export interface ModuleExports {

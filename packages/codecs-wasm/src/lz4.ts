@@ -6,20 +6,13 @@ import {
   integer,
   maxDecodedSize,
   requireBytes,
+  withEncoder,
   type ChunkContext,
-} from "@z/codecs";
+} from "@z/codecs/define";
 import { corruptData } from "./errors.js";
 import { kernelsUnavailable, loadKernels, readyKernels, release, reserve } from "./kernels.js";
-import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock, lz4Problem } from "./lz4-block.js";
-import {
-  align16,
-  encodeKernelsUnavailable,
-  loadEncodeKernels,
-  readyEncodeKernels,
-  releaseEncode,
-  reserveEncode,
-  type EncodeKernels,
-} from "./encode-kernels.js";
+import { lz4DecodeBlock, lz4Problem } from "./lz4-block.js";
+import type { encodeLz4 } from "./lz4-encode.js";
 
 /**
  * numcodecs `LZ4(acceleration=1)`: `{"id": "lz4", "acceleration": 1}`. numcodecs accepts any
@@ -37,13 +30,7 @@ export const lz4 = defineCodec({
   create: ({ acceleration }) => ({
     encode: (data, chunk) => {
       const bytes = requireBytes(data, "lz4", chunk);
-      const encoders = readyEncodeKernels();
-      if (encoders !== undefined)
-        return encodeLz4InWasm(encoders, bytes, acceleration) ?? encodeLz4(bytes, acceleration);
-      if (encodeKernelsUnavailable() || bytes.length < 4096) return encodeLz4(bytes, acceleration);
-      return loadEncodeKernels().then(
-        (loaded) => (loaded && encodeLz4InWasm(loaded, bytes, acceleration)) ?? encodeLz4(bytes, acceleration),
-      );
+      return withEncoder("lz4", "lz4", chunk, (m: { encodeLz4: typeof encodeLz4 }) => m.encodeLz4(bytes, acceleration));
     },
     decode: (data, chunk) => decodeLz4When(requireBytes(data, "lz4", chunk), chunk, undefined),
     decodeInto: (data, out, chunk) => {
@@ -61,30 +48,6 @@ function decodeLz4When(
 ): Uint8Array | Promise<Uint8Array> {
   if (readyKernels() !== undefined || kernelsUnavailable() || bytes.length < 4096) return decodeLz4(bytes, chunk, into);
   return loadKernels().then(() => decodeLz4(bytes, chunk, into));
-}
-
-function encodeLz4(bytes: Uint8Array, acceleration: number): Uint8Array {
-  const out = new Uint8Array(4 + lz4Bound(bytes.length));
-  new DataView(out.buffer).setUint32(0, bytes.length, true);
-  const end = lz4EncodeBlock(bytes, 0, bytes.length, out, 4, acceleration <= 0 ? 1 : acceleration);
-  return out.slice(0, end);
-}
-
-/** `encodeLz4` in the WebAssembly encoders (the same bytes); undefined if their memory cannot grow so far. */
-function encodeLz4InWasm(kernels: EncodeKernels, bytes: Uint8Array, acceleration: number): Uint8Array | undefined {
-  const inAt = kernels.heapBase;
-  const outAt = inAt + align16(bytes.length + 8);
-  const memory = reserveEncode(kernels, outAt - inAt + 4 + lz4Bound(bytes.length));
-  if (memory === undefined) return undefined;
-  try {
-    memory.set(bytes, inAt);
-    const n = kernels.exports.lz4_encode(inAt, bytes.length, outAt + 4, acceleration <= 0 ? 1 : acceleration);
-    const out = memory.slice(outAt, outAt + 4 + n);
-    new DataView(out.buffer).setUint32(0, bytes.length, true);
-    return out;
-  } finally {
-    releaseEncode(kernels);
-  }
 }
 
 /** Decodes into `into` (from its start, returning that part of it) when given, else into new memory. */

@@ -36,12 +36,9 @@ export function zstdProblem(code: number): string {
   return PROBLEMS[code] ?? `failure ${code}`;
 }
 
-/** How many bytes past its input `zstd_decode` may read (wild copies of literals). */
-export const ZSTD_READ_SLACK = 32;
-
 /**
- * Decodes the frames of `src[start, end)` into `dst[d, d + capacity)`, both views of the kernels'
- * memory with `ZSTD_READ_SLACK` readable bytes after `end`; returns the bytes written or a
+ * Decodes the frames of `src[start, end)` into `dst[d, d + capacity)` with the full kernels (see
+ * kernels.ts), both views of their memory with `ZSTD_READ_SLACK` readable bytes after `end`; returns the bytes written or a
  * negative failure code (see `zstdProblem`). Content checksums are verified.
  */
 export function zstdDecodeIn(
@@ -53,5 +50,5 @@ export function zstdDecodeIn(
   d: number,
   capacity: number,
 ): number {
-  return kernels.exports.zstd_decode(src.byteOffset + start, end - start, dst.byteOffset + d, capacity, 1);
+  return kernels.exports.zstd_decode!(src.byteOffset + start, end - start, dst.byteOffset + d, capacity, 1);
 }

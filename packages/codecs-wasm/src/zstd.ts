@@ -8,14 +8,22 @@ import {
   maxDecodedSize,
   optional,
   requireBytes,
+  withEncoder,
   type ChunkContext,
-} from "@z/codecs";
+} from "@z/codecs/define";
 import { corruptData, MalformedInput, OutputTooLarge } from "./errors.js";
-import { kernelsUnavailable, loadKernels, readyKernels, release, reserve, type Kernels } from "./kernels.js";
-import { xxh64 } from "./xxhash64.js";
+import {
+  kernelsUnavailable,
+  loadKernels,
+  readyKernels,
+  release,
+  reserve,
+  ZSTD_READ_SLACK,
+  type Kernels,
+} from "./kernels.js";
 import { declaredContentSize, zstdDecode } from "./zstd-decode.js";
-import { zstdCompress } from "./zstd-encode.js";
-import { NO_CONTENT_SIZE, ZSTD_READ_SLACK, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
+import type { encodeZstd } from "./zstd-encode.js";
+import { NO_CONTENT_SIZE, zstdDecodeIn, zstdProblem } from "./zstd-wasm.js";
 
 /**
  * numcodecs `Zstd(level=1)`: `{"id": "zstd", "level": 1}`. Newer numcodecs also writes
@@ -40,27 +48,21 @@ export const zstd = defineCodec({
   id: "zstd",
   config: zstdConfig,
   create: ({ level, checksum }) => ({
-    encode: async (data, chunk) => encodeZstd(requireBytes(data, "zstd", chunk), level, checksum === true),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "zstd", chunk);
+      return withEncoder("zstd", "zstd", chunk, (m: { encodeZstd: typeof encodeZstd }) =>
+        m.encodeZstd(bytes, level, checksum === true),
+      );
+    },
     decode: (data, chunk) => decodeZstd(requireBytes(data, "zstd", chunk), chunk),
     decodeInto: (data, out, chunk) => decodeZstdInto(requireBytes(data, "zstd", chunk), out, chunk),
   }),
 });
 
-async function encodeZstd(bytes: Uint8Array, level: number, checksum: boolean): Promise<Uint8Array> {
-  const frame = await zstdCompress(bytes, level);
-  if (!checksum) return frame;
-  // Set the frame header's Content_Checksum_flag and append the low 32 bits of XXH64(content).
-  const out = new Uint8Array(frame.length + 4);
-  out.set(frame);
-  out[4] = out[4]! | 4;
-  const [, low] = xxh64(bytes);
-  new DataView(out.buffer).setUint32(frame.length, low, true);
-  return out;
-}
-
 function decodeZstd(data: Uint8Array, chunk: ChunkContext, into?: Uint8Array): Uint8Array | Promise<Uint8Array> {
-  const kernels = readyKernels();
-  if (kernels === undefined && !kernelsUnavailable()) return loadKernels().then(() => decodeZstd(data, chunk, into));
+  const kernels = readyKernels(true);
+  if (kernels === undefined && !kernelsUnavailable(true))
+    return loadKernels(true).then(() => decodeZstd(data, chunk, into));
   const limit = maxDecodedSize(chunk);
   try {
     const declared = declaredContentSize(data, limit);

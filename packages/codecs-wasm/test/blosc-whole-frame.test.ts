@@ -16,9 +16,12 @@ type Outcome = { bytes: Uint8Array } | { error: string };
 
 /** Decodes `frame` one way: whole frames in C, block by block with the kernels, or TypeScript only. */
 async function decode(frame: Uint8Array, size: number, way: "whole" | "blocks" | "typescript"): Promise<Outcome> {
-  // Whatever an earlier decode left in the kernels' memory must not pass for output.
-  const kernels = await loadKernels();
-  new Uint8Array(kernels!.exports.memory.buffer).fill(0xa5, kernels!.heapBase);
+  // Whatever an earlier decode left in the kernels' memory (the LZ4 kernels', or for Zstd streams
+  // the full kernels') must not pass for output.
+  for (const zstd of [false, true]) {
+    const kernels = await loadKernels(zstd);
+    new Uint8Array(kernels!.exports.memory.buffer).fill(0xa5, kernels!.heapBase);
+  }
   setWholeFrameDecoding(way === "whole");
   setKernelsEnabled(way !== "typescript");
   try {
@@ -82,6 +85,7 @@ function expectAgreement(a: Outcome, b: Outcome, what: string, sameMessage: bool
 describe("whole Blosc frames decoded in one WebAssembly call", () => {
   it("decode every kind of frame as the block-by-block and TypeScript paths do, and are taken for LZ4 and Zstd", async () => {
     expect(await loadKernels()).toBeDefined();
+    expect(await loadKernels(true)).toBeDefined();
     const before = wholeFramesDecoded();
     let cases = 0;
     for (const { name, frame, size } of await frames()) {

@@ -79,10 +79,12 @@ describe("blosc", () => {
 
   it("loads its WebAssembly kernels here, and decodes every numcodecs fixture with and without them", async () => {
     expect(await loadKernels()).toBeDefined();
+    expect(await loadKernels(true)).toBeDefined();
     for (const enabled of [true, false]) {
       setKernelsEnabled(enabled);
       try {
         expect(kernelsUnavailable()).toBe(!enabled);
+        expect(kernelsUnavailable(true)).toBe(!enabled);
         for (const fixture of fixtures) {
           const decoded = await blosc
             .create(fixture.config)

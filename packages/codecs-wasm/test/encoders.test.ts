@@ -12,7 +12,8 @@ import {
   setEncodeKernelsEnabled,
   type EncodeKernels,
 } from "../src/encode-kernels.js";
-import { lz4Bound, lz4DecodeBlock, lz4EncodeBlock } from "../src/lz4-block.js";
+import { lz4Bound, lz4DecodeBlock } from "../src/lz4-block.js";
+import { lz4EncodeBlock } from "../src/lz4-block-encode.js";
 import { shuffleBits, shuffleBytes } from "../src/shuffle.js";
 
 let kernels: EncodeKernels;

@@ -51,7 +51,7 @@ function inputs(): { name: string; bytes: Uint8Array }[] {
 }
 
 describe("the WebAssembly Zstandard decoder", async () => {
-  const kernels = (await loadKernels())!;
+  const kernels = (await loadKernels(true))!;
   const cases = inputs();
   const levels = [-5, 1, 3, 9, 19, 22];
 

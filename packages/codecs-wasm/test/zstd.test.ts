@@ -10,7 +10,7 @@ import { numcodecsFixtures } from "./fixtures.js";
 for (const wasm of [true, false]) {
   describe(wasm ? "with the WebAssembly decoder" : "with the TypeScript decoder", () => {
     beforeAll(async () => {
-      expect(await loadKernels()).toBeDefined();
+      expect(await loadKernels(true)).toBeDefined();
       setKernelsEnabled(wasm);
     });
     afterAll(() => setKernelsEnabled(true));

@@ -12,7 +12,9 @@ int lz4_decode(const u8 *src, int srcLen, u8 *dst, int dstLen);
 void unshuffle(int typesize, int size, const u8 *src, u8 *dst);
 void unshuffle_planes(int typesize, int n, const u8 *const *planes, u8 *dst);
 void bitunshuffle(int typesize, int size, const u8 *src, u8 *dst);
+#ifndef BLOSC_NO_ZSTD
 int zstd_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, int verify);
+#endif
 
 #define MALFORMED (-1)
 /* A frame for the TypeScript decoder: another compressor, or a Zstd stream without its size. */
@@ -57,7 +59,12 @@ int blosc_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, u8 *tmp) {
   }
   u32 format = flags >> 5;
   if (format > 4) return MALFORMED;
+#ifdef BLOSC_NO_ZSTD
+  /* Built without the Zstandard decoder (src/kernels.ts' LZ4 kernels): Zstd frames go to the full kernels. */
+  if (format != FORMAT_LZ4) return NOT_HERE;
+#else
   if (format != FORMAT_LZ4 && format != FORMAT_ZSTD) return NOT_HERE;
+#endif
   if (src[1] != 1) return MALFORMED;
   u32 nblocks = (nbytes + blocksize - 1) / blocksize;
   u32 leftover = nbytes % blocksize;
@@ -104,9 +111,13 @@ int blosc_decode(const u8 *src, int srcLen, u8 *dst, int dstCap, u8 *tmp) {
       } else if (format == FORMAT_LZ4) {
         if (lz4_decode(src + at, (int)length, d, (int)neblock) != (int)neblock) return MALFORMED;
       } else {
+#ifdef BLOSC_NO_ZSTD
+        return NOT_HERE;
+#else
         int r = zstd_decode(src + at, (int)length, d, (int)neblock, 1);
         if (r == ZSTD_NO_CONTENT_SIZE) return NOT_HERE;
         if (r != (int)neblock) return MALFORMED;
+#endif
       }
       at += length;
     }

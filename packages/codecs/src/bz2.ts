@@ -3,8 +3,8 @@ import { DecodeFailure } from "./bounded-output.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
 import { decodeBzip2 } from "./bz2-decode.js";
-import { encodeBzip2 } from "./bz2-encode.js";
-import { defineCodec } from "./define-codec.js";
+import type { encodeBzip2 } from "./bz2-encode.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
 
 /** numcodecs `BZ2(level=1)`: `{"id": "bz2", "level": 1}`; levels 1 to 9 are block sizes of 100k to 900k. */
@@ -25,7 +25,10 @@ export const bz2 = defineCodec({
   id: "bz2",
   config: bz2Config,
   create: ({ level }) => ({
-    encode: (data, chunk) => encodeBzip2(requireBytes(data, "bz2", chunk), level),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "bz2", chunk);
+      return withEncoder("bz2", "bz2", chunk, (m: { encodeBzip2: typeof encodeBzip2 }) => m.encodeBzip2(bytes, level));
+    },
     decode: (data, chunk) => decodeBz2Chunk(requireBytes(data, "bz2", chunk), chunk),
   }),
 });

@@ -1,10 +1,10 @@
-import { gzipSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
 import { crc32, inflateInto, inflateRaw, InflateFailure, inflateWhole, readUint32LE } from "./deflate-stream.js";
-import { defineCodec } from "./define-codec.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
+import type { encodeGzip } from "./gzip-encode.js";
 
 /** numcodecs `GZip(level=1)`: `{"id": "gzip", "level": 1}`; levels -1 (zlib's default, 6) to 9. */
 export const gzipConfig = { level: integer({ min: -1, max: 9, default: 1 }) };
@@ -23,19 +23,14 @@ export const gzip = defineCodec({
   id: "gzip",
   config: gzipConfig,
   create: ({ level }) => ({
-    encode: (data, chunk) => encodeGzip(requireBytes(data, "gzip", chunk), level),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "gzip", chunk);
+      return withEncoder("gzip", "gzip", chunk, (m: { encodeGzip: typeof encodeGzip }) => m.encodeGzip(bytes, level));
+    },
     decode: (data, chunk) => decodeGzip(requireBytes(data, "gzip", chunk), chunk),
     decodeInto: (data, out, chunk) => decodeGzipInto(requireBytes(data, "gzip", chunk), out, chunk),
   }),
 });
-
-function encodeGzip(bytes: Uint8Array, level: number): Uint8Array {
-  const effective = (level === -1 ? 6 : level) as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-  const out = gzipSync(bytes, { level: effective, mtime: 0 });
-  out[8] = level === 9 ? 2 : level === 1 ? 4 : 0; // XFL, as CPython's gzip module sets it
-  out[9] = 255; // OS: unknown, as CPython writes
-  return out;
-}
 
 const FHCRC = 2;
 const FEXTRA = 4;

@@ -1,5 +1,6 @@
 /*
- * LZMA and LZMA2 encoding (not exported from the package). The range coder and model are the
+ * LZMA and LZMA2 encoding (not exported from the package), and the lzma codec's encoder
+ * (`encodeLzmaChunk`), a module of its own that `enableEncoders` registers. The range coder and model are the
  * decoder's mirror image; what differs by preset is how symbols are chosen:
  *
  * - fast mode (liblzma presets 0-3): hash chains over 4-byte prefixes (plus the last position of
@@ -11,62 +12,44 @@
  *   cheapest sequence of symbols over the next stretch of input, by prices (in 1/16 bits) that
  *   the adaptive model currently gives each symbol, found as a shortest path.
  */
-import { LEN_CHOICE, LEN_CHOICE2, LEN_HIGH, LEN_LOW, LEN_MID, Model, type LzmaProperties } from "./lzma-model.js";
-
-/** What the encoder does; liblzma's presets map onto these (see `lzmaPresetOptions`). */
-export interface LzmaEncoderOptions extends LzmaProperties {
-  /** The dictionary size: no match reaches further back. */
-  readonly dictSize: number;
-  /** Matches this long are taken without looking further (2 to 273). */
-  readonly niceLength: number;
-  /** How many hash-chain candidates to try per position; 0 for liblzma's default for `mf`. */
-  readonly depth: number;
-  /** liblzma's match finder id (HC3 3, HC4 4, BT2-BT4 0x12-0x14): here only sets the default depth. */
-  readonly mf: number;
-  /** `fast` (liblzma presets 0-3) or `normal` (4-9): normal also looks two bytes ahead. */
-  readonly mode: "fast" | "normal";
-}
+import {
+  LEN_CHOICE,
+  LEN_CHOICE2,
+  LEN_HIGH,
+  LEN_LOW,
+  LEN_MID,
+  lzmaPresetOptions,
+  Model,
+  type LzmaEncoderOptions,
+  type LzmaProperties,
+} from "./lzma-model.js";
+import type { ChunkContext } from "./codec.js";
+import {
+  aloneDictionarySize,
+  chainOf,
+  failConfig,
+  LZMA_FORMAT_ALONE,
+  LZMA_FORMAT_AUTO,
+  LZMA_FORMAT_RAW,
+  LZMA_FORMAT_XZ,
+  type Chain,
+  type LzmaFilterSpec,
+} from "./lzma-chain.js";
+import {
+  CHECK_CRC32,
+  CHECK_CRC64,
+  CHECK_NONE,
+  CHECK_SHA256,
+  deltaEncode,
+  FILTER_DELTA,
+  FILTER_LZMA2,
+  lzma2DictionaryByte,
+  writeXz,
+  type FilterFlags,
+} from "./xz.js";
 
 const MATCH_MAX = 273;
 const TOP = 0x1000000;
-
-/** liblzma's dictionary sizes by preset level (0-9). */
-const PRESET_DICT_BITS = [18, 20, 21, 22, 22, 23, 23, 24, 25, 26] as const;
-
-/** The options of a liblzma preset: level 0-9, optionally `| 0x80000000` (extreme). */
-export function lzmaPresetOptions(preset: number): LzmaEncoderOptions {
-  const level = preset % 0x80000000;
-  const extreme = preset >= 0x80000000;
-  const dictSize = 2 ** PRESET_DICT_BITS[level]!;
-  if (extreme) {
-    const nice = level === 3 || level === 5;
-    return {
-      lc: 3,
-      lp: 0,
-      pb: 2,
-      dictSize,
-      mode: "normal",
-      mf: 0x14,
-      niceLength: nice ? 192 : 273,
-      depth: nice ? 0 : 512,
-    };
-  }
-  if (level <= 3) {
-    const niceLength = level <= 1 ? 128 : 273;
-    return {
-      lc: 3,
-      lp: 0,
-      pb: 2,
-      dictSize,
-      mode: "fast",
-      mf: level === 0 ? 3 : 4,
-      niceLength,
-      depth: [4, 8, 24, 48][level]!,
-    };
-  }
-  const niceLength = level === 4 ? 16 : level === 5 ? 32 : 64;
-  return { lc: 3, lp: 0, pb: 2, dictSize, mode: "normal", mf: 0x14, niceLength, depth: 0 };
-}
 
 /** The search depth: the options' own, or liblzma's default for its match finder. */
 function searchDepth({ depth, mf, niceLength }: LzmaEncoderOptions): number {
@@ -1286,4 +1269,54 @@ export function encodeLzma2(data: Uint8Array, options: LzmaEncoderOptions): Uint
     at += part.length;
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chunks: the encoder the lzma codec loads (see lzma.ts)
+
+/** What `encodeLzmaChunk` reads of an lzma codec's config. */
+export interface LzmaEncodeConfig {
+  readonly format: number;
+  readonly check: number;
+  readonly preset: number | null;
+  readonly filters: readonly LzmaFilterSpec[] | null;
+}
+
+/** A chunk as numcodecs' LZMA encodes it: .xz, .lzma or raw, by `config` (Python's rules). */
+export function encodeLzmaChunk(data: Uint8Array, config: LzmaEncodeConfig, chunk: ChunkContext): Uint8Array {
+  const { format, check, preset: level, filters } = config;
+  if (format === LZMA_FORMAT_AUTO) failConfig(chunk, "cannot encode with FORMAT_AUTO (0): invalid container format");
+  if (filters !== null && level !== null) failConfig(chunk, "cannot specify both preset and filter chain");
+  if (format !== LZMA_FORMAT_XZ && check !== -1 && check !== CHECK_NONE) {
+    failConfig(chunk, "integrity checks are only supported by FORMAT_XZ");
+  }
+  if (format === LZMA_FORMAT_RAW && filters === null) failConfig(chunk, "must specify filters for FORMAT_RAW");
+  const chain: Chain = filters
+    ? chainOf(filters, format, chunk)
+    : { deltas: [], last: format === LZMA_FORMAT_XZ ? "lzma2" : "lzma1", options: lzmaPresetOptions(level ?? 6) };
+  let input = data;
+  for (const distance of chain.deltas) input = deltaEncode(input, distance);
+  const { options } = chain;
+
+  if (format === LZMA_FORMAT_XZ) {
+    const type = check === -1 ? CHECK_CRC64 : check;
+    if (type !== CHECK_NONE && type !== CHECK_CRC32 && type !== CHECK_CRC64 && type !== CHECK_SHA256) {
+      failConfig(chunk, `unsupported integrity check ${check}`);
+    }
+    const flags: FilterFlags = [
+      ...chain.deltas.map((distance) => [FILTER_DELTA, [distance - 1]] as const),
+      [FILTER_LZMA2, [lzma2DictionaryByte(options.dictSize)]],
+    ];
+    return writeXz(type, flags, data.length === 0 ? undefined : encodeLzma2(input, options), data);
+  }
+  if (format === LZMA_FORMAT_ALONE) {
+    const payload = encodeLzma1(input, options);
+    const out = new Uint8Array(13 + payload.length);
+    out[0] = propertiesByte(options);
+    new DataView(out.buffer).setUint32(1, aloneDictionarySize(options.dictSize), true);
+    out.fill(0xff, 5, 13); // uncompressed size unknown: the end marker ends the data, as liblzma writes
+    out.set(payload, 13);
+    return out;
+  }
+  return chain.last === "lzma2" ? encodeLzma2(input, options) : encodeLzma1(input, options);
 }

@@ -54,3 +54,55 @@ export class Model {
     this.probs.fill(PROBABILITY_INIT);
   }
 }
+
+/** What the encoder does; liblzma's presets map onto these (see `lzmaPresetOptions`). */
+export interface LzmaEncoderOptions extends LzmaProperties {
+  /** The dictionary size: no match reaches further back. */
+  readonly dictSize: number;
+  /** Matches this long are taken without looking further (2 to 273). */
+  readonly niceLength: number;
+  /** How many hash-chain candidates to try per position; 0 for liblzma's default for `mf`. */
+  readonly depth: number;
+  /** liblzma's match finder id (HC3 3, HC4 4, BT2-BT4 0x12-0x14): here only sets the default depth. */
+  readonly mf: number;
+  /** `fast` (liblzma presets 0-3) or `normal` (4-9): normal also looks two bytes ahead. */
+  readonly mode: "fast" | "normal";
+}
+
+/** liblzma's dictionary sizes by preset level (0-9). */
+const PRESET_DICT_BITS = [18, 20, 21, 22, 22, 23, 23, 24, 25, 26] as const;
+
+/** The options of a liblzma preset: level 0-9, optionally `| 0x80000000` (extreme). */
+export function lzmaPresetOptions(preset: number): LzmaEncoderOptions {
+  const level = preset % 0x80000000;
+  const extreme = preset >= 0x80000000;
+  const dictSize = 2 ** PRESET_DICT_BITS[level]!;
+  if (extreme) {
+    const nice = level === 3 || level === 5;
+    return {
+      lc: 3,
+      lp: 0,
+      pb: 2,
+      dictSize,
+      mode: "normal",
+      mf: 0x14,
+      niceLength: nice ? 192 : 273,
+      depth: nice ? 0 : 512,
+    };
+  }
+  if (level <= 3) {
+    const niceLength = level <= 1 ? 128 : 273;
+    return {
+      lc: 3,
+      lp: 0,
+      pb: 2,
+      dictSize,
+      mode: "fast",
+      mf: level === 0 ? 3 : 4,
+      niceLength,
+      depth: [4, 8, 24, 48][level]!,
+    };
+  }
+  const niceLength = level === 4 ? 16 : level === 5 ? 32 : 64;
+  return { lc: 3, lp: 0, pb: 2, dictSize, mode: "normal", mf: 0x14, niceLength, depth: 0 };
+}

@@ -3,49 +3,37 @@ import type { ChunkContext } from "./codec.js";
 import { DecodeFailure, OutputBuffer, corrupt, truncated } from "./bounded-output.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { field, FieldMismatch, integer, list, nullable, UnknownField, type ConfigValues } from "./config-schema.js";
-import { defineCodec } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
-import { decodeLzma1, decodeLzma2, decodeProperties } from "./lzma-decode.js";
-import { encodeLzma1, encodeLzma2, lzmaPresetOptions, propertiesByte, type LzmaEncoderOptions } from "./lzma-encode.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import {
-  CHECK_CRC32,
-  CHECK_CRC64,
-  CHECK_NONE,
-  CHECK_SHA256,
-  decodeXzStream,
-  deltaDecode,
-  deltaEncode,
-  FILTER_DELTA,
-  FILTER_LZMA2,
-  lzma2DictionaryByte,
-  writeXz,
-  XZ_MAGIC,
-  type FilterFlags,
-} from "./xz.js";
+  aloneDictionarySize,
+  chainOf,
+  failConfig,
+  filterKind,
+  LZMA_FILTER_LZMA1,
+  LZMA_FORMAT_ALONE,
+  LZMA_FORMAT_AUTO,
+  LZMA_FORMAT_RAW,
+  LZMA_FORMAT_XZ,
+  LZMA_PRESET_EXTREME,
+  type Chain,
+  type LzmaFilterSpec,
+} from "./lzma-chain.js";
+import { decodeLzma1, decodeLzma2, decodeProperties } from "./lzma-decode.js";
+import type { encodeLzmaChunk } from "./lzma-encode.js";
+import { decodeXzStream, deltaDecode, XZ_MAGIC } from "./xz.js";
 
-/** Python's `lzma.FORMAT_*`. */
-export const LZMA_FORMAT_AUTO = 0;
-export const LZMA_FORMAT_XZ = 1;
-export const LZMA_FORMAT_ALONE = 2;
-export const LZMA_FORMAT_RAW = 3;
-/** Python's `lzma.FILTER_LZMA1` (0x4000000000000001, beyond 2^53: a bigint). */
-export const LZMA_FILTER_LZMA1 = 0x4000000000000001n;
-/** Python's `lzma.FILTER_LZMA2`. */
-export const LZMA_FILTER_LZMA2 = FILTER_LZMA2;
-/** Python's `lzma.FILTER_DELTA`. */
-export const LZMA_FILTER_DELTA = FILTER_DELTA;
-/** Python's `lzma.PRESET_EXTREME`, or-ed into a preset level. */
-export const LZMA_PRESET_EXTREME = 0x80000000;
-
-/**
- * A filter of a filter chain, as Python's `lzma` module takes it: `{"id": 33, "preset": 9}`,
- * `{"id": 3, "dist": 4}`. LZMA1/LZMA2 filters may set `preset`, `dict_size`, `lc`, `lp`, `pb`,
- * `mode`, `nice_len`, `mf`, `depth`; delta filters `dist`.
- */
-export interface LzmaFilterSpec {
-  readonly id: number | bigint;
-  readonly [option: string]: number | bigint;
-}
+export {
+  LZMA_FILTER_DELTA,
+  LZMA_FILTER_LZMA1,
+  LZMA_FILTER_LZMA2,
+  LZMA_FORMAT_ALONE,
+  LZMA_FORMAT_AUTO,
+  LZMA_FORMAT_RAW,
+  LZMA_FORMAT_XZ,
+  LZMA_PRESET_EXTREME,
+  type LzmaFilterSpec,
+} from "./lzma-chain.js";
 
 const LZMA_OPTIONS: Readonly<Record<string, { min: number; max: number; also?: readonly number[] }>> = {
   preset: { min: 0, max: 9, also: Array.from({ length: 10 }, (_, i) => LZMA_PRESET_EXTREME + i) },
@@ -67,15 +55,6 @@ const BCJ_NAMES: Readonly<Record<number, string>> = {
   8: "ARM-Thumb",
   9: "SPARC",
 };
-
-type FilterKind = "lzma1" | "lzma2" | "delta";
-
-function filterKind(id: number | bigint): FilterKind | undefined {
-  if (id === LZMA_FILTER_LZMA1 || id === 2 ** 62) return "lzma1";
-  if (id === 33 || id === 33n) return "lzma2";
-  if (id === 3 || id === 3n) return "delta";
-  return undefined;
-}
 
 const FILTER_EXPECTED = 'a filter {"id": 33 (LZMA2) | 4611686018427387905 (LZMA1) | 3 (delta), ...options}';
 
@@ -172,119 +151,17 @@ export const lzma = defineCodec({
   id: "lzma",
   config: lzmaConfig,
   create: (config) => ({
-    encode: (data, chunk) => encodeLzmaChunk(requireBytes(data, "lzma", chunk), config, chunk),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "lzma", chunk);
+      return withEncoder("lzma", "lzma", chunk, (m: { encodeLzmaChunk: typeof encodeLzmaChunk }) =>
+        m.encodeLzmaChunk(bytes, config, chunk),
+      );
+    },
     decode: (data, chunk) => decodeLzmaChunk(requireBytes(data, "lzma", chunk), config, chunk),
   }),
 });
 
 type LzmaConfig = ConfigValues<typeof lzmaConfig>;
-
-// ---------------------------------------------------------------------------------------------
-// Filter chains
-
-interface Chain {
-  /** Delta distances, in chain order. */
-  readonly deltas: number[];
-  readonly last: "lzma1" | "lzma2";
-  readonly options: LzmaEncoderOptions;
-}
-
-/** The encoder options of an LZMA1/LZMA2 filter spec: its preset, then its own options. */
-function encoderOptions(spec: LzmaFilterSpec | undefined, presetLevel: number): LzmaEncoderOptions {
-  const base = lzmaPresetOptions(spec?.preset === undefined ? presetLevel : Number(spec.preset));
-  if (!spec) return base;
-  const get = (key: string, fallback: number) => (spec[key] === undefined ? fallback : Number(spec[key]));
-  return {
-    lc: get("lc", base.lc),
-    lp: get("lp", base.lp),
-    pb: get("pb", base.pb),
-    dictSize: get("dict_size", base.dictSize),
-    niceLength: get("nice_len", base.niceLength),
-    depth: get("depth", base.depth),
-    mf: get("mf", base.mf),
-    mode: spec.mode === undefined ? base.mode : Number(spec.mode) === 1 ? "fast" : "normal",
-  };
-}
-
-function failConfig(chunk: ChunkContext, message: string): never {
-  throw new CodecError(`codec lzma${inChunk(chunk.key)}: ${message}`, { codecId: "lzma", key: chunk.key });
-}
-
-/** The chain `filters` describe, checked for `format` (Python's rules). */
-function chainOf(filters: readonly LzmaFilterSpec[], format: number, chunk: ChunkContext): Chain {
-  const deltas: number[] = [];
-  for (const [index, spec] of filters.entries()) {
-    const kind = filterKind(spec.id)!;
-    const last = index === filters.length - 1;
-    if (kind === "delta") {
-      if (last || format === LZMA_FORMAT_ALONE) break;
-      deltas.push(spec.dist === undefined ? 1 : Number(spec.dist));
-      continue;
-    }
-    if (!last) break;
-    if (format === LZMA_FORMAT_ALONE && (kind !== "lzma1" || filters.length !== 1)) break;
-    if (format === LZMA_FORMAT_XZ && kind !== "lzma2") break;
-    return { deltas, last: kind, options: encoderOptions(spec, 6) };
-  }
-  return failConfig(
-    chunk,
-    format === LZMA_FORMAT_ALONE
-      ? "invalid filter chain for FORMAT_ALONE: must be a single LZMA1 filter"
-      : format === LZMA_FORMAT_XZ
-        ? "invalid filter chain for FORMAT_XZ: delta filters then LZMA2"
-        : "invalid filter chain for FORMAT_RAW: delta filters then LZMA1 or LZMA2",
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Encoding
-
-function encodeLzmaChunk(data: Uint8Array, config: LzmaConfig, chunk: ChunkContext): Uint8Array {
-  const { format, check, preset: level, filters } = config;
-  if (format === LZMA_FORMAT_AUTO) failConfig(chunk, "cannot encode with FORMAT_AUTO (0): invalid container format");
-  if (filters !== null && level !== null) failConfig(chunk, "cannot specify both preset and filter chain");
-  if (format !== LZMA_FORMAT_XZ && check !== -1 && check !== CHECK_NONE) {
-    failConfig(chunk, "integrity checks are only supported by FORMAT_XZ");
-  }
-  if (format === LZMA_FORMAT_RAW && filters === null) failConfig(chunk, "must specify filters for FORMAT_RAW");
-  const chain: Chain = filters
-    ? chainOf(filters, format, chunk)
-    : { deltas: [], last: format === LZMA_FORMAT_XZ ? "lzma2" : "lzma1", options: lzmaPresetOptions(level ?? 6) };
-  let input = data;
-  for (const distance of chain.deltas) input = deltaEncode(input, distance);
-  const { options } = chain;
-
-  if (format === LZMA_FORMAT_XZ) {
-    const type = check === -1 ? CHECK_CRC64 : check;
-    if (type !== CHECK_NONE && type !== CHECK_CRC32 && type !== CHECK_CRC64 && type !== CHECK_SHA256) {
-      failConfig(chunk, `unsupported integrity check ${check}`);
-    }
-    const flags: FilterFlags = [
-      ...chain.deltas.map((distance) => [FILTER_DELTA, [distance - 1]] as const),
-      [FILTER_LZMA2, [lzma2DictionaryByte(options.dictSize)]],
-    ];
-    return writeXz(type, flags, data.length === 0 ? undefined : encodeLzma2(input, options), data);
-  }
-  if (format === LZMA_FORMAT_ALONE) {
-    const payload = encodeLzma1(input, options);
-    const out = new Uint8Array(13 + payload.length);
-    out[0] = propertiesByte(options);
-    new DataView(out.buffer).setUint32(1, aloneDictionarySize(options.dictSize), true);
-    out.fill(0xff, 5, 13); // uncompressed size unknown: the end marker ends the data, as liblzma writes
-    out.set(payload, 13);
-    return out;
-  }
-  return chain.last === "lzma2" ? encodeLzma2(input, options) : encodeLzma1(input, options);
-}
-
-/** The dictionary size a .lzma header states: rounded up to 2^n or 2^n + 2^(n-1), as liblzma does. */
-function aloneDictionarySize(size: number): number {
-  for (let bits = 0; bits < 32; bits++) {
-    if (2 ** bits >= size) return 2 ** bits;
-    if (3 * 2 ** (bits - 1) >= size) return 3 * 2 ** (bits - 1);
-  }
-  return 0xffffffff;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Decoding

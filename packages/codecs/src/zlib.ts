@@ -1,10 +1,10 @@
-import { zlibSync } from "fflate";
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";
 import { adler32, inflateInto, inflateRaw, InflateFailure, inflateWhole, readUint32BE } from "./deflate-stream.js";
-import { defineCodec } from "./define-codec.js";
+import { defineCodec, withEncoder } from "./define-codec.js";
 import { CodecError, inChunk } from "./errors.js";
+import type { encodeZlib } from "./zlib-encode.js";
 
 /** numcodecs `Zlib(level=1)`: `{"id": "zlib", "level": 1}`; zlib accepts levels -1 (its default, 6) to 9. */
 export const zlibConfig = { level: integer({ min: -1, max: 9, default: 1 }) };
@@ -18,29 +18,14 @@ export const zlib = defineCodec({
   id: "zlib",
   config: zlibConfig,
   create: ({ level }) => ({
-    encode: (data, chunk) => encodeZlib(requireBytes(data, "zlib", chunk), level),
+    encode: (data, chunk) => {
+      const bytes = requireBytes(data, "zlib", chunk);
+      return withEncoder("zlib", "zlib", chunk, (m: { encodeZlib: typeof encodeZlib }) => m.encodeZlib(bytes, level));
+    },
     decode: (data, chunk) => decodeZlib(requireBytes(data, "zlib", chunk), chunk),
     decodeInto: (data, out, chunk) => decodeZlibInto(requireBytes(data, "zlib", chunk), out, chunk),
   }),
 });
-
-/** The FLEVEL bits zlib writes in the header's second byte for a compression level. */
-function zlibFlevel(level: number): number {
-  if (level === -1) return 2;
-  if (level <= 1) return 0;
-  if (level <= 5) return 1;
-  if (level === 6) return 2;
-  return 3;
-}
-
-function encodeZlib(bytes: Uint8Array, level: number): Uint8Array {
-  const effective = (level === -1 ? 6 : level) as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-  const out = zlibSync(bytes, { level: effective });
-  // fflate's FLEVEL bits differ from zlib's; write zlib's so the header matches Python's bytes.
-  const flg = zlibFlevel(level) << 6;
-  out[1] = flg | (31 - (((out[0]! << 8) | flg) % 31));
-  return out;
-}
 
 function decodeZlib(data: Uint8Array, chunk: ChunkContext): Uint8Array {
   const corrupt = (detail: string, cause?: unknown): never => {

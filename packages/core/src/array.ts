@@ -1,32 +1,20 @@
-import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
 import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,
-  BlockIndexer,
-  CoordinateIndexer,
-  copyProjection,
-  copyStrided,
-  coversChunk,
-  createIndexer,
-  fillProjection,
-  fillStrided,
-  MaskIndexer,
-  OrthogonalIndexer,
+  isPureFancyIndexing,
+  isPureOrthogonalIndexing,
   popFields,
-  selectionKind,
-  selectionView,
   stridesFor,
-  vindexKind,
   type AnyChunkProjection,
   type BasicSelection,
-  type ChunkProjection,
-  type CoordinateSelection,
   type FieldSelection as FieldSelectionInput,
   type Indexer,
-  type MaskSelection,
-  type OrthogonalSelection,
+  type SelectionItem,
   type StridedView,
-} from "@z/indexing";
+} from "@z/indexing/basic";
+import type { CoordinateSelection, MaskSelection, OrthogonalSelection } from "@z/indexing";
+import type { FancyKind } from "./fancy-indexers.js";
 import {
   chunkKey,
   parseArrayMetadata,
@@ -34,56 +22,40 @@ import {
   V1_ATTRS_KEY,
   V1_META_KEY,
   encodeArrayMetadata,
-  isListable,
-  isWritable,
   keyPrefix,
-  parseChunkKey,
-  dataTypeFromUser,
-  dataTypeToJSON,
-  normalizeChunks,
-  normalizeFillValue,
-  type ChunksSpec,
   typedArrayConstructor,
   valuesPerElement,
   type ArrayMetadata,
   type CodecConfig,
   type DataType,
   type FillValue,
-  withLock,
   type Store,
   type Synchronizer,
   type TypedArray,
-  type WritableStore,
 } from "@z/meta";
 import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { ChunkJobs } from "./chunk-jobs.js";
-import { defaultChunkPool, type ChunkPool, type StoreSpec } from "./chunk-pool.js";
+import { defaultChunkPool, type ChunkPool } from "./chunk-pool.js";
 import { largeBuffersLoading } from "./large-buffers-loading.js";
-import { fillPattern, filledTyped } from "./chunk-data.js";
+import { fillPattern } from "./chunk-data.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { SelectionOptions } from "./selection-options.js";
 
 export type { SelectionOptions };
 import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
-import {
-  ArgumentError,
-  FieldError,
-  MissingChunkError,
-  NodeNotFoundError,
-  ReadOnlyError,
-  ValueError,
-} from "./errors.js";
-import { extractFields, fieldBytesView, selectFields, type FieldSelection } from "./fields.js";
-import { createHash, type HashName } from "./hash.js";
-import { arrayInfo } from "./info.js";
+import { ArgumentError, MissingChunkError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
+import { extractFields, selectFields } from "./fields.js";
+import type { HashName } from "./hash.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
+import { holdsNestedChunks } from "./nested-chunks.js";
+import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js";
+
+export type { ViewOptions };
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
 import { partsReader, syncValueReader } from "./store-ranges.js";
-import { writeBuffers } from "./scratch-buffers.js";
-import { toWriteSource, type WriteSource } from "./values.js";
 
 export interface ArrayOpenOptions {
   /** Refuse every write (default false). */
@@ -127,17 +99,6 @@ export interface ArrayOpenOptions {
   concurrency?: number;
 }
 
-/** A pool, and what its threads need to know about an array. */
-interface PoolJob {
-  readonly pool: ChunkPool;
-  /** The array's `.zarray` text. */
-  readonly meta: string;
-  /** Set when the pool's threads can reach the store themselves. */
-  readonly spec: StoreSpec | undefined;
-  /** A write's report of each chunk encoded on this thread, with how long it took (see `threadStarter`). */
-  encodedHere?: (ms: number) => void;
-}
-
 /** Below this many decoded bytes a read or write stays on the calling thread: a pool costs more than it saves. */
 const POOL_MIN_BYTES = 4 << 20;
 
@@ -158,6 +119,8 @@ const RAW_PARTS_BYTES = 256 << 10;
 
 /** Set by `ZarrArray`'s static block (it reaches a private field): see `createdLayout`. */
 let settleFlat: (array: ZarrArray) => void;
+/** Set by `ZarrArray`'s static block: what its parts loaded on first use reach (array-write.ts, array-extra.ts). */
+let internalsOf: (array: ZarrArray) => ArrayInternals;
 
 /**
  * A Zarr v2 array in a store. Metadata is read once when the array is opened (as zarr-python's
@@ -242,6 +205,28 @@ export class ZarrArray {
     settleFlat = (array) => {
       array.#nested ??= false;
     };
+    internalsOf = (array) => ({
+      array,
+      get meta() {
+        return array.#meta;
+      },
+      set meta(meta) {
+        array.#meta = meta;
+      },
+      metaKey: array.#metaKey,
+      jobs: array.#jobs,
+      pattern: array.#pattern,
+      get nested() {
+        return array.#nested;
+      },
+      set nested(nested) {
+        array.#nested = nested;
+      },
+      settleNested: (coords, signal) => array.#settleNested(coords, signal),
+      nestedAfter: (found, coords, signal) => array.#nestedAfter(found, coords, signal),
+      objectArrays: () => array.#objectArrays(),
+      poolFor: (nchunks, choice) => array.#poolFor(nchunks, choice),
+    });
   }
 
   /** Opens the array whose `.zarray` is at `path` (already normalized). */
@@ -375,7 +360,7 @@ export class ZarrArray {
     options: SelectionOptions = {},
   ): Promise<NdArray<T>> {
     const { fields, selection: items } = popFields(selection);
-    const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
+    const indexer = await this.#indexerFor(selection, items);
     return this.#read<T>(indexer, { ...options, fields: options.fields ?? fields });
   }
 
@@ -391,7 +376,7 @@ export class ZarrArray {
     selection: OrthogonalSelection,
     options: SelectionOptions = {},
   ): Promise<NdArray<T>> {
-    return this.#read<T>(new OrthogonalIndexer(selection, this.shape, this.chunks), options);
+    return this.#read<T>(await this.#fancy("orthogonal", selection), options);
   }
 
   /** The points whose coordinates the (broadcast) index arrays give. */
@@ -399,7 +384,7 @@ export class ZarrArray {
     selection: CoordinateSelection,
     options: SelectionOptions = {},
   ): Promise<NdArray<T>> {
-    return this.#read<T>(new CoordinateIndexer(selection, this.shape, this.chunks), options);
+    return this.#read<T>(await this.#fancy("coordinate", selection), options);
   }
 
   /** The elements where a boolean mask of the array's shape is true, in C order. */
@@ -407,7 +392,7 @@ export class ZarrArray {
     selection: MaskSelection,
     options: SelectionOptions = {},
   ): Promise<NdArray<T>> {
-    return this.#read<T>(new MaskIndexer(selection, this.shape, this.chunks), options);
+    return this.#read<T>(await this.#fancy("mask", selection), options);
   }
 
   /** Whole chunks, selected by integers and slices over the chunk grid. */
@@ -415,7 +400,7 @@ export class ZarrArray {
     selection: BasicSelection,
     options: SelectionOptions = {},
   ): Promise<NdArray<T>> {
-    return this.#read<T>(new BlockIndexer(selection, this.shape, this.chunks), options);
+    return this.#read<T>(await this.#fancy("block", selection), options);
   }
 
   /** zarr-python's `oindex`: orthogonal selections. */
@@ -429,12 +414,10 @@ export class ZarrArray {
 
   /** zarr-python's `vindex`: coordinate or mask selections. */
   get vindex(): SelectionAccessor<CoordinateSelection | MaskSelection> {
-    const indexer = (s: CoordinateSelection | MaskSelection): Indexer =>
-      createIndexer(vindexKind(s, this.shape), s, this.shape, this.chunks);
     return {
       get: async <T extends NdData = TypedArray>(s: CoordinateSelection | MaskSelection, o: SelectionOptions = {}) =>
-        this.#read<T>(indexer(s), o),
-      set: async (s, v, o = {}) => this.#write(indexer(s), v, o),
+        this.#read<T>(await this.#fancy("vindex", s), o),
+      set: async (s, v, o = {}) => this.#write(await this.#fancy("vindex", s), v, o),
     };
   }
 
@@ -444,6 +427,23 @@ export class ZarrArray {
       get: <T extends NdData = TypedArray>(s: BasicSelection, o?: SelectionOptions) => this.getBlockSelection<T>(s, o),
       set: (s, v, o) => this.setBlockSelection(s, v, o),
     };
+  }
+
+  /**
+   * The indexer `get` and `set` choose for a selection (`items`: its fields popped), as zarr-python's
+   * `__getitem__` does: a basic one at once; any other with those indexers, loaded on first use.
+   */
+  async #indexerFor(selection: FieldSelectionInput, items: SelectionItem[]): Promise<Indexer> {
+    if (!isPureFancyIndexing(items, this.ndim) && !isPureOrthogonalIndexing(items, this.ndim))
+      return new BasicIndexer(items as BasicSelection, this.shape, this.chunks);
+    const { createIndexer, selectionKind } = await import("./fancy-indexers.js");
+    return createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
+  }
+
+  /** The indexer of an orthogonal, coordinate, mask, block or `vindex` selection (those indexers load on first use). */
+  async #fancy(kind: FancyKind, selection: unknown): Promise<Indexer> {
+    const { fancyIndexer } = await import("./fancy-indexers.js");
+    return fancyIndexer(kind, selection, this.shape, this.chunks);
   }
 
   /** Reads what `indexer` selects; chunks are read only where the selection touches them. */
@@ -649,18 +649,15 @@ export class ZarrArray {
   /** Asks the store, once, whether this array's chunks are nested (`coords`: a chunk found missing under its `.` key). */
   async #settleNested(coords: readonly number[] | undefined, signal?: AbortSignal): Promise<void> {
     if (this.#nested !== undefined) return;
-    // Loaded only by the arrays that ask (a read that found chunks missing, and none where .zarray says).
-    this.#nestedCheck ??= import("./nested-chunks.js")
-      .then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal))
-      .then(
-        (nested) => {
-          this.#nested = nested;
-        },
-        (error: unknown) => {
-          this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
-          throw error;
-        },
-      );
+    this.#nestedCheck ??= holdsNestedChunks(this.store, this.path, this.ndim, coords, signal).then(
+      (nested) => {
+        this.#nested = nested;
+      },
+      (error: unknown) => {
+        this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
+        throw error;
+      },
+    );
     await this.#nestedCheck;
   }
 
@@ -687,41 +684,13 @@ export class ZarrArray {
     end?: number,
     options: RunOptions = {},
   ): AsyncGenerator<NdArray<T>> {
-    if (this.ndim === 0) throw new ArgumentError("a 0-d array cannot be iterated");
-    const length = this.shape[0]!;
-    const stop = Math.min(end ?? length, length);
-    const step = this.chunks[0]!;
-    for (let block = Math.max(0, start); block < stop; block = (Math.floor(block / step) + 1) * step) {
-      const blockEnd = Math.min(stop, (Math.floor(block / step) + 1) * step);
-      const rows = await this.get<NdData>([{ kind: "slice", start: block, stop: blockEnd, step: 1 }], options);
-      const rowSize = product(rows.shape.slice(1)) * valuesPerElement(this.dtype);
-      for (let i = 0; i < blockEnd - block; i++) {
-        const data = (
-          Array.isArray(rows.data)
-            ? rows.data.slice(i * rowSize, (i + 1) * rowSize)
-            : rows.data.subarray(i * rowSize, (i + 1) * rowSize)
-        ) as T;
-        yield { data, shape: rows.shape.slice(1), strides: rows.strides.slice(1), dtype: rows.dtype };
-      }
-    }
+    const { islice } = await import("./array-extra.js");
+    yield* islice<T>(this, start, end, options);
   }
 
   /** Iterates over the first dimension, as iterating a zarr-python array does (object arrays: `islice<unknown[]>()` types the rows). */
   [Symbol.asyncIterator](): AsyncGenerator<NdArray> {
     return this.islice();
-  }
-
-  /** The decoded chunk at `coords` as a view in the array's order, or undefined when it is not stored. */
-  async #readChunk(coords: readonly number[], signal?: AbortSignal): Promise<StridedView<TypedArray> | undefined> {
-    const key = this.chunkKey(coords);
-    const stored = await this.store.get(key, { signal });
-    if (stored === undefined) return undefined;
-    checkChunkSize(this.#meta, this.#metaKey);
-    return this.#jobs.decode(stored, key, signal);
-  }
-
-  #chunkView(data: TypedArray): StridedView<TypedArray> {
-    return { data, offset: 0, shape: this.chunks, strides: stridesFor(this.chunks, this.order) };
   }
 
   // --- writing --------------------------------------------------------------------------------
@@ -732,7 +701,7 @@ export class ZarrArray {
    */
   async set(selection: FieldSelectionInput, value: unknown, options: SelectionOptions = {}): Promise<void> {
     const { fields, selection: items } = popFields(selection);
-    const indexer = createIndexer(selectionKind(selection, this.shape), items, this.shape, this.chunks);
+    const indexer = await this.#indexerFor(selection, items);
     return this.#write(indexer, value, { ...options, fields: options.fields ?? fields });
   }
 
@@ -750,7 +719,7 @@ export class ZarrArray {
     value: unknown,
     options: SelectionOptions = {},
   ): Promise<void> {
-    return this.#write(new OrthogonalIndexer(selection, this.shape, this.chunks), value, options);
+    return this.#write(await this.#fancy("orthogonal", selection), value, options);
   }
 
   /** Writes points; where coordinates repeat, the last value wins (as numpy). */
@@ -759,130 +728,21 @@ export class ZarrArray {
     value: unknown,
     options: SelectionOptions = {},
   ): Promise<void> {
-    return this.#write(new CoordinateIndexer(selection, this.shape, this.chunks), value, options);
+    return this.#write(await this.#fancy("coordinate", selection), value, options);
   }
 
   async setMaskSelection(selection: MaskSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
-    return this.#write(new MaskIndexer(selection, this.shape, this.chunks), value, options);
+    return this.#write(await this.#fancy("mask", selection), value, options);
   }
 
   async setBlockSelection(selection: BasicSelection, value: unknown, options: SelectionOptions = {}): Promise<void> {
-    return this.#write(new BlockIndexer(selection, this.shape, this.chunks), value, options);
+    return this.#write(await this.#fancy("block", selection), value, options);
   }
 
-  /** Checks everything (value shape, fields, store) before the first chunk is written. */
-  async #write(indexer: Indexer, value: unknown, given: SelectionOptions): Promise<void> {
-    const options = this.#withDefaults(given);
-    const store = this.#writableStore();
-    const key = arrayMetaKey(this.path);
-    // Writing builds and encodes whole chunks.
-    if (indexer.nchunks > 0) checkChunkSize(this.#meta, this.#metaKey);
-    await this.#settleNested(undefined, options.signal); // new chunks go where the others are
-    const loading = largeBuffersLoading();
-    if (loading !== undefined) await loading;
-    if (this.dtype.kind === "O") {
-      const { objects, codec } = await this.#objectArrays();
-      return objects.writeObjects(this, store, codec, indexer, value, key, options);
-    }
-    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, key);
-    if (fields !== undefined && !(indexer instanceof BasicIndexer || indexer instanceof BlockIndexer)) {
-      throw new FieldError(`writing fields takes a basic or block selection (${key})`, { key });
-    }
-    const source = toWriteSource(
-      value,
-      [...indexer.shape, ...(fields?.extraShape ?? [])],
-      fields?.dtype ?? this.dtype,
-      key,
-    );
-    const pooled = await this.#poolFor(indexer.nchunks, options.pool);
-    if (pooled !== undefined) {
-      // Threads start once the chunks encoded here show the write is long enough for them.
-      const { threadStarter } = await import("./pooled.js");
-      const observe = threadStarter(pooled.pool);
-      let left = indexer.nchunks;
-      pooled.encodedHere = (ms) => observe(1, ms, --left);
-    }
-    await forEachConcurrent(
-      indexer,
-      (p: AnyChunkProjection) => this.#writeChunk(store, p, source, fields, pooled, options.signal),
-      options,
-      indexer.nchunks,
-    );
-  }
-
-  async #writeChunk(
-    store: WritableStore,
-    p: AnyChunkProjection,
-    source: WriteSource,
-    fields: FieldSelection | undefined,
-    pooled: PoolJob | undefined,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    const key = this.chunkKey(p.chunkCoords);
-    await withLock(
-      this.synchronizer,
-      key,
-      () => this.#updateChunk(store, key, p, source, fields, pooled, signal),
-      signal,
-    );
-  }
-
-  async #updateChunk(
-    store: WritableStore,
-    key: string,
-    p: AnyChunkProjection,
-    source: WriteSource,
-    fields: FieldSelection | undefined,
-    pooled: PoolJob | undefined,
-    signal?: AbortSignal,
-  ): Promise<void> {
-    const k = valuesPerElement(this.dtype);
-    const elements = product(this.chunks);
-    // A field write keeps the element's other fields, so the chunk is always read first.
-    const whole = fields === undefined && coversChunk(p, this.chunks);
-    // Only read what will survive: a chunk overwritten whole is never fetched.
-    const chunk =
-      (whole ? undefined : await this.#readChunk(p.chunkCoords, signal)) ??
-      this.#chunkView(whole ? this.#wholeChunkBuffer(elements * k) : filledTyped(this.#pattern, elements, this.dtype));
-    if (fields !== undefined)
-      this.#writeFields(
-        selectionView(chunk, (p as ChunkProjection).chunkSelection),
-        p as ChunkProjection,
-        source,
-        fields,
-      );
-    else if (source.kind === "scalar") fillProjection(chunk, p, source.element, k);
-    else copyProjection(source.view, chunk, p, "write", k);
-    let encoded: Uint8Array | "empty" | "stored" | undefined;
-    let spec: StoreSpec | undefined;
-    if (pooled !== undefined) {
-      // A chunk made here is handed to the thread; one decoded from the store may share its buffer.
-      const bytes = new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength);
-      const { encodePooled } = await import("./pooled.js");
-      const item = await encodePooled(pooled.pool, pooled.meta, pooled.spec, key, bytes, !this.writeEmptyChunks, whole);
-      if (item !== undefined) [encoded, spec] = [item.kind === "encoded" ? item.bytes : item.kind, pooled.spec];
-    }
-    if (encoded === undefined) {
-      const began = pooled === undefined ? 0 : performance.now();
-      encoded = await this.#jobs.encode(chunk.data, key, !this.writeEmptyChunks, signal);
-      pooled?.encodedHere?.(performance.now() - began);
-    }
-    signal?.throwIfAborted();
-    if (encoded === "empty") {
-      if (spec === undefined) await store.delete(key, { signal });
-    } else if (encoded !== "stored") {
-      await store.set(key, encoded, { signal });
-    }
-    // Encoded here into other bytes than the chunk's (a codec may return its input): the buffer is free again.
-    const buffer = chunk.data.buffer;
-    if (whole && buffer.byteLength > 0 && !(encoded instanceof Uint8Array && encoded.buffer === buffer))
-      writeBuffers.give(new Uint8Array(buffer));
-  }
-
-  /** A chunk's worth of values to overwrite whole (contents undefined): a buffer a previous write gave back, or a new one. */
-  #wholeChunkBuffer(values: number): TypedArray {
-    const Ctor = typedArrayConstructor(this.dtype);
-    return new Ctor(writeBuffers.take(values * Ctor.BYTES_PER_ELEMENT).buffer as ArrayBuffer, 0, values);
+  /** Writes `value` into what `indexer` selects (array-write.ts, loaded by the first write). */
+  async #write(indexer: Indexer, value: unknown, options: SelectionOptions): Promise<void> {
+    const { write } = await import("./array-write.js");
+    return write(internalsOf(this), indexer, value, this.#withDefaults(options));
   }
 
   // --- views ----------------------------------------------------------------------------------
@@ -893,22 +753,8 @@ export class ZarrArray {
    * `readOnly`) write data, but never changes the stored `.zarray`.
    */
   async view(options: ViewOptions = {}): Promise<ZarrArray> {
-    const dtype = options.dtype === undefined ? this.dtype : resolveViewDtype(options.dtype);
-    const shape =
-      options.shape === undefined
-        ? this.shape
-        : typeof options.shape === "number"
-          ? [options.shape]
-          : [...options.shape];
-    const chunks = options.chunks === undefined ? this.chunks : normalizeChunks(options.chunks, shape, dtype.itemsize);
-    const meta: ArrayMetadata = {
-      ...this.#meta,
-      dtype,
-      shape,
-      chunks,
-      fillValue: options.fillValue === undefined ? this.fillValue : normalizeFillValue(options.fillValue, dtype),
-      filters: options.filters === undefined ? this.filters : options.filters,
-    };
+    const { viewMetadata } = await import("./array-extra.js");
+    const meta = viewMetadata(this.#meta, options);
     const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
     const readOnly = options.readOnly ?? this.readOnly;
@@ -927,13 +773,8 @@ export class ZarrArray {
 
   /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
   async astype(dtype: string | DataType): Promise<ZarrArray> {
-    const target = resolveViewDtype(dtype);
-    const cast: CodecConfig = {
-      id: "astype",
-      encode_dtype: dataTypeToJSON(this.dtype) as string,
-      decode_dtype: dataTypeToJSON(target) as string,
-    };
-    return this.view({ dtype: target, filters: [cast, ...(this.filters ?? [])], readOnly: true });
+    const { astypeView } = await import("./array-extra.js");
+    return this.view(astypeView(this.#meta, dtype));
   }
 
   // --- checksums ------------------------------------------------------------------------------
@@ -944,56 +785,12 @@ export class ZarrArray {
    * `attrs`).
    */
   async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
-    const hash = createHash(hashname);
-    const signal = options.signal;
-    for (const coords of gridCoords(this.cdataShape)) {
-      let value = await this.store.get(this.chunkKey(coords), { signal });
-      if (this.#nested === undefined && value !== undefined) this.#nested = false;
-      if (this.#nested === undefined && (await this.#nestedAfter(false, coords, signal)))
-        value = await this.store.get(this.chunkKey(coords), { signal });
-      if (value !== undefined) hash.update(value);
-    }
-    for (const key of [this.#metaKey, this.attrs.key]) {
-      const value = await this.store.get(key, { signal });
-      if (value !== undefined) hash.update(value);
-    }
-    return hash.digest();
+    const { digest } = await import("./array-extra.js");
+    return digest(internalsOf(this), hashname, options);
   }
 
   async hexdigest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<string> {
     return Array.from(await this.digest(hashname, options), (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
-  /** Copies the bytes of each selected field from `source` into the chunk region `target`. */
-  #writeFields(target: StridedView<TypedArray>, p: ChunkProjection, source: WriteSource, fields: FieldSelection): void {
-    const sourceItem = fields.bytes;
-    const full = fields.extraShape.map((n) => ({ start: 0, stop: n, step: 1 }));
-    let values: StridedView<TypedArray>;
-    if (source.kind === "scalar") {
-      // One element of the value's dtype, repeated over the region by zero strides.
-      const one = new (typedArrayConstructor(fields.dtype))(valuesPerElement(fields.dtype));
-      fillStrided({ data: one, offset: 0, shape: [], strides: [] }, source.element, valuesPerElement(fields.dtype));
-      const shape = [...target.shape, ...fields.extraShape];
-      values = { data: one, offset: 0, shape, strides: shape.map(() => 0) };
-    } else {
-      values = selectionView(source.view, [...p.outSelection, ...full]);
-    }
-    for (const part of fields.parts) {
-      const into = fieldBytesView(target, this.itemsize, part.from, part.field);
-      // A single field's value is made of the field's base values; a list's, of packed structs.
-      const from =
-        fields.parts.length === 1 && fields.dtype === part.field.dtype
-          ? fieldBytesView(values, part.field.dtype.itemsize, 0, { shape: [], dtype: part.field.dtype })
-          : fieldBytesView(values, sourceItem, part.to, part.field);
-      copyStrided(into, from, 1);
-    }
-  }
-
-  #writableStore(): WritableStore {
-    if (this.readOnly || !isWritable(this.store)) {
-      throw new ReadOnlyError(`array ${JSON.stringify(this.path)}`, { key: arrayMetaKey(this.path) });
-    }
-    return this.store;
   }
 
   // --- shape changes --------------------------------------------------------------------------
@@ -1003,32 +800,12 @@ export class ZarrArray {
    * stay is kept as it is (as zarr-python does).
    */
   async resize(shape: readonly number[], options: RunOptions = {}): Promise<void> {
-    const store = this.#writableStore();
-    if (this.isView)
-      throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(this.path)}`, {
-        key: arrayMetaKey(this.path),
-      });
     if (this.#options.fixedMetadata)
       throw new ReadOnlyError(`the metadata of ${JSON.stringify(this.path)}, given rather than stored,`, {
         key: this.#metaKey,
       });
-    if (shape.length !== this.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
-      throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${this.ndim} non-negative integers`);
-    }
-    await this.#settleNested(undefined, options.signal); // the chunks to delete are where they are
-    const oldGrid = this.cdataShape;
-    const meta: ArrayMetadata = { ...this.#meta, shape: [...shape] };
-    const key = this.#metaKey;
-    await withLock(
-      this.synchronizer,
-      key,
-      () => store.set(key, encodeArrayMetadata(meta), { signal: options.signal }),
-      options.signal,
-    );
-    this.#meta = meta;
-    const newGrid = this.cdataShape;
-    const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
-    await forEachConcurrent(doomed, (c) => store.delete(this.chunkKey(c), { signal: options.signal }), options);
+    const { resize } = await import("./array-write.js");
+    return resize(internalsOf(this), shape, options);
   }
 
   /** Appends `data` along `axis`, growing the array; returns the new shape. */
@@ -1061,15 +838,8 @@ export class ZarrArray {
 
   /** The chunk keys of this array present in the store (needs a listable store). */
   async initializedChunkKeys(options: RunOptions = {}): Promise<string[]> {
-    if (!isListable(this.store)) throw new ArgumentError("the store cannot list its keys");
-    await this.#settleNested(undefined, options.signal);
-    const prefix = keyPrefix(this.path);
-    const grid = this.cdataShape;
-    const keys = await this.store.list(prefix, { signal: options.signal });
-    return keys.filter((key) => {
-      const coords = parseChunkKey(key.slice(prefix.length), this.ndim, this.dimensionSeparator);
-      return coords?.every((c, i) => c < grid[i]!);
-    });
+    const { initializedChunkKeys } = await import("./array-extra.js");
+    return initializedChunkKeys(internalsOf(this), options);
   }
 
   /** How many chunks are stored (counted correctly for both separators, unlike zarr-python 2.13 with `/`). */
@@ -1079,27 +849,14 @@ export class ZarrArray {
 
   /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
-    if (!isListable(this.store)) return undefined;
-    const keys = [this.#metaKey, this.attrs.key, ...(await this.initializedChunkKeys(options))];
-    const sizes: number[] = [];
-    await forEachConcurrent(
-      keys,
-      async (key) => {
-        sizes.push((await this.store.get(key, { signal: options.signal }))?.length ?? 0);
-      },
-      options,
-    );
-    return sizes.reduce((a, b) => a + b, 0);
+    const { nbytesStored } = await import("./array-extra.js");
+    return nbytesStored(internalsOf(this), options);
   }
 
   /** A text report like zarr-python's `Array.info`. */
   async info(options: RunOptions = {}): Promise<string> {
-    await this.#settleNested(undefined, options.signal);
-    return arrayInfo(
-      this,
-      await this.nbytesStored(options),
-      await this.nchunksInitialized(options).catch(() => undefined),
-    );
+    const { info } = await import("./array-extra.js");
+    return info(internalsOf(this), options);
   }
 }
 
@@ -1130,31 +887,8 @@ export interface SelectionAccessor<S> {
   set(selection: S, value: unknown, options?: SelectionOptions): Promise<void>;
 }
 
-export interface ViewOptions {
-  dtype?: string | DataType;
-  shape?: number | readonly number[];
-  chunks?: ChunksSpec;
-  fillValue?: unknown;
-  filters?: readonly CodecConfig[] | null;
-  readOnly?: boolean;
-}
-
-const resolveViewDtype = (dtype: string | DataType): DataType =>
-  typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype;
-
 /** Stores such as a nested directory store carry a default separator for the arrays in them. */
 export function storeSeparator(store: Store): "." | "/" | undefined {
   const separator = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
   return separator === "." || separator === "/" ? separator : undefined;
-}
-
-function* gridCoords(grid: readonly number[]): Generator<number[]> {
-  if (grid.some((n) => n === 0)) return;
-  const coords = grid.map(() => 0);
-  for (;;) {
-    yield [...coords];
-    let d = grid.length - 1;
-    while (d >= 0 && ++coords[d]! === grid[d]) coords[d--] = 0;
-    if (d < 0) return;
-  }
 }

@@ -1,4 +1,11 @@
-import type { Codec, ChunkContext, CodecData, CodecRegistry, DecodedRange, StoredRangeReader } from "@z/codecs";
+import type {
+  Codec,
+  ChunkContext,
+  CodecData,
+  CodecRegistry,
+  DecodedRange,
+  StoredRangeReader,
+} from "@z/codecs/registry";
 import { ZarrError, type ArrayMetadata } from "@z/meta";
 import { ChunkError } from "./errors.js";
 

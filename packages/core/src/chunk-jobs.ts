@@ -1,4 +1,4 @@
-import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs";
+import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
 import {
   copyProjection,
   rangeLength,
@@ -8,21 +8,10 @@ import {
   type DimRange,
   type DimSelection,
   type StridedView,
-} from "@z/indexing";
-import {
-  needsByteSwap,
-  parseArrayMetadata,
-  typedArrayConstructor,
-  valuesPerElement,
-  ZarrError,
-  type ArrayMetadata,
-  type Store,
-  type TypedArray,
-  type WritableStore,
-} from "@z/meta";
+} from "@z/indexing/basic";
+import { needsByteSwap, valuesPerElement, type ArrayMetadata, type TypedArray } from "@z/meta";
 import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
-import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 
 /**
  * What reading or writing one chunk of an array does, the same on the calling thread and in a pool
@@ -234,7 +223,8 @@ function denseStart(view: StridedView): number | undefined {
  */
 let scratch: Uint8Array | undefined;
 let scratchBusy = false;
-const KEEP_SCRATCH = 16 << 20;
+/** Scratch buffers up to this size are kept between chunks (chunk-batches.ts keeps its own to it too). */
+export const KEEP_SCRATCH = 16 << 20;
 
 function takeScratch(bytes: number): Uint8Array {
   if (scratchBusy || bytes > KEEP_SCRATCH) return adviseLargeBuffer(new Uint8Array(bytes));
@@ -245,221 +235,4 @@ function takeScratch(bytes: number): Uint8Array {
 
 function releaseScratch(buffer: Uint8Array): void {
   if (scratch !== undefined && buffer.buffer === scratch.buffer) scratchBusy = false;
-}
-
-/**
- * One buffer per thread that stored chunks are read into (`getSyncInto`), the same way: taken
- * while a chunk is decoded, grown to the largest chunk read (up to `KEEP_SCRATCH`). It starts with
- * room for a chunk stored uncompressed, and a little more: a store growing it by doubling would
- * write (and page-fault) every size on the way, and the part a chunk does not fill costs nothing.
- */
-let input: Uint8Array | undefined;
-let inputBusy = false;
-const NO_INPUT = new Uint8Array(0);
-
-function takeInput(chunkBytes: number): Uint8Array {
-  if (inputBusy) return NO_INPUT;
-  inputBusy = true;
-  const room = Math.min(KEEP_SCRATCH, chunkBytes + (chunkBytes >> 6) + (1 << 16));
-  if (input === undefined || input.length < room) input = adviseLargeBuffer(new Uint8Array(room));
-  return input;
-}
-
-function releaseInput(buffer: Uint8Array, read: Uint8Array | undefined): void {
-  if (buffer === NO_INPUT) return;
-  inputBusy = false;
-  // A value too large for the buffer came in an array of its own: keep that for the next one.
-  if (
-    read !== undefined &&
-    read.buffer !== buffer.buffer &&
-    read.buffer.byteLength > buffer.length &&
-    read.buffer.byteLength <= KEEP_SCRATCH
-  ) {
-    input = new Uint8Array(read.buffer as ArrayBuffer);
-  }
-}
-
-/**
- * Buffers a pool thread decodes whole chunks into for the caller, handed back by the caller once
- * their part is copied out (`PoolBatch.spare`), so a long read does not allocate (and page-fault)
- * a new buffer per chunk. A few are kept, up to `KEEP_SCRATCH` bytes together (or four chunks of
- * a larger size), as the scratch buffers are; a buffer serves chunks it fits without wasting half.
- */
-const spares = {
-  kept: [] as ArrayBuffer[],
-  give(buffers: readonly ArrayBuffer[]): void {
-    for (const buffer of buffers) {
-      const bytes = this.kept.reduce((n, b) => n + b.byteLength, 0);
-      if (bytes + buffer.byteLength <= Math.max(KEEP_SCRATCH, buffer.byteLength * 4)) this.kept.push(buffer);
-    }
-  },
-  take(bytes: number): Uint8Array {
-    const i = this.kept.findIndex((b) => b.byteLength >= bytes && b.byteLength < 2 * bytes);
-    if (i < 0) return adviseLargeBuffer(new Uint8Array(bytes));
-    return new Uint8Array(this.kept.splice(i, 1)[0]!, 0, bytes);
-  },
-};
-
-/** Where the calling thread places a read batch it runs itself (a pool thread returns chunks instead). */
-export interface ReadTarget {
-  readonly out: StridedView<TypedArray>;
-  /** Whether `out` was zeroed (a fill value of zeros needs no writing). */
-  readonly zeroed: boolean;
-}
-
-/**
- * What a read batch returns: in a pool thread each chunk decoded (`null`: not stored) and the
- * buffers to transfer; on either side the indices of the items whose chunk was not stored (placed
- * as the fill value), which legacy nested arrays are looked for by.
- */
-export interface DecodedBatch {
-  readonly decoded: (Uint8Array | null)[];
-  readonly buffers: ArrayBuffer[];
-  readonly missing: number[];
-}
-
-/**
- * Runs one pool batch: what a pool thread does with each message, and what the calling thread does
- * with a batch it takes itself. A read batch places its chunks into `target` when given (the
- * calling thread); a pool thread decodes each whole chunk into a buffer of its own, which goes to
- * the caller (`DecodedBatch`).
- */
-export async function runBatch(
-  batch: PoolBatch,
-  jobsFor: (meta: string) => Promise<ChunkJobs>,
-  storeFor: (spec: NonNullable<PoolBatch["store"]>) => Store & Partial<WritableStore>,
-  target?: ReadTarget,
-): Promise<readonly EncodedItem[] | DecodedBatch> {
-  const jobs = await jobsFor(batch.meta);
-  const store = batch.store === undefined ? undefined : storeFor(batch.store);
-  const Ctor = typedArrayConstructor(jobs.meta.dtype);
-  if (batch.op === "read") {
-    const sync = store as Partial<SyncReads> | undefined;
-    const chunkBytes = jobs.codec.chunkBytes;
-    const result: DecodedBatch = { decoded: [], buffers: [], missing: [] };
-    if (batch.spare !== undefined) spares.give(batch.spare);
-    for (const [index, item] of batch.items.entries()) {
-      checkAbort(batch.abort);
-      let stored: Uint8Array | undefined;
-      let readBuffer: Uint8Array | undefined;
-      // Synchronous end to end when the store reads and the codecs decode synchronously: no
-      // promise per chunk. The read buffer is free again once the chunk is placed (or failed).
-      try {
-        if (item.bytes !== undefined) stored = item.bytes ?? undefined;
-        else if (sync?.getSyncInto !== undefined)
-          stored = sync.getSyncInto(item.key, (readBuffer = takeInput(chunkBytes)));
-        else if (sync?.getSync !== undefined) stored = sync.getSync(item.key);
-        else stored = await store!.get(item.key);
-        if (stored === undefined) result.missing.push(index);
-        if (target !== undefined) {
-          const placed = jobs.place(target.out, target.zeroed, stored, item.key, item.projection);
-          if (placed !== undefined) await placed;
-        } else if (stored === undefined) {
-          result.decoded.push(null);
-        } else {
-          const buffer = spares.take(chunkBytes);
-          const done = jobs.codec.decodeInto(stored, buffer, item.key);
-          if (isPromise(done)) await done;
-          result.decoded.push(buffer);
-          result.buffers.push(buffer.buffer as ArrayBuffer);
-        }
-      } finally {
-        if (readBuffer !== undefined) releaseInput(readBuffer, stored);
-      }
-    }
-    return result;
-  }
-  const results: EncodedItem[] = [];
-  for (const item of batch.items) {
-    checkAbort(batch.abort);
-    const typed = new Ctor(
-      item.data.buffer as ArrayBuffer,
-      item.data.byteOffset,
-      item.data.byteLength / Ctor.BYTES_PER_ELEMENT,
-    );
-    const encoded = await jobs.encode(typed, item.key, batch.skipEmpty);
-    if (store === undefined) {
-      results.push(
-        encoded === "empty" ? { key: item.key, kind: "empty" } : { key: item.key, kind: "encoded", bytes: encoded },
-      );
-    } else if (encoded === "empty") {
-      await store.delete!(item.key);
-      results.push({ key: item.key, kind: "empty" });
-    } else {
-      await store.set!(item.key, encoded);
-      results.push({ key: item.key, kind: "stored" });
-    }
-  }
-  return results;
-}
-
-/**
- * `store` as a thread working through pool batches reads it: synchronously where the store can
- * (a directory store's `getSync`), since nothing else waits on that thread meanwhile.
- */
-export function withSyncReads(store: WritableStore): WritableStore & Partial<SyncReads> {
-  const direct = store as WritableStore & Partial<SyncReads>;
-  if (typeof direct.getSync !== "function") return store;
-  const getSync = (key: string): Uint8Array | undefined => direct.getSync!(key);
-  const into = direct.getSyncInto;
-  return {
-    get: async (key) => getSync(key),
-    getSync,
-    ...(typeof into === "function"
-      ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) }
-      : {}),
-    set: (key, value, options) => store.set(key, value, options),
-    delete: (key, options) => store.delete(key, options),
-  };
-}
-
-/** A store that reads synchronously too (a directory store). */
-interface SyncReads {
-  getSync(key: string): Uint8Array | undefined;
-  /** Reads into `buffer` when the value fits (a directory store's `getSyncInto`). */
-  getSyncInto?(key: string, buffer: Uint8Array): Uint8Array | undefined;
-}
-
-/** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */
-export class PoolAborted extends Error {
-  constructor() {
-    super("aborted");
-    this.name = "PoolAborted";
-  }
-}
-
-function checkAbort(flag: Int32Array): void {
-  if (Atomics.load(flag, 0) !== 0) throw new PoolAborted();
-}
-
-/** Caches `ChunkJobs` by `.zarray` text, for pool threads that serve many arrays. */
-export function jobsCache(registry: () => CodecRegistry, limit = 16): (meta: string) => Promise<ChunkJobs> {
-  const cache = new Map<string, Promise<ChunkJobs>>();
-  return (text) => {
-    let jobs = cache.get(text);
-    if (jobs === undefined) {
-      if (cache.size >= limit) cache.delete(cache.keys().next().value!);
-      jobs = ChunkJobs.create(parseArrayMetadata(text), registry(), ".zarray");
-      cache.set(text, jobs);
-      jobs.catch(() => cache.delete(text));
-    }
-    return jobs;
-  };
-}
-
-/** An error as plain data, to cross a thread boundary. */
-export function serializeError(error: unknown): SerializedError {
-  if (error instanceof ZarrError) {
-    const extra = error as ZarrError & { codecId?: unknown; field?: unknown };
-    return {
-      name: error.name,
-      code: error.code,
-      message: error.message,
-      ...(error.key === undefined ? {} : { key: error.key }),
-      ...(typeof extra.codecId === "string" ? { codecId: extra.codecId } : {}),
-      ...(typeof extra.field === "string" ? { field: extra.field } : {}),
-    };
-  }
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: "Error", message: String(error) };
 }

@@ -1,4 +1,4 @@
-import type { AnyChunkProjection } from "@z/indexing";
+import type { AnyChunkProjection } from "@z/indexing/basic";
 import type { Store, ThreadStoreSpec } from "@z/meta";
 
 /**

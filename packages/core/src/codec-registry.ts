@@ -1,5 +1,5 @@
-import { defaultRegistry, type CodecLoader, type CodecRegistry } from "@z/codecs";
-import { wasmCodecLoaders } from "@z/codecs-wasm";
+import { defaultRegistry, type CodecLoader, type CodecRegistry } from "@z/codecs/registry";
+import { wasmCodecLoaders } from "@z/codecs-wasm/loaders";
 import type { CodecConfig } from "@z/meta";
 
 let registered = false;

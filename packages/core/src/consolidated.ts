@@ -20,7 +20,7 @@ import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
-import type { OpenMode } from "./create.js";
+import type { OpenMode } from "./open-array.js";
 
 export const CONSOLIDATED_KEY = ".zmetadata";
 

@@ -1,4 +1,4 @@
-import type { CodecRegistry } from "@z/codecs";
+import type { CodecRegistry } from "@z/codecs/registry";
 import type { ChunkPool } from "./chunk-pool.js";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import {
@@ -21,10 +21,10 @@ import {
   type Synchronizer,
   type TypedArray,
 } from "@z/meta";
-import { createdLayout, storeSeparator, ZarrArray, type ArrayOpenOptions } from "./array.js";
-import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
-import { containsGroup, prepareNewNode } from "./hierarchy.js";
-import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
+import { createdLayout, storeSeparator, ZarrArray } from "./array.js";
+import { ArgumentError, ReadOnlyError } from "./errors.js";
+import { prepareNewNode } from "./hierarchy.js";
+import { arrayMetaKey, attrsKey } from "./keys.js";
 import { MemoryStore } from "./memory-store.js";
 import type { NdArrayLike } from "./nd-array.js";
 import { DEFAULT_COMPRESSOR } from "./defaults.js";
@@ -203,56 +203,3 @@ export const onesLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Pr
   create({ ...likeOptions(a, options), fillValue: 1 });
 export const fullLike = (a: ZarrArray, options: Partial<CreateOptions> = {}): Promise<ZarrArray> =>
   create({ fillValue: a.fillValue, ...likeOptions(a, options) });
-
-/**
- * `r`: read only, must exist; `r+`: read/write, must exist; `a`: read/write, created if missing;
- * `w`: created, replacing whatever is there; `w-` (or `x`): created, failing if anything is there.
- */
-export type OpenMode = "r" | "r+" | "a" | "w" | "w-" | "x";
-
-export type OpenArrayOptions = Partial<CreateOptions> & { mode?: OpenMode };
-
-/** The array at `path`, or `undefined` when it has no metadata. */
-async function openIfArray(store: Store, path: string, options: ArrayOpenOptions): Promise<ZarrArray | undefined> {
-  try {
-    return await ZarrArray.open(store, path, options);
-  } catch (error) {
-    if (error instanceof NodeNotFoundError) return undefined;
-    throw error;
-  }
-}
-
-/** Opens (or, depending on `mode`, creates) an array, as zarr-python's `open_array` (default mode `a`). */
-export async function openArray(store: Store, options: OpenArrayOptions = {}): Promise<ZarrArray> {
-  const mode = options.mode ?? "a";
-  const path = normalizeStoragePath(options.path);
-  const { signal } = options;
-  const createNew = (overwrite: boolean): Promise<ZarrArray> => {
-    if (options.shape === undefined) throw new ArgumentError(`mode "${mode}" creates an array: shape is required`);
-    return create({ ...options, shape: options.shape, store, path, overwrite });
-  };
-  switch (mode) {
-    case "r":
-    case "r+":
-    case "a": {
-      // Opening reads the metadata once; only when there is none is the path looked at further.
-      const existing = await openIfArray(
-        store,
-        path,
-        mode === "a" ? options : { ...options, readOnly: mode === "r" || options.readOnly },
-      );
-      if (existing !== undefined) return existing;
-      if (await containsGroup(store, path, signal))
-        throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
-      if (mode === "a") return createNew(false);
-      throw new NodeNotFoundError("array", path, { key: arrayMetaKey(path) });
-    }
-    case "w":
-      return createNew(true);
-    case "w-":
-    case "x":
-      return createNew(false);
-    default:
-      throw new ArgumentError(`mode must be one of r, r+, a, w, w-, x; got ${JSON.stringify(mode)}`);
-  }
-}

@@ -1,7 +1,6 @@
 import { typedArrayConstructor, type DataType, type StructuredField, type TypedArray } from "@z/meta";
-import type { StridedView } from "@z/indexing";
 import { FieldError } from "./errors.js";
-import { cStrides, product } from "./nd-array.js";
+import { product } from "./nd-array.js";
 
 /** Where selected fields sit in one element of the array, and what they make together. */
 export interface FieldSelection {
@@ -77,25 +76,4 @@ export function extractFields(
   }
   const Ctor = typedArrayConstructor(selection.dtype);
   return new Ctor(out.buffer, 0, out.length / Ctor.BYTES_PER_ELEMENT);
-}
-
-/**
- * A view of one field's bytes: the elements' dimensions, then the field's subarray dimensions,
- * then one dimension over the bytes of a single base value, so the strided kernels copy exactly
- * those bytes and leave the other fields of each element alone.
- */
-export function fieldBytesView(
-  view: StridedView<TypedArray>,
-  elementBytes: number,
-  byteOffset: number,
-  field: { readonly shape: readonly number[]; readonly dtype: DataType },
-): StridedView<Uint8Array> {
-  const base = field.dtype.itemsize;
-  const bytes = new Uint8Array(view.data.buffer, view.data.byteOffset, view.data.byteLength);
-  return {
-    data: bytes.subarray(byteOffset),
-    offset: view.offset * elementBytes,
-    shape: [...view.shape, ...field.shape, base],
-    strides: [...view.strides.map((s) => s * elementBytes), ...cStrides(field.shape).map((s) => s * base), 1],
-  };
 }

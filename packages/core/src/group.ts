@@ -21,13 +21,12 @@ import {
   fullLike,
   ones,
   onesLike,
-  openArray,
   resolveDataType,
   zeros,
   zerosLike,
   type CreateOptions,
-  type OpenMode,
 } from "./create.js";
+import { openArray, type OpenMode } from "./open-array.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import {
   containsArray,

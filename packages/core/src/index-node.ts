@@ -1,13 +1,15 @@
 /// <reference types="node" />
 /**
  * `@z/core` as Node loads it (the `node` export condition): everything in `@z/core`, with a default
- * chunk pool of worker threads, so large reads and writes decode and encode on every core, and
- * large buffers in huge pages where Linux allows it, when `@z/huge-pages` is installed.
+ * chunk pool of worker threads, so large reads and writes decode and encode on every core, large
+ * buffers in huge pages where Linux allows it, when `@z/huge-pages` is installed, and every encoder
+ * registered (`enableEncoders`).
  * Browsers and bundlers for them get `index.ts`, which has none.
  */
 import { availableParallelism } from "node:os";
-import { setLargeBufferAdvice } from "@z/codecs";
+import { setLargeBufferAdvice } from "@z/codecs/registry";
 import { setDefaultChunkPool } from "./chunk-pool.js";
+import { enableEncoders } from "./encoders.js";
 import { loadBeforeLargeBuffers } from "./large-buffers-loading.js";
 import { importPeer } from "./node/peers.js";
 import { WorkerPool } from "./node/worker-pool.js";
@@ -25,3 +27,5 @@ loadBeforeLargeBuffers(
     if (hugePages !== undefined) setLargeBufferAdvice(hugePages.adviseHugePages);
   }),
 );
+// Encoders, each loaded when a codec first encodes with it.
+enableEncoders();

@@ -21,12 +21,10 @@ export {
   zerosLike,
   onesLike,
   fullLike,
-  openArray,
   arrayMetadataFor,
   type CreateOptions,
-  type OpenArrayOptions,
-  type OpenMode,
 } from "./create.js";
+export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
 export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
@@ -36,7 +34,7 @@ export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
 export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
-export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing";
+export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
@@ -62,6 +60,7 @@ export {
   type OpenedLocation,
 } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
+export { enableEncoders } from "./encoders.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";
 export {
   defaultChunkPool,
@@ -79,8 +78,9 @@ export {
 // One import for common things. Errors: every ZarrError class of the layers below (with their
 // `code`s), so a caller catches what any operation here throws without importing those packages.
 export { ZarrError, MetadataError, DataTypeError, PathError, StoreError, TooLargeError } from "@z/meta";
-export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs";
-export { BoundsError, SelectionError } from "@z/indexing";
+export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs/registry";
+export { MissingEncoderError } from "./codec-definition.js";
+export { BoundsError, SelectionError } from "@z/indexing/basic";
 // The store, byte-source, synchronizer and location contracts, to write a store of one's own.
 export {
   isListable,
@@ -100,23 +100,22 @@ export {
   type WritableStore,
 } from "@z/meta";
 // Codec registration: a codec of one's own, declared once and registered in the default registry.
+// From the entries that load no codec, so a page loads none it does not use; `defineCodec` is a
+// constant of core's (see codec-definition.ts), so a page that defines no codec does not load it first.
 export {
   CodecRegistry,
   defaultRegistry,
-  defineCodec,
   registerCodec,
   type ChunkContext,
   type Codec,
   type CodecCreateContext,
   type CodecData,
-  type CodecDefinition,
   type CodecFactory,
-  type CodecImplementation,
   type CodecLoader,
-  type ConfiguredCodec,
   type DecodedRange,
-  type DefinedCodec,
-} from "@z/codecs";
+} from "@z/codecs/registry";
+export type { CodecDefinition, CodecImplementation, ConfiguredCodec, DefinedCodec } from "@z/codecs/define";
+export { defineCodec } from "./codec-definition.js";
 export {
   openSpec,
   openSpecStore,

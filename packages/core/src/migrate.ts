@@ -1,4 +1,4 @@
-import type { CodecRegistry } from "@z/codecs";
+import type { CodecRegistry } from "@z/codecs/registry";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import { encodeArrayMetadata, isWritable, V1_ATTRS_KEY, V1_META_KEY, type Store } from "@z/meta";
 import { readV1Metadata } from "./array.js";

@@ -9,7 +9,7 @@
  */
 
 import type { LocationStores } from "@z/meta";
-import { openArray, type OpenArrayOptions, type OpenMode } from "./create.js";
+import { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 import { open, openGroup, type Group } from "./group.js";
 import type { ZarrArray } from "./array.js";
 import {
@@ -23,6 +23,10 @@ import {
   type OpenedLocation,
 } from "./location.js";
 import { importPeer } from "./node/peers.js";
+import { enableEncoders } from "./encoders.js";
+
+// Writing works in Node without asking, as it does through `@z/core`'s Node entry.
+enableEncoders();
 
 /** The openers of a store package, or `undefined` when it is not installed. */
 async function installedOpeners(pkg: string): Promise<LocationStores | undefined> {

@@ -1,4 +1,4 @@
-import type { ChunkContext, Codec, CodecData, CodecRegistry } from "@z/codecs";
+import type { ChunkContext, Codec, CodecData, CodecRegistry } from "@z/codecs/registry";
 import { ZarrError, type ArrayMetadata } from "@z/meta";
 import { ChunkError } from "./errors.js";
 

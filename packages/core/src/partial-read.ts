@@ -15,8 +15,8 @@ import {
   type DimSelection,
   type OrthogonalDimSelection,
   type StridedView,
-} from "@z/indexing";
-import type { StoredRangeReader } from "@z/codecs";
+} from "@z/indexing/basic";
+import type { StoredRangeReader } from "@z/codecs/registry";
 import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";

@@ -1,7 +1,8 @@
-import { CodecError } from "@z/codecs";
-import type { AnyChunkProjection, StridedView } from "@z/indexing";
+import { CodecError } from "@z/codecs/registry";
+import type { AnyChunkProjection, StridedView } from "@z/indexing/basic";
 import { MetadataError, StoreError, ZarrError, type Store, type TypedArray, type WritableStore } from "@z/meta";
-import { runBatch, withSyncReads, type ChunkJobs } from "./chunk-jobs.js";
+import { runBatch, withSyncReads } from "./chunk-batches.js";
+import type { ChunkJobs } from "./chunk-jobs.js";
 import type {
   ChunkPool,
   EncodedItem,

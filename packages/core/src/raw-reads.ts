@@ -4,7 +4,7 @@
  * each chunk's rows where they go, and nothing is copied or decoded here. Loaded only by reads of
  * such arrays from such stores, so browsers never load it.
  */
-import { selectionView, type AnyChunkProjection, type DimSelection, type StridedView } from "@z/indexing";
+import { selectionView, type AnyChunkProjection, type DimSelection, type StridedView } from "@z/indexing/basic";
 import type { TypedArray } from "@z/meta";
 import { elements, heldAsStored, type ChunkJobs } from "./chunk-jobs.js";
 

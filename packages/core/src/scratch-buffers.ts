@@ -1,4 +1,4 @@
-import { adviseLargeBuffer } from "@z/codecs";
+import { adviseLargeBuffer } from "@z/codecs/registry";
 
 /** How long unused buffers are kept after their last use, in milliseconds. */
 const KEEP_IDLE_MS = 2000;

@@ -1,5 +1,5 @@
 import { typedArrayConstructor, valuesPerElement, type DataType, type TypedArray } from "@z/meta";
-import type { StridedView } from "@z/indexing";
+import type { StridedView } from "@z/indexing/basic";
 import { ValueError } from "./errors.js";
 import { cStrides, product, type NdArrayLike } from "./nd-array.js";
 

@@ -1,7 +1,7 @@
 import type { OrthogonalDimIndexer } from "./dim-indexer.js";
 import { SelectionError } from "./errors.js";
 import { asRange, groupByKey, outPositions, type Groups } from "./group.js";
-import { wrapAndCheck } from "./index-array.js";
+import { wrapAndCheck } from "./read-index-array.js";
 import type { OrthogonalDimProjection } from "./projection.js";
 
 /**

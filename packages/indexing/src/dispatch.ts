@@ -1,11 +1,5 @@
-import { BasicIndexer } from "./basic-indexer.js";
-import { BlockIndexer } from "./block-indexer.js";
-import { SelectionError } from "./errors.js";
-import { isIntegerArray, isIntegerList, readIndexArray, type IndexArray } from "./index-array.js";
-import { OrthogonalIndexer, type OrthogonalSelection } from "./orthogonal-indexer.js";
-import { CoordinateIndexer, MaskIndexer, type CoordinateSelection, type MaskSelection } from "./point-indexers.js";
-import type { Indexer } from "./projection.js";
-import { ELLIPSIS, describe, type BasicSelection, type BasicSelectionItem } from "./selection.js";
+import { isIntegerArray, isIntegerList, type IndexArray } from "./index-array.js";
+import { ELLIPSIS, type BasicSelectionItem } from "./selection.js";
 import { isSlice } from "./slice.js";
 
 /** Any selection item: a basic one (integer, slice, `null`, `ELLIPSIS`) or an index array or mask. */
@@ -24,8 +18,8 @@ export type FieldSelection = AnySelection | string | readonly (SelectionItem | s
 /** The kinds of selection, each with its indexer: what `Array.__getitem__` dispatches to. */
 export type SelectionKind = "basic" | "orthogonal" | "coordinate" | "mask";
 
-const isField = (item: unknown): item is string => typeof item === "string" && item !== ELLIPSIS;
-const isPyInt = (item: unknown): boolean => typeof item === "number" && Number.isInteger(item);
+export const isField = (item: unknown): item is string => typeof item === "string" && item !== ELLIPSIS;
+export const isPyInt = (item: unknown): boolean => typeof item === "number" && Number.isInteger(item);
 
 /**
  * zarr-python's `pop_fields`: splits field names (strings other than `ELLIPSIS`) from the
@@ -82,71 +76,4 @@ export function isPureOrthogonalIndexing(selection: readonly unknown[], ndim: nu
     selection.filter(fancy).length <= 1 &&
     selection.every((item) => fancy(item) || isPyInt(item) || isSlice(item) || item === null)
   );
-}
-
-/**
- * What `Array.__getitem__` (and `__setitem__`) of zarr-python 2.14+ does with a selection on an
- * array of `shape`: pure fancy indexing goes to `vindex` (a coordinate or mask selection, see
- * `vindexKind`), pure orthogonal indexing to `get_orthogonal_selection`, anything else to
- * `get_basic_selection`. Fields are popped first. Only `vindex` dispatch can throw here; the
- * indexer checks the rest.
- */
-export function selectionKind(selection: FieldSelection, shape: readonly number[]): SelectionKind {
-  const { selection: items } = popFields(selection);
-  if (isPureFancyIndexing(items, shape.length)) return vindexKind(items, shape);
-  if (isPureOrthogonalIndexing(items, shape.length)) return "orthogonal";
-  return "basic";
-}
-
-/**
- * What zarr-python's `z.vindex[...]` does with a selection: one integer or integer array (or
- * list) per dimension is a coordinate selection, one Boolean array (or list) of the array's
- * shape a mask selection. Throws `SelectionError` for anything else.
- */
-export function vindexKind(selection: FieldSelection, shape: readonly number[]): "coordinate" | "mask" {
-  const { selection: items } = popFields(selection);
-  const ndim = shape.length;
-  const arrays = items.map((item, dim) => (isPyInt(item) ? undefined : readIndexArray(item, dim)));
-  if (items.length === ndim && ndim > 0 && items.every((item, d) => isPyInt(item) || arrays[d]?.kind === "int")) {
-    return "coordinate";
-  }
-  const mask = arrays[0];
-  if (
-    items.length === 1 &&
-    mask?.kind === "bool" &&
-    mask.shape.length === ndim &&
-    mask.shape.every((n, d) => n === shape[d])
-  ) {
-    return "mask";
-  }
-  throw new SelectionError(
-    `unsupported selection for vectorized indexing of an array of shape [${shape.join(", ")}]; expected one integer array per dimension (coordinates) or one Boolean array of the array's shape (a mask), got [${items.map(describe).join(", ")}]`,
-  );
-}
-
-/**
- * The indexer for a selection of `kind` (fields popped, see `popFields`) on an array of `shape`
- * in `chunks`: `BasicIndexer`, `OrthogonalIndexer`, `CoordinateIndexer`, `MaskIndexer`, or for
- * `"block"` a `BlockIndexer`. Every index is checked here, before any chunk is touched.
- */
-export function createIndexer(
-  kind: SelectionKind | "block",
-  selection: AnySelection,
-  shape: readonly number[],
-  chunks: readonly number[],
-): Indexer {
-  switch (kind) {
-    case "basic":
-      return new BasicIndexer(selection as BasicSelection, shape, chunks);
-    case "orthogonal":
-      return new OrthogonalIndexer(selection as OrthogonalSelection, shape, chunks);
-    case "coordinate":
-      return new CoordinateIndexer(selection as CoordinateSelection, shape, chunks);
-    case "mask":
-      return new MaskIndexer(selection as MaskSelection, shape, chunks);
-    case "block":
-      return new BlockIndexer(selection as BasicSelection, shape, chunks);
-    default:
-      throw new SelectionError(`unknown selection kind ${describe(kind)}`);
-  }
 }

@@ -45,51 +45,11 @@
  *
  * @packageDocumentation
  */
-export { BoundsError, SelectionError } from "./errors.js";
-export { slice, isSlice, type Slice } from "./slice.js";
-export {
-  ELLIPSIS,
-  normalizeBasicSelection,
-  type BasicSelection,
-  type BasicSelectionItem,
-  type DimSelectionItem,
-} from "./selection.js";
-export { normalizeIntegerIndex } from "./integer-index.js";
-export {
-  rangeLength,
-  type AnyChunkProjection,
-  type ChunkDimProjection,
-  type ChunkProjection,
-  type DimRange,
-  type DimSelection,
-  type Indexer,
-  type OrthogonalChunkProjection,
-  type OrthogonalDimProjection,
-  type OrthogonalDimSelection,
-  type OutDimSelection,
-  type PointChunkProjection,
-} from "./projection.js";
-export type { DimIndexer, OrthogonalDimIndexer } from "./dim-indexer.js";
-export { IntDimIndexer } from "./int-dim-indexer.js";
-export { SliceDimIndexer } from "./slice-dim-indexer.js";
+export * from "./basic.js";
+export { fillStrided } from "./fill.js";
+export { fillProjection, coversChunk } from "./projection-fill.js";
 export { IntArrayDimIndexer, BoolArrayDimIndexer } from "./array-dim-indexers.js";
-export { BasicIndexer } from "./basic-indexer.js";
 export { OrthogonalIndexer, type OrthogonalSelection, type OrthogonalSelectionItem } from "./orthogonal-indexer.js";
 export { CoordinateIndexer, MaskIndexer, type CoordinateSelection, type MaskSelection } from "./point-indexers.js";
 export { BlockIndexer } from "./block-indexer.js";
-export {
-  createIndexer,
-  isPureFancyIndexing,
-  isPureOrthogonalIndexing,
-  popFields,
-  selectionKind,
-  vindexKind,
-  type FieldSelection,
-  type AnySelection,
-  type SelectionItem,
-  type SelectionKind,
-} from "./dispatch.js";
-export type { IndexArray, IntegerTypedArray, NestedList, SelectionArray } from "./index-array.js";
-export { selectionView, stridesFor, type StridedView } from "./strided-view.js";
-export { copyStrided, fillStrided } from "./copy.js";
-export { copyProjection, fillProjection, coversChunk, type CopyDirection } from "./projection-copy.js";
+export { createIndexer, selectionKind, vindexKind } from "./create-indexer.js";

@@ -2,7 +2,8 @@ import { BoolArrayDimIndexer, IntArrayDimIndexer } from "./array-dim-indexers.js
 import { checkGrid, productOf } from "./basic-indexer.js";
 import type { OrthogonalDimIndexer } from "./dim-indexer.js";
 import { SelectionError } from "./errors.js";
-import { readIndexArray, type IndexArray } from "./index-array.js";
+import type { IndexArray } from "./index-array.js";
+import { readIndexArray } from "./read-index-array.js";
 import { IntDimIndexer } from "./int-dim-indexer.js";
 import type { OrthogonalChunkProjection, OrthogonalDimProjection } from "./projection.js";
 import { describe, expandSelection, selectionItems, type BasicSelectionItem } from "./selection.js";

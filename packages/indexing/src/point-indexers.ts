@@ -1,7 +1,8 @@
 import { checkGrid } from "./basic-indexer.js";
 import { SelectionError } from "./errors.js";
 import { groupByKey, outPositions, type Groups } from "./group.js";
-import { cStrides, readIndexArray, wrapAndCheck, type IndexArray } from "./index-array.js";
+import { cStrides, type IndexArray } from "./index-array.js";
+import { readIndexArray, wrapAndCheck } from "./read-index-array.js";
 import type { PointChunkProjection } from "./projection.js";
 import { describe, selectionItems } from "./selection.js";
 

@@ -1,15 +1,16 @@
 /// <reference types="node" />
 // The entry of a chunk pool thread (see worker-pool.ts): runs batches as they arrive.
 import { parentPort } from "node:worker_threads";
-import { setLargeBufferAdvice } from "@z/codecs";
+import { setLargeBufferAdvice } from "@z/codecs/registry";
 import type { WritableStore } from "@z/meta";
 // Bundled into this thread's entry (scripts/bundle-worker.mjs): a thread opens the directory stores
 // the calling thread's `DirectoryStore`s name in their `threadStore()`, so @z/store-fs is installed
 // wherever one is sent here, but need not be for @z/core.
 import { DirectoryStore } from "@z/store-fs";
-import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-jobs.js";
+import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-batches.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
+import { enableEncoders } from "../encoders.js";
 
 // Large buffers in huge pages when @z/huge-pages is installed (an optional peer of @z/core, left
 // out of the bundle: it loads its native addon from its own folder); without it, or when it fails
@@ -18,6 +19,7 @@ const advice: Promise<void> = import("@z/huge-pages").then(
   (hugePages) => setLargeBufferAdvice(hugePages.adviseHugePages),
   () => undefined,
 );
+enableEncoders();
 
 const jobsFor = jobsCache(defaultCodecRegistry);
 const stores = new Map<string, WritableStore>();

@@ -6,17 +6,38 @@
 import { parseJson, type JsonValue } from "@z/meta";
 import type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 
-export {
-  SpecContext,
-  CachePool,
-  type ConcurrencyLimit,
-  type Provider,
-  type ResourceOf,
-  type Resources,
-} from "./context.js";
+import { CachePool as CachePoolClass, SpecContext as SpecContextClass } from "./context.js";
+import { SpecError as SpecErrorClass, SpecUnsupportedError as SpecUnsupportedClass } from "./errors.js";
+
+export type { ConcurrencyLimit, Provider, ResourceOf, Resources } from "./context.js";
+
+// The classes are constants rather than re-exports: with code splitting, esbuild keeps a re-exported
+// module in what a page loads first whenever a module loaded later (openSpec's) uses it too, so a
+// page that never opens a spec would load them. An unused constant is left out with its import.
+// They are the same classes as the spec modules' own.
+
+/**
+ * A TensorStore context: give the same one to several `openSpec` calls to share its cache pool and
+ * in-memory stores between them (each call without one gets a fresh context, as TensorStore's
+ * Python API does).
+ */
+export const SpecContext: typeof SpecContextClass = SpecContextClass;
+/** An instance of `SpecContext`. */
+export type SpecContext = SpecContextClass;
+/** A cache pool: bytes of stored values, least recently used dropped first past `totalBytesLimit`. */
+export const CachePool: typeof CachePoolClass = CachePoolClass;
+/** An instance of `CachePool`. */
+export type CachePool = CachePoolClass;
+/** A spec TensorStore refuses too (`ZARR_SPEC`); `member` names the member as a dotted path. */
+export const SpecError: typeof SpecErrorClass = SpecErrorClass;
+/** An instance of `SpecError`. */
+export type SpecError = SpecErrorClass;
+/** A spec TensorStore accepts but this library does not do (`ZARR_SPEC_UNSUPPORTED`), saying why. */
+export const SpecUnsupportedError: typeof SpecUnsupportedClass = SpecUnsupportedClass;
+/** An instance of `SpecUnsupportedError`. */
+export type SpecUnsupportedError = SpecUnsupportedClass;
 // A view's class loads with `openSpec`; tell a view from an array with `instanceof ZarrArray`.
 export type { SpecFieldView, FieldViewOptions } from "./field-view.js";
-export { SpecError, SpecUnsupportedError } from "./errors.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
 export type { KvStoreSpec, SpecStores } from "./kvstore.js";
 export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-s3.js";

@@ -1,0 +1,53 @@
+/*
+ * The text of `ZarrArray.info` (zarr-python's `Array.info`), loaded by the first `info()` call.
+ */
+import { numpyName, type CodecConfig, type DataType, type Store } from "@z/meta";
+import { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
+
+const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));
+
+/** The `info` line of an array whose chunks were found nested (`ZarrArray.dimensionSeparatorFound`). */
+export const NESTED_FOUND = "/ (found nested in the store; .zarray names none)";
+
+/** What `arrayInfo` shows of an array (a `ZarrArray` has all of it). */
+export interface ArrayInfoSource {
+  readonly name: string | null;
+  readonly dtype: DataType;
+  readonly shape: readonly number[];
+  readonly chunks: readonly number[];
+  readonly order: "C" | "F";
+  readonly readOnly: boolean;
+  readonly dimensionSeparatorFound: boolean;
+  readonly filters: readonly CodecConfig[] | null;
+  readonly compressor: CodecConfig | null;
+  readonly store: Store;
+  readonly nbytes: number;
+  readonly nchunks: number;
+}
+
+/** The lines of zarr-python's `Array.info`, in its order and layout. */
+export function arrayInfo(array: ArrayInfoSource, stored: number | undefined, initialized: number | undefined): string {
+  const items: [string, string][] = [];
+  if (array.name !== null) items.push(["Name", array.name]);
+  items.push(
+    ["Type", "ZarrArray"],
+    ["Data type", numpyName(array.dtype)],
+    ["Shape", tupleRepr(array.shape)],
+    ["Chunk shape", tupleRepr(array.chunks)],
+    ["Order", array.order],
+    ["Read-only", array.readOnly ? "True" : "False"],
+  );
+  // not in zarr-python's: chunks found under "/" keys although .zarray names no separator
+  if (array.dimensionSeparatorFound) items.push(["Dimension separator", NESTED_FOUND]);
+  for (const [i, f] of (array.filters ?? []).entries()) items.push([`Filter [${i}]`, codecRepr(f)]);
+  items.push(["Compressor", codecRepr(array.compressor)]);
+  items.push(["Store type", array.store.constructor.name]);
+  items.push(["No. bytes", bytesRepr(array.nbytes)]);
+  if (stored !== undefined && stored > 0) {
+    items.push(["No. bytes stored", bytesRepr(stored)]);
+    items.push(["Storage ratio", fixed1(array.nbytes / stored)]);
+  }
+  items.push(["Chunks initialized", `${initialized ?? "?"}/${array.nchunks}`]);
+  const width = Math.max(...items.map(([k]) => k.length));
+  return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
+}
