@@ -3,7 +3,7 @@
 // each kind of user (subsets.mjs) and each of npm and pnpm makes a fresh project outside the
 // workspace, installs the tarballs there (third-party packages from the configured registry),
 // and checks the install (scripts, what came, its size), the TypeScript (typescript.mjs), Node
-// scripts, the browser bundle in Chromium (browser.mjs) and the installed CLI (cli.mjs).
+// scripts, the browser bundles in Chromium (browser.mjs) and the installed CLI (cli.mjs).
 // Prints a table of installed packages and MB per subset; exits 1 when any check failed, after
 // listing each with its subset, step and output.
 //
@@ -122,7 +122,13 @@ try {
     const data = await startDataServer(work);
     const pages = await startPageServer();
     servers = [data, pages];
-    const context = { packages, pages, dataUrl: data.dataUrl, forbiddenUrl: data.forbiddenUrl };
+    const context = {
+      packages,
+      pages,
+      dataUrl: data.dataUrl,
+      xarrayUrl: data.xarrayUrl,
+      forbiddenUrl: data.forbiddenUrl,
+    };
     const jobs = chosen.flatMap((subset) => managers.map((pm) => ({ subset, pm })));
     // Two at a time: installs wait on the network and disk, tsc and Chromium on the CPU. Types are
     // checked in pnpm's strict layout (or the only package manager chosen).

@@ -1,6 +1,7 @@
 // The HTTP servers of the consumer test, on 127.0.0.1:
 // - the repository's test server (scripts/test-server/server.ts, Range and CORS), serving the
-//   fixtures zarr-python wrote (packages/core/test/fixtures/http) and a URL answered 403;
+//   fixtures zarr-python wrote (packages/core/test/fixtures/http), the datasets xarray wrote
+//   (packages/xarray/test/fixtures) and a URL answered 403;
 // - a static server for the consumers' pages, on another port (so the page reads the data across
 //   origins, as a site reading a public bucket does).
 import { readFile, writeFile } from "node:fs/promises";
@@ -8,6 +9,7 @@ import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { XARRAY_FIXTURES } from "./dataset.mjs";
 import { root } from "./lib.mjs";
 
 /** The fixtures, as the test server's sessions name them (relative to the repository). */
@@ -15,7 +17,7 @@ export const FIXTURES = "packages/core/test/fixtures/http";
 
 /**
  * Starts the test server (bundled from its TypeScript into `dir` first: Node 20 runs no .ts) and
- * opens its sessions; returns `{ dataUrl, forbiddenUrl, close }`.
+ * opens its sessions; returns `{ dataUrl, xarrayUrl, forbiddenUrl, close }`.
  */
 export async function startDataServer(dir) {
   const source = join(root, "scripts/test-server/server.ts");
@@ -40,6 +42,7 @@ export async function startDataServer(dir) {
   };
   return {
     dataUrl: await session({ files: FIXTURES }),
+    xarrayUrl: await session({ files: XARRAY_FIXTURES }),
     forbiddenUrl: `${await session({ faults: [{ action: { respond: { status: 403, body: "forbidden" } } }] })}data.zarr`,
     close: () => server.close(),
   };

@@ -8,7 +8,8 @@
 // - `sources`: files of consumers/ the project gets (in src/); .ts files are type-checked with
 //   each of `tsconfigs` (typescript.mjs) and transpiled to out/ to run.
 // - `typesNode`: the project adds @types/node (after measuring), as a Node user has it.
-// - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs).
+// - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs); `dataset` reads
+//   a dataset xarray wrote and is compared with what xarray read (dataset.mjs).
 // - `cli`: the installed zarr command is run (cli.mjs).
 
 /** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
@@ -35,6 +36,21 @@ export const subsets = [
     tsconfigs: ["nodenext", "bundler", "bundler-dom"],
     typesNode: false,
     browser: ["read", "locations", "one-import"],
+  },
+  {
+    name: "dataset",
+    title: "dataset reader in the browser (@z/core + @z/store-http + @z/xarray)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-http", "@z/xarray"],
+        absent: ["@z/store-fs", "@z/store-zip", "@z/store-s3", "@z/huge-pages", "@types/node"],
+      },
+    ],
+    installScripts: false,
+    sources: ["browser/report.ts", "browser/dataset.ts"],
+    tsconfigs: ["nodenext", "bundler", "bundler-dom"],
+    typesNode: false,
+    browser: ["dataset"],
   },
   {
     name: "node",
