@@ -11,9 +11,18 @@
 // - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs); `dataset` reads
 //   a dataset xarray wrote and is compared with what xarray read (dataset.mjs).
 // - `cli`: the installed zarr command is run (cli.mjs).
+// - `s3: true`: the run starts the loopback S3 server (servers.mjs: scripts/test-s3, s3rver from the
+//   workspace) and the subset's Node scripts get AWS_* pointing at it (its account, path-style)
+//   and a bucket of their own per package manager (`{bucket}`; `{s3}`: the endpoint).
 
 /** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
 export const FIXTURES = "{fixtures}";
+
+/** `{bucket}` in a run's arguments: the subset's bucket on the test S3 server (one per package manager). */
+export const BUCKET = "{bucket}";
+
+/** `{s3}` in a run's arguments: the test S3 server's endpoint (`http://127.0.0.1:<port>`). */
+export const S3_ENDPOINT = "{s3}";
 
 export const subsets = [
   {
@@ -83,6 +92,22 @@ export const subsets = [
     ],
     tsconfigs: ["nodenext", "bundler"],
     typesNode: true,
+  },
+  {
+    name: "s3",
+    title: "S3 in Node (@z/core + @z/store-s3)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-s3"],
+        // s3rver and the signer belong to the test S3 server, run from the workspace.
+        absent: ["@z/store-fs", "@z/store-http", "@z/store-zip", "@z/huge-pages", "s3rver", "@smithy/signature-v4"],
+        run: [["s3/write-read.js", `s3://${BUCKET}/x.zarr`, S3_ENDPOINT]],
+      },
+    ],
+    sources: ["node/check.ts", "s3/write-read.ts"],
+    tsconfigs: ["nodenext", "bundler"],
+    typesNode: true,
+    s3: true,
   },
   {
     name: "plugin",
