@@ -68,7 +68,7 @@ export const subsets = [
       {
         packages: ["@z/core", "@z/store-fs"],
         absent: ["@z/store-zip", "@z/store-http", "@z/store-s3", "@z/huge-pages"],
-        run: [["node/zip.js", "missing", FIXTURES]],
+        run: [["node/zip.js", "missing", FIXTURES], ["node/s3-missing.js"]],
       },
       {
         packages: ["@z/store-zip"],
@@ -88,6 +88,7 @@ export const subsets = [
       "node/zip.ts",
       "node/locations.ts",
       "node/one-import.ts",
+      "node/s3-missing.ts",
       "node/require.cjs",
     ],
     tsconfigs: ["nodenext", "bundler"],
