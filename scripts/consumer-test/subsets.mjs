@@ -14,6 +14,15 @@
 // - `s3: true`: the run starts the loopback S3 server (servers.mjs: scripts/test-s3, s3rver from the
 //   workspace) and the subset's Node scripts get AWS_* pointing at it (its account, path-style)
 //   and a bucket of their own per package manager (`{bucket}`; `{s3}`: the endpoint).
+//
+// | subset  | installs                                | checks                                                   |
+// |---------|-----------------------------------------|----------------------------------------------------------|
+// | browser | @z/core @z/store-http                   | tsc x3 (1 without @types/node); Chromium reads arrays    |
+// | dataset | @z/core @z/store-http @z/xarray         | tsc x3 (1 without @types/node); Chromium reads a dataset |
+// | node    | @z/core @z/store-fs, then +@z/store-zip | missing peers named; files and zips; tsc x2              |
+// | s3      | @z/core @z/store-s3                     | s3:// write/read with AWS_* env; tsc x2                  |
+// | plugin  | @z/meta @z/codecs                       | the /testing kits, require(); tsc x2                     |
+// | cli     | @z/cli                                  | the installed zarr command; tsc x2                       |
 
 /** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
 export const FIXTURES = "{fixtures}";
