@@ -1,11 +1,13 @@
 // The browser reader's page: each entry of the consumer (src/browser/<entry>.ts) bundled with
 // esbuild from the installed packages (as a site's build would: platform browser, code splitting,
 // so WebAssembly codecs come in chunks of their own), loaded in headless Chromium against the
-// fixtures zarr-python wrote, served over HTTP; the values read must be what zarr-python read.
+// fixtures zarr-python wrote, served over HTTP; the values read must be what zarr-python read (the
+// dataset entry: a dataset xarray wrote, and what xarray read, dataset.mjs).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { chromium } from "playwright";
+import { compareWithXarray, describeDataset } from "./dataset.mjs";
 import { root } from "./lib.mjs";
 import { FIXTURES } from "./servers.mjs";
 
@@ -60,7 +62,7 @@ function compareReads(value) {
  * Bundles the entries in `project`/src/browser, serves them, loads the page, and records a check
  * per entry (bundling, then its result in Chromium).
  */
-export async function browserChecks(checks, label, project, entries, { pages, dataUrl, forbiddenUrl }) {
+export async function browserChecks(checks, label, project, entries, { pages, dataUrl, forbiddenUrl, xarrayUrl }) {
   const web = join(project, "web");
   const bundled = [];
   for (const entry of entries) {
@@ -101,7 +103,7 @@ export async function browserChecks(checks, label, project, entries, { pages, da
     if (message.type() === "error") errors.push(`console: ${message.text()}`);
   });
   try {
-    const query = new URLSearchParams({ data: dataUrl, forbidden: forbiddenUrl });
+    const query = new URLSearchParams({ data: dataUrl, forbidden: forbiddenUrl, xarray: xarrayUrl });
     await page.goto(`${pages.serve(web)}index.html?${query}`);
     const results = await page
       .waitForFunction(
@@ -120,7 +122,15 @@ export async function browserChecks(checks, label, project, entries, { pages, da
       if (result === undefined) checks.record(label, step, false, ["no result within 30 s", ...errors].join("\n"));
       else if (!result.ok) checks.record(label, step, false, [result.error, ...errors].join("\n"));
       else if (entry === "one-import") checks.record(label, step, true, result.value.join("\n"));
-      else {
+      else if (entry === "dataset") {
+        const problems = compareWithXarray(result.value);
+        checks.record(
+          label,
+          `${step}: the dataset as xarray read it`,
+          problems.length === 0,
+          problems.length === 0 ? describeDataset(result.value) : problems.join("\n"),
+        );
+      } else {
         const problems = compareReads(result.value);
         checks.record(label, `${step}: values as zarr-python read them`, problems.length === 0, problems.join("\n"));
       }

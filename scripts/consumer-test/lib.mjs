@@ -29,7 +29,8 @@ const relativeOutside = (dir, base) => !`${resolve(dir)}/`.startsWith(resolve(ba
 export function consumerEnv(extra = {}) {
   const env = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(npm|pnpm)_/i.test(name) || /^(PNPM_|INIT_CWD$|TURBO_)/.test(name)) continue;
+    // AWS_* too: the S3 subset's scripts get the test S3 server's (run.mjs), never the user's account.
+    if (/^(npm|pnpm)_/i.test(name) || /^(PNPM_|INIT_CWD$|TURBO_|AWS_)/.test(name)) continue;
     env[name] = value;
   }
   env.PATH = (process.env.PATH ?? "")

@@ -3,7 +3,8 @@
 // each kind of user (subsets.mjs) and each of npm and pnpm makes a fresh project outside the
 // workspace, installs the tarballs there (third-party packages from the configured registry),
 // and checks the install (scripts, what came, its size), the TypeScript (typescript.mjs), Node
-// scripts, the browser bundle in Chromium (browser.mjs) and the installed CLI (cli.mjs).
+// scripts (the S3 subset's against the loopback S3 server), the browser bundles in Chromium
+// (browser.mjs) and the installed CLI (cli.mjs).
 // Prints a table of installed packages and MB per subset; exits 1 when any check failed, after
 // listing each with its subset, step and output.
 //
@@ -15,7 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { browserChecks, closeBrowser } from "./browser.mjs";
 import { cliChecks } from "./cli.mjs";
-import { Checks, freshTempDir, indent, inParallel, root, run, table } from "./lib.mjs";
+import { Checks, consumerEnv, freshTempDir, indent, inParallel, root, run, table } from "./lib.mjs";
 import { packAll } from "./pack.mjs";
 import {
   diskMegabytes,
@@ -26,8 +27,14 @@ import {
   writeManifest,
   writeNpmrc,
 } from "./project.mjs";
-import { FIXTURES as FIXTURES_DIR, startDataServer, startPageServer } from "./servers.mjs";
-import { cumulativeStages, FIXTURES, subsets } from "./subsets.mjs";
+import {
+  FIXTURES as FIXTURES_DIR,
+  S3_CREDENTIALS,
+  startDataServer,
+  startPageServer,
+  startS3Server,
+} from "./servers.mjs";
+import { BUCKET, cumulativeStages, FIXTURES, S3_ENDPOINT, subsets } from "./subsets.mjs";
 import { typecheck, writeSources } from "./typescript.mjs";
 
 const { values: options } = parseArgs({
@@ -98,8 +105,14 @@ async function consumer(subset, pm, { typecheck: checkTypes, ...context }) {
       );
     }
     for (const [script, ...args] of stage.run ?? []) {
-      const argv = args.map((arg) => arg.replace(FIXTURES, join(root, FIXTURES_DIR)));
-      const result = await run(process.execPath, [join("out", script), ...argv], { cwd: dir, timeout: 60_000 });
+      const argv = args.map((arg) =>
+        arg
+          .replace(FIXTURES, join(root, FIXTURES_DIR))
+          .replace(BUCKET, bucketOf(pm))
+          .replace(S3_ENDPOINT, context.s3Endpoint ?? S3_ENDPOINT),
+      );
+      const env = subset.s3 ? consumerEnv(s3Environment(context.s3Endpoint)) : undefined;
+      const result = await run(process.execPath, [join("out", script), ...argv], { cwd: dir, env, timeout: 60_000 });
       checks.command(stageLabel, `node ${[script, ...args].join(" ")}`, result);
     }
   }
@@ -115,6 +128,18 @@ async function consumer(subset, pm, { typecheck: checkTypes, ...context }) {
   if (subset.cli) await cliChecks(checks, label, dir, context);
 }
 
+/** The bucket of the S3 subset's scripts on the test S3 server: one per package manager (they run at once). */
+const bucketOf = (pm) => `z-consumer-${pm}`;
+
+/** AWS_* for a Node script of an `s3` subset: the test S3 server's endpoint and account, path-style. */
+const s3Environment = (endpoint) => ({
+  AWS_ENDPOINT_URL_S3: endpoint,
+  AWS_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
+  AWS_REGION: "us-east-1",
+  AWS_S3_FORCE_PATH_STYLE: "true",
+});
+
 let servers = [];
 try {
   const packages = await packAll(checks, join(work, "tarballs"));
@@ -122,7 +147,17 @@ try {
     const data = await startDataServer(work);
     const pages = await startPageServer();
     servers = [data, pages];
-    const context = { packages, pages, dataUrl: data.dataUrl, forbiddenUrl: data.forbiddenUrl };
+    // Started only for a subset that needs it: it takes a few seconds.
+    const s3 = chosen.some((subset) => subset.s3) ? await startS3Server(managers.map(bucketOf)) : undefined;
+    if (s3 !== undefined) servers.push(s3);
+    const context = {
+      packages,
+      pages,
+      dataUrl: data.dataUrl,
+      xarrayUrl: data.xarrayUrl,
+      forbiddenUrl: data.forbiddenUrl,
+      s3Endpoint: s3?.endpoint,
+    };
     const jobs = chosen.flatMap((subset) => managers.map((pm) => ({ subset, pm })));
     // Two at a time: installs wait on the network and disk, tsc and Chromium on the CPU. Types are
     // checked in pnpm's strict layout (or the only package manager chosen).

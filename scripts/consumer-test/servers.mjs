@@ -1,13 +1,17 @@
 // The HTTP servers of the consumer test, on 127.0.0.1:
 // - the repository's test server (scripts/test-server/server.ts, Range and CORS), serving the
-//   fixtures zarr-python wrote (packages/core/test/fixtures/http) and a URL answered 403;
+//   fixtures zarr-python wrote (packages/core/test/fixtures/http), the datasets xarray wrote
+//   (packages/xarray/test/fixtures) and a URL answered 403;
 // - a static server for the consumers' pages, on another port (so the page reads the data across
-//   origins, as a site reading a public bucket does).
-import { readFile, writeFile } from "node:fs/promises";
+//   origins, as a site reading a public bucket does);
+// - the loopback S3 server (scripts/test-s3: s3rver behind a SigV4 check), started as the
+//   packages' vitest runs start it, with s3rver from the workspace's node_modules.
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { XARRAY_FIXTURES } from "./dataset.mjs";
 import { root } from "./lib.mjs";
 
 /** The fixtures, as the test server's sessions name them (relative to the repository). */
@@ -15,7 +19,7 @@ export const FIXTURES = "packages/core/test/fixtures/http";
 
 /**
  * Starts the test server (bundled from its TypeScript into `dir` first: Node 20 runs no .ts) and
- * opens its sessions; returns `{ dataUrl, forbiddenUrl, close }`.
+ * opens its sessions; returns `{ dataUrl, xarrayUrl, forbiddenUrl, close }`.
  */
 export async function startDataServer(dir) {
   const source = join(root, "scripts/test-server/server.ts");
@@ -40,9 +44,54 @@ export async function startDataServer(dir) {
   };
   return {
     dataUrl: await session({ files: FIXTURES }),
+    xarrayUrl: await session({ files: XARRAY_FIXTURES }),
     forbiddenUrl: `${await session({ faults: [{ action: { respond: { status: 403, body: "forbidden" } } }] })}data.zarr`,
     close: () => server.close(),
   };
+}
+
+/** The one account the test S3 server knows (scripts/test-s3/server.ts). */
+export const S3_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+
+/**
+ * Starts the test S3 server with scripts/test-s3/spawn.ts, as the packages' vitest globalSetup
+ * does: spawn.ts is bundled (Node 20 runs no .ts) next to the workspace's node_modules, where it
+ * finds esbuild, and bundles server.ts there in turn, so the server's s3rver and
+ * @smithy/signature-v4 come from the workspace, never from a consumer's project. Creates `buckets`
+ * (anonymously: s3rver allows it); returns `{ endpoint, close }`.
+ */
+export async function startS3Server(buckets) {
+  const source = join(root, "scripts/test-s3/spawn.ts");
+  const cache = join(root, "node_modules/.cache/z-test-s3");
+  const out = join(cache, `consumer-spawn-${process.pid}.mjs`);
+  await build({
+    entryPoints: [source],
+    outfile: out,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    logLevel: "silent",
+    // It finds server.ts and the workspace relative to its own file.
+    define: { "import.meta.url": JSON.stringify(pathToFileURL(source).href) },
+  });
+  let spawnS3Server;
+  try {
+    ({ spawnS3Server } = await import(pathToFileURL(out).href));
+  } finally {
+    await rm(out, { force: true });
+  }
+  const server = await spawnS3Server();
+  try {
+    for (const bucket of buckets) {
+      const response = await fetch(`${server.endpoint}/${bucket}`, { method: "PUT" });
+      if (!response.ok) throw new Error(`creating bucket ${bucket}: ${response.status} ${await response.text()}`);
+    }
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return server;
 }
 
 const types = {

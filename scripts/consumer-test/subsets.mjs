@@ -8,11 +8,30 @@
 // - `sources`: files of consumers/ the project gets (in src/); .ts files are type-checked with
 //   each of `tsconfigs` (typescript.mjs) and transpiled to out/ to run.
 // - `typesNode`: the project adds @types/node (after measuring), as a Node user has it.
-// - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs).
+// - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs); `dataset` reads
+//   a dataset xarray wrote and is compared with what xarray read (dataset.mjs).
 // - `cli`: the installed zarr command is run (cli.mjs).
+// - `s3: true`: the run starts the loopback S3 server (servers.mjs: scripts/test-s3, s3rver from the
+//   workspace) and the subset's Node scripts get AWS_* pointing at it (its account, path-style)
+//   and a bucket of their own per package manager (`{bucket}`; `{s3}`: the endpoint).
+//
+// | subset  | installs                                | checks                                                   |
+// |---------|-----------------------------------------|----------------------------------------------------------|
+// | browser | @z/core @z/store-http                   | tsc x3 (1 without @types/node); Chromium reads arrays    |
+// | dataset | @z/core @z/store-http @z/xarray         | tsc x3 (1 without @types/node); Chromium reads a dataset |
+// | node    | @z/core @z/store-fs, then +@z/store-zip | missing peers named; files and zips; tsc x2              |
+// | s3      | @z/core @z/store-s3                     | s3:// write/read with AWS_* env; tsc x2                  |
+// | plugin  | @z/meta @z/codecs                       | the /testing kits, require(); tsc x2                     |
+// | cli     | @z/cli                                  | the installed zarr command; tsc x2                       |
 
 /** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
 export const FIXTURES = "{fixtures}";
+
+/** `{bucket}` in a run's arguments: the subset's bucket on the test S3 server (one per package manager). */
+export const BUCKET = "{bucket}";
+
+/** `{s3}` in a run's arguments: the test S3 server's endpoint (`http://127.0.0.1:<port>`). */
+export const S3_ENDPOINT = "{s3}";
 
 export const subsets = [
   {
@@ -37,13 +56,28 @@ export const subsets = [
     browser: ["read", "locations", "one-import"],
   },
   {
+    name: "dataset",
+    title: "dataset reader in the browser (@z/core + @z/store-http + @z/xarray)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-http", "@z/xarray"],
+        absent: ["@z/store-fs", "@z/store-zip", "@z/store-s3", "@z/huge-pages", "@types/node"],
+      },
+    ],
+    installScripts: false,
+    sources: ["browser/report.ts", "browser/dataset.ts"],
+    tsconfigs: ["nodenext", "bundler", "bundler-dom"],
+    typesNode: false,
+    browser: ["dataset"],
+  },
+  {
     name: "node",
     title: "Node user (@z/core + @z/store-fs, then + @z/store-zip)",
     stages: [
       {
         packages: ["@z/core", "@z/store-fs"],
         absent: ["@z/store-zip", "@z/store-http", "@z/store-s3", "@z/huge-pages"],
-        run: [["node/zip.js", "missing", FIXTURES]],
+        run: [["node/zip.js", "missing", FIXTURES], ["node/s3-missing.js"]],
       },
       {
         packages: ["@z/store-zip"],
@@ -63,10 +97,27 @@ export const subsets = [
       "node/zip.ts",
       "node/locations.ts",
       "node/one-import.ts",
+      "node/s3-missing.ts",
       "node/require.cjs",
     ],
     tsconfigs: ["nodenext", "bundler"],
     typesNode: true,
+  },
+  {
+    name: "s3",
+    title: "S3 in Node (@z/core + @z/store-s3)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-s3"],
+        // s3rver and the signer belong to the test S3 server, run from the workspace.
+        absent: ["@z/store-fs", "@z/store-http", "@z/store-zip", "@z/huge-pages", "s3rver", "@smithy/signature-v4"],
+        run: [["s3/write-read.js", `s3://${BUCKET}/x.zarr`, S3_ENDPOINT]],
+      },
+    ],
+    sources: ["node/check.ts", "s3/write-read.ts"],
+    tsconfigs: ["nodenext", "bundler"],
+    typesNode: true,
+    s3: true,
   },
   {
     name: "plugin",

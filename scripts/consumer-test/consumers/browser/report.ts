@@ -7,6 +7,8 @@ type Results = Record<string, { ok: true; value: unknown } | { ok: false; error:
 export const dataUrl = new URL(location.href).searchParams.get("data") ?? "";
 /** A URL where every request is answered 403 Forbidden (the page's `?forbidden=`). */
 export const forbiddenUrl = new URL(location.href).searchParams.get("forbidden") ?? "";
+/** The base URL of the datasets xarray wrote (packages/xarray/test/fixtures; the page's `?xarray=`). */
+export const xarrayUrl = new URL(location.href).searchParams.get("xarray") ?? "";
 
 export function report(name: string, body: () => Promise<unknown>): void {
   const results: Results = ((globalThis as { consumerResults?: Results }).consumerResults ??= {});
