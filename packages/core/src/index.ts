@@ -10,6 +10,7 @@
 export { ZarrArray, type ArrayOpenOptions, type SelectionOptions, type ViewOptions } from "./array.js";
 export type { HashName } from "./hash.js";
 export { Group, group, openGroup, open, type GroupOptions } from "./group.js";
+export type { CreateOptions } from "./create.js";
 export {
   create,
   empty,
@@ -22,17 +23,22 @@ export {
   onesLike,
   fullLike,
   arrayMetadataFor,
-  type CreateOptions,
-} from "./create.js";
+  codecRepr,
+  fixed1,
+  humanSize,
+  tupleRepr,
+  parseLocation,
+  openLocation,
+  OBJECT_CODEC_IDS,
+  objectShorthand,
+} from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
 export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
-export { OBJECT_CODEC_IDS, objectShorthand } from "./object-create.js";
 export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
-export { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
@@ -51,14 +57,8 @@ export {
 export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
 export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
-export {
-  parseLocation,
-  openLocation,
-  LocationError,
-  type Location,
-  type LocationOptions,
-  type OpenedLocation,
-} from "./location.js";
+export { LocationError } from "./location-error.js";
+export type { Location, LocationOptions, OpenedLocation } from "./location.js";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { enableEncoders } from "./encoders.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";

@@ -1,4 +1,7 @@
-import { joinPath, normalizeStoragePath, ZarrError, type LocationStores, type Store } from "@z/meta";
+import { joinPath, normalizeStoragePath, type LocationStores, type Store } from "@z/meta";
+import { LocationError } from "./location-error.js";
+
+export { LocationError };
 
 /**
  * Where a location string points: a directory, a zip file, an HTTP resource or an S3 bucket, and
@@ -11,21 +14,6 @@ export type Location =
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
   | { readonly kind: "http"; readonly url: string; readonly node: string }
   | { readonly kind: "s3"; readonly url: string; readonly node: string };
-
-/**
- * A location string that cannot be read, or names a store that cannot be opened here: no opener
- * for it was given, or (`@z/core/node`) the package that has it is not installed, which
- * `packageName` then names (`@z/store-zip`, ...).
- */
-export class LocationError extends ZarrError {
-  /** The package to install (or whose opener to pass) to open this location, when that is the fault. */
-  readonly packageName: string | undefined;
-
-  constructor(message: string, options: { packageName?: string; cause?: unknown } = {}) {
-    super("ZARR_LOCATION", message, { cause: options.cause });
-    this.packageName = options.packageName;
-  }
-}
 
 const ZARR_PART = /^zarr2?:/;
 

@@ -2,7 +2,11 @@
 // writes its own chunk-aligned block of rows, value(row, column) = row * 1000 + column.
 // node s3-writer-child.mjs <endpoint> <bucket> <prefix> <first row> <rows>
 import { S3Store } from "@z/store-s3";
-import { openArray, slice } from "../src/index.js";
+import { enableEncoders, openArray, slice } from "../src/index.js";
+
+// This script is bundled from the sources' browser-safe index, which registers no encoder (Node's
+// entry of @z/core does): register them as a Node program importing "@z/core" would have them.
+enableEncoders();
 
 const [endpoint = "", bucket = "", prefix = "", first = "0", rows = "0"] = process.argv.slice(2);
 const store = new S3Store({

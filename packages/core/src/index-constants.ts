@@ -1,0 +1,76 @@
+/*
+ * Functions and constants @z/core's index exports as constants of this module rather than as
+ * re-exports: with code splitting, esbuild keeps a re-exported module in what a page loads first
+ * whenever a lazily loaded module uses it too (openArray loads creation on demand, openSpec uses
+ * locations, info() the formatting), so a page that only reads would load them all. An unused
+ * constant is left out with its import. They are the same functions as their modules' own,
+ * typed in full here so that the API reference shows their signatures.
+ */
+import type { ArrayMetadata, CodecConfig, DataType, TypedArray } from "@z/meta";
+import type { ZarrArray } from "./array.js";
+import type { CreateOptions } from "./create.js";
+import * as creation from "./create.js";
+import type { Location, LocationOptions, OpenedLocation } from "./location.js";
+import type { NdArrayLike } from "./nd-array.js";
+import * as info from "./info.js";
+import * as location from "./location.js";
+import * as objects from "./object-create.js";
+
+/** Creates an array, with every ancestor group, and returns it opened. */
+export const create: (options: CreateOptions) => Promise<ZarrArray> = creation.create;
+/** An array without a fill value: unwritten regions are undefined (read as zeros here). */
+export const empty: (options: Omit<CreateOptions, "fillValue">) => Promise<ZarrArray> = creation.empty;
+/** An array whose unwritten regions read as zeros (fill value 0). */
+export const zeros: (options: Omit<CreateOptions, "fillValue">) => Promise<ZarrArray> = creation.zeros;
+/** An array whose unwritten regions read as ones (fill value 1). */
+export const ones: (options: Omit<CreateOptions, "fillValue">) => Promise<ZarrArray> = creation.ones;
+/** An array whose unwritten regions read as `fillValue`. */
+export const full: (options: CreateOptions & { fillValue: unknown }) => Promise<ZarrArray> = creation.full;
+/** Creates an array holding `data` (its shape and, unless given, its dtype). */
+export const array: (
+  data: NdArrayLike | TypedArray,
+  options?: Omit<CreateOptions, "shape"> & { shape?: CreateOptions["shape"] },
+) => Promise<ZarrArray> = creation.array;
+/** An array like `a` (shape, chunks, dtype, compressor, filters, order), without a fill value; `options` override. */
+export const emptyLike: (a: ZarrArray, options?: Partial<CreateOptions>) => Promise<ZarrArray> = creation.emptyLike;
+/** An array like `a` (shape, chunks, dtype, compressor, filters, order), fill value 0; `options` override. */
+export const zerosLike: (a: ZarrArray, options?: Partial<CreateOptions>) => Promise<ZarrArray> = creation.zerosLike;
+/** An array like `a` (shape, chunks, dtype, compressor, filters, order), fill value 1; `options` override. */
+export const onesLike: (a: ZarrArray, options?: Partial<CreateOptions>) => Promise<ZarrArray> = creation.onesLike;
+/** An array like `a`, with its fill value (shape, chunks, dtype, compressor, filters, order); `options` override. */
+export const fullLike: (a: ZarrArray, options?: Partial<CreateOptions>) => Promise<ZarrArray> = creation.fullLike;
+/** The metadata zarr-python's `init_array` would write for the same arguments. */
+export const arrayMetadataFor: (options: CreateOptions) => ArrayMetadata = creation.arrayMetadataFor;
+/** A codec config written like numcodecs' repr, e.g. `Zlib(level=1)`. */
+export const codecRepr: (config: CodecConfig | null) => string = info.codecRepr;
+/** Python's `'%.1f'`: correctly rounded, ties to even (JS `toFixed` rounds ties up). */
+export const fixed1: (x: number) => string = info.fixed1;
+/** zarr-python's `human_readable_size`. */
+export const humanSize: (n: number) => string = info.humanSize;
+/** Python's tuple repr: `(3,)`, `(2, 3)`, `()`. */
+export const tupleRepr: (values: readonly number[]) => string = info.tupleRepr;
+/** Parses a location string (see {@link Location}); no I/O. */
+export const parseLocation: (text: string) => Location = location.parseLocation;
+/**
+ * The store a location names, and the node path inside it, opened with the openers in `options`
+ * only (this entry runs in browsers: it imports no store package). Pass those of the packages you
+ * use: `openLocation(url, { ...httpLocations() })` with `httpLocations` from `@z/store-http`, add
+ * `...zipLocations` (`@z/store-zip`) for zip files. A missing one is a `LocationError` naming the
+ * package and export. `@z/core/node`'s `openLocation` finds them by itself.
+ */
+export const openLocation: (text: string, options?: LocationOptions) => Promise<OpenedLocation> = location.openLocation;
+/**
+ * The codec ids that turn an object array's values into bytes, as zarr-python's object codecs
+ * (`object_codec=`, or `dtype=str`/`bytes`/`"array:<dtype>"`). One of them must be the first filter
+ * of an object array.
+ */
+export const OBJECT_CODEC_IDS: ReadonlySet<string> = objects.OBJECT_CODEC_IDS;
+/**
+ * zarr-python's `normalize_dtype` for object arrays: `"str"`, `"bytes"` and `"array:<dtype>"`
+ * (e.g. `"array:i4"`) mean dtype `|O` with vlen-utf8, vlen-bytes or vlen-array as the object codec,
+ * unless one is given. Anything else is left to the dtype parser (`undefined`).
+ */
+export const objectShorthand: (
+  dtype: unknown,
+  objectCodec: CodecConfig | undefined,
+) => { dtype: DataType; objectCodec: CodecConfig } | undefined = objects.objectShorthand;
