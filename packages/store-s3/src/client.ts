@@ -31,8 +31,8 @@ const TRANSIENT_CODES = new Set(["SlowDown", "RequestTimeout", "InternalError", 
 
 /**
  * Sends S3 requests: each attempt signed anew with SigV4 (by aws4fetch's `AwsV4Signer`, when
- * the store has credentials) and sent by the store's transport (`fetch`, or in Node `node:http`), at most `concurrency` in flight, each bounded by `timeout`,
- * retried with backoff on 5xx, 429, `SlowDown`, dropped connections and truncated bodies,
+ * the store has credentials) and sent by the store's transport (`fetch`, or in Node `node:http`),
+ * at most `concurrency` in flight, each bounded by `timeout`, retried with backoff on 5xx, 429, `SlowDown`, dropped connections and truncated bodies,
  * aborted by the caller's signal (whose reason is then thrown as it is, at any point).
  */
 export class S3Client {
