@@ -4,6 +4,7 @@ import { S3StoreError, TransientFailure } from "./errors.js";
 import type { ResolvedS3Options } from "./options.js";
 import { parseRetryAfter, retryDelay, sleep } from "./retry.js";
 import { Semaphore } from "./semaphore.js";
+import type { S3Response, Transport } from "./transport.js";
 import { parseErrorDocument } from "./xml.js";
 
 export interface S3Request {
@@ -23,26 +24,28 @@ export interface S3Request {
  * slot and counts towards the timeout). Throw a {@link TransientFailure} to try again, anything
  * else to fail at once. Error answers (other than those retried) reach it too.
  */
-export type ResponseHandler<T> = (response: Response) => Promise<T>;
+export type ResponseHandler<T> = (response: S3Response) => Promise<T>;
 
 /** S3 error codes worth another attempt even when their status is a 4xx. */
 const TRANSIENT_CODES = new Set(["SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "Throttling"]);
 
 /**
  * Sends S3 requests: each attempt signed anew with SigV4 (by aws4fetch's `AwsV4Signer`, when
- * the store has credentials), at most `concurrency` in flight, each bounded by `timeout`,
- * retried with backoff on 5xx, 429, `SlowDown`, dropped connections and truncated bodies,
+ * the store has credentials) and sent by the store's transport (`fetch`, or in Node `node:http`),
+ * at most `concurrency` in flight, each bounded by `timeout`, retried with backoff on 5xx, 429, `SlowDown`, dropped connections and truncated bodies,
  * aborted by the caller's signal (whose reason is then thrown as it is, at any point).
  */
 export class S3Client {
   readonly #options: ResolvedS3Options;
   readonly #slots: Semaphore;
+  readonly #transport: Transport;
   /** aws4fetch's cache of derived signing keys (one per day, region and service). */
   readonly #signingKeys = new Map<string, ArrayBuffer>();
 
   constructor(options: ResolvedS3Options) {
     this.#options = options;
     this.#slots = new Semaphore(options.concurrency);
+    this.#transport = options.transport;
   }
 
   async send<T>(request: S3Request, handle: ResponseHandler<T>): Promise<T> {
@@ -98,16 +101,15 @@ export class S3Client {
     };
     try {
       callerSignal?.throwIfAborted();
-      const init = await this.#sign(request);
-      let response: Response;
+      const headers = await this.#sign(request);
+      let response: S3Response;
       try {
-        // no-store: a browser must never answer from its HTTP cache (S3 answers carry Last-Modified, which
-        // browsers cache heuristically): a chunk read after another writer replaced it would be stale.
-        response = await this.#options.fetch(request.url, {
-          ...init,
+        response = await this.#transport({
+          method: request.method,
+          url: request.url,
+          headers,
+          body: request.body,
           signal: controller.signal,
-          redirect: "manual",
-          cache: "no-store",
         });
       } catch (err) {
         throw explain(err, "network error");
@@ -122,18 +124,17 @@ export class S3Client {
         );
       }
       if (response.status === 400 || response.status === 403) {
-        // S3 sends some throttling and time-outs as 400/403 with a code saying so.
-        const copy = response.clone();
-        const { code, message } = await readError(copy);
-        if (code !== undefined && TRANSIENT_CODES.has(code)) {
-          await discard(response);
+        // S3 sends some throttling and time-outs as 400/403 with a code saying so. The (small)
+        // error body is read once here, and handed on as it is.
+        response = await buffered(response);
+        const { code, message } = await readError(response);
+        if (code !== undefined && TRANSIENT_CODES.has(code))
           throw new TransientFailure(describeStatus(response, code, message), response.status, code);
-        }
       }
       try {
         return await handle(response);
       } catch (err) {
-        await discard(response);
+        await response.discard();
         throw explain(err, "network error while reading the response");
       }
     } finally {
@@ -143,14 +144,15 @@ export class S3Client {
     }
   }
 
-  /** The request's method, headers and body, signed (SigV4) when the store has credentials. */
-  async #sign(request: S3Request): Promise<RequestInit> {
-    const body = request.body as Uint8Array<ArrayBuffer> | undefined;
+  /** The request's headers, with a SigV4 signature when the store has credentials. */
+  async #sign(request: S3Request): Promise<Record<string, string>> {
     const credentials = this.#options.credentials;
     const headers: Record<string, string> = { ...request.headers };
     if (this.#options.requesterPays) headers["x-amz-request-payer"] = "requester";
-    if (credentials === undefined) return { method: request.method, headers, body };
+    if (credentials === undefined) return headers;
+    const body = request.body as Uint8Array<ArrayBuffer> | undefined;
     if (this.#options.signPayload) headers["x-amz-content-sha256"] = await sha256Hex(body ?? new Uint8Array(0));
+    // Without x-amz-content-sha256, aws4fetch sends UNSIGNED-PAYLOAD for s3 and never hashes the body.
     const signer = new AwsV4Signer({
       method: request.method,
       url: request.url.href,
@@ -164,15 +166,40 @@ export class S3Client {
       cache: this.#signingKeys,
     });
     const signed = await signer.sign();
-    return { method: signed.method, headers: signed.headers, body };
+    const out: Record<string, string> = {};
+    signed.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    return out;
   }
 }
 
+/** The response with its whole body read now (for small error answers read more than once). */
+async function buffered(response: S3Response): Promise<S3Response> {
+  let bytes: Uint8Array | undefined;
+  let failure: unknown;
+  try {
+    bytes = await response.body();
+  } catch (err) {
+    failure = err;
+  }
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+    body: async () => {
+      if (bytes === undefined) throw failure;
+      return bytes;
+    },
+    discard: async () => undefined,
+  };
+}
+
 /** Reads an error answer's body (an S3 `<Error>` document, for S3 itself) and lets the connection go. */
-export async function readError(response: Response): Promise<{ code?: string; message?: string }> {
+export async function readError(response: S3Response): Promise<{ code?: string; message?: string }> {
   let text = "";
   try {
-    text = await response.text();
+    text = new TextDecoder().decode(await response.body());
   } catch {
     // A body that fails to arrive says nothing more than the status.
   }
@@ -182,19 +209,10 @@ export async function readError(response: Response): Promise<{ code?: string; me
 }
 
 /** `503 Service Unavailable (SlowDown: Please reduce your request rate.)` */
-export function describeStatus(response: Response, code: string | undefined, message: string | undefined): string {
+export function describeStatus(response: S3Response, code: string | undefined, message: string | undefined): string {
   const status = `${response.status} ${response.statusText}`.trim();
   if (code === undefined) return status;
   return `${status} (${code}${message === undefined || message === "" ? "" : `: ${message}`})`;
-}
-
-/** Lets go of a body we do not need, so the connection can be reused. */
-export async function discard(response: Response): Promise<void> {
-  try {
-    await response.body?.cancel();
-  } catch {
-    // nothing to do: the body is being thrown away
-  }
 }
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

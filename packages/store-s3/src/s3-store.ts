@@ -7,10 +7,10 @@ import {
   unsafeKeyReason,
   type WritableStore,
 } from "@z/meta";
-import { readBody } from "./body.js";
-import { describeStatus, discard, readError, S3Client, type S3Request } from "./client.js";
+import { describeStatus, readError, S3Client, type S3Request } from "./client.js";
 import { S3StoreError, TransientFailure } from "./errors.js";
 import { type ResolvedS3Options, resolveS3Options, type S3StoreOptions } from "./options.js";
+import type { S3Response } from "./transport.js";
 import { parseListPage } from "./xml.js";
 
 /**
@@ -107,7 +107,7 @@ export class S3Store implements WritableStore {
       if (response.status === 404) return this.#missing(response, request);
       if (response.status !== 200) throw await this.#failure(response, request);
       this.#bucketSeen = true;
-      return readBody(response);
+      return response.body();
     });
   }
 
@@ -142,40 +142,40 @@ export class S3Store implements WritableStore {
       // InvalidRange: the value exists, the range starts at or past its end.
       if (response.status === 416) {
         this.#bucketSeen = true;
-        await discard(response);
+        await response.discard();
         return { bytes: new Uint8Array(0) };
       }
       if (response.status === 200) {
         // A server that ignores Range: the whole value, cut here.
         this.#bucketSeen = true;
-        return { bytes: sliceWanted(await readBody(response), wanted) };
+        return { bytes: sliceWanted(await response.body(), wanted) };
       }
       if (response.status !== 206) throw await this.#failure(response, request);
       this.#bucketSeen = true;
       const contentRange = response.headers.get("content-range");
       const served = parseContentRange(contentRange);
       if (served === undefined) {
-        await discard(response);
+        await response.discard();
         throw this.#error(request, response, `answered Range: ${header} with Content-Range ${String(contentRange)}`);
       }
       // An empty value has no bytes to serve (s3rver answers `bytes 0-0/0` with no body).
       if (served.size === 0) {
-        await discard(response);
+        await response.discard();
         return { bytes: new Uint8Array(0) };
       }
       const [start, end] = absoluteRange(wanted, served.size);
       if (start >= end) {
-        await discard(response);
+        await response.discard();
         return { bytes: new Uint8Array(0) };
       }
       if (served.start <= start && served.end + 1 >= end) {
         // The bytes asked for, or more of them (s3rver answers `bytes=0-0` with the whole value).
-        const body = await readBody(response);
+        const body = await response.body();
         if (body.length !== served.end + 1 - served.start)
           throw new TransientFailure(`a body of ${body.length} bytes for Content-Range ${contentRange}`, 206);
         return { bytes: body.slice(start - served.start, end - served.start) };
       }
-      await discard(response);
+      await response.discard();
       if (wanted.suffix !== undefined && served.size !== undefined)
         return { again: { offset: start, length: end - start, suffix: undefined } };
       throw this.#error(request, response, `answered Range: ${header} with Content-Range ${contentRange}`);
@@ -186,7 +186,7 @@ export class S3Store implements WritableStore {
   async has(key: string, options: StoreOptions = {}): Promise<boolean> {
     const request = this.#request("HEAD", key, options);
     const found = await this.#client.send(request, async (response) => {
-      await discard(response);
+      await response.discard();
       if (response.status === 200) {
         this.#bucketSeen = true;
         return true;
@@ -210,7 +210,7 @@ export class S3Store implements WritableStore {
       if (response.status !== 200 && response.status !== 201 && response.status !== 204)
         throw await this.#failure(response, request);
       this.#bucketSeen = true;
-      await discard(response);
+      await response.discard();
     });
   }
 
@@ -225,7 +225,7 @@ export class S3Store implements WritableStore {
       }
       if (response.status !== 200 && response.status !== 204) throw await this.#failure(response, request);
       this.#bucketSeen = true;
-      await discard(response);
+      await response.discard();
     });
   }
 
@@ -279,7 +279,7 @@ export class S3Store implements WritableStore {
       const request: S3Request = { method: "GET", url, signal: options.signal };
       const page = await this.#client.send(request, async (response) => {
         if (response.status !== 200) throw await this.#failure(response, request);
-        const text = new TextDecoder().decode(await readBody(response));
+        const text = new TextDecoder().decode(await response.body());
         const parsed = parseListPage(text);
         if (parsed === undefined)
           throw this.#error(request, response, `answered a listing with something else: ${clip(text)}`);
@@ -311,7 +311,7 @@ export class S3Store implements WritableStore {
   }
 
   /** A 404: `undefined` for a missing key, an error for a missing bucket. */
-  async #missing(response: Response, request: S3Request): Promise<undefined> {
+  async #missing(response: S3Response, request: S3Request): Promise<undefined> {
     const { code, message } = await readError(response);
     if (code === "NoSuchBucket" || (code !== undefined && code !== "NoSuchKey")) {
       throw this.#error(request, response, describeStatus(response, code, message), code);
@@ -320,7 +320,7 @@ export class S3Store implements WritableStore {
     return undefined;
   }
 
-  async #failure(response: Response, request: S3Request): Promise<S3StoreError> {
+  async #failure(response: S3Response, request: S3Request): Promise<S3StoreError> {
     const { code, message } = await readError(response);
     let detail = describeStatus(response, code, message);
     if (response.status === 0 || (response.status >= 300 && response.status < 400)) {
@@ -330,7 +330,7 @@ export class S3Store implements WritableStore {
     return this.#error(request, response, detail, code);
   }
 
-  #error(request: S3Request, response: Response, detail: string, s3Code?: string): S3StoreError {
+  #error(request: S3Request, response: S3Response, detail: string, s3Code?: string): S3StoreError {
     const where = request.objectKey === undefined ? `s3://${this.bucket}/` : `s3://${this.bucket}/${request.objectKey}`;
     const what = request.key === undefined ? "" : ` (key ${JSON.stringify(request.key)})`;
     return new S3StoreError(`S3 ${request.method} ${where}${what} failed: ${detail}`, {
