@@ -2,7 +2,10 @@
  * `@z/codecs-wasm/loaders`: this package's codecs as lazy loaders, and its encoders' registration,
  * without any codec: what `@z/core` imports, so that a page loads a codec when an array first uses
  * it, and an encoder only if it registers them (`enableWasmEncoders`).
+ *
+ * @packageDocumentation
  */
+
 import { enableEncoders, registerEncoder, type CodecFactory, type CodecLoader } from "@z/codecs/registry";
 
 /** Loads the `blosc` codec factory (on first use). */

@@ -1,7 +1,10 @@
 /**
  * `@z/codecs/define`: what defining a codec takes (`defineCodec`, config fields, chunk byte helpers,
  * `withEncoder`) and the errors, without any codec: what `@z/codecs-wasm`'s codecs build on.
+ *
+ * @packageDocumentation
  */
+
 export type * from "./codec.js";
 export * from "./errors.js";
 export {

@@ -4,7 +4,10 @@
  * `@z/core` builds on: importing it loads no codec, so a page loads each codec when an array first
  * uses it (the registry's loaders are dynamic imports), and no encoder unless it registers them
  * (`enableEncoders`).
+ *
+ * @packageDocumentation
  */
+
 export type * from "./codec.js";
 export type { CodecCreateContext, CodecFactory } from "./define-codec.js";
 export * from "./errors.js";

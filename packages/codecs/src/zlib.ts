@@ -1,3 +1,10 @@
+/**
+ * `@z/codecs/zlib`: numcodecs' `Zlib` codec (and its config declaration) alone, as a module a
+ * registry loads when an array first uses it. The package's index has it too.
+ *
+ * @packageDocumentation
+ */
+
 import type { ChunkContext } from "./codec.js";
 import { decodedTooLarge, maxDecodedSize, requireBytes } from "./chunk-bytes.js";
 import { integer } from "./config-schema.js";

@@ -4,7 +4,10 @@
  * copy kernels for every kind of projection, without the other indexers (orthogonal, coordinate,
  * mask, block), the reading of index arrays and the fills a write of a scalar makes: what reading a
  * basic selection needs. The package's index has everything.
+ *
+ * @packageDocumentation
  */
+
 export { BoundsError, SelectionError } from "./errors.js";
 export { slice, isSlice, type Slice } from "./slice.js";
 export {
