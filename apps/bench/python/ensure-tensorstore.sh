@@ -4,6 +4,10 @@
 set -euo pipefail
 venv="${Z_BENCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/z-bench/venv-tensorstore}"
 python="$venv/bin/python"
+# Several test files run this at once (vitest workers): one creates the venv, the others wait.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
 if ! "$python" -c "import tensorstore, numpy" 2>/dev/null; then
   echo "installing TensorStore 0.1.85 into $venv" >&2
   python3 -m venv "$venv" >&2
