@@ -2,18 +2,7 @@
  * The indexers of orthogonal, coordinate, mask and block selections, and the choice among them, for
  * `ZarrArray`: loaded by the first such selection (a page reading basic selections never loads them).
  */
-import {
-  BlockIndexer,
-  CoordinateIndexer,
-  MaskIndexer,
-  OrthogonalIndexer,
-  vindexKind,
-  type BasicSelection,
-  type CoordinateSelection,
-  type Indexer,
-  type MaskSelection,
-  type OrthogonalSelection,
-} from "@z/indexing";
+import { createIndexer, vindexKind, type AnySelection, type FieldSelection, type Indexer } from "@z/indexing";
 
 export { createIndexer, selectionKind } from "@z/indexing";
 
@@ -27,20 +16,6 @@ export function fancyIndexer(
   shape: readonly number[],
   chunks: readonly number[],
 ): Indexer {
-  switch (kind) {
-    case "orthogonal":
-      return new OrthogonalIndexer(selection as OrthogonalSelection, shape, chunks);
-    case "coordinate":
-      return new CoordinateIndexer(selection as CoordinateSelection, shape, chunks);
-    case "mask":
-      return new MaskIndexer(selection as MaskSelection, shape, chunks);
-    case "block":
-      return new BlockIndexer(selection as BasicSelection, shape, chunks);
-    case "vindex": {
-      const vindex = selection as CoordinateSelection | MaskSelection;
-      return vindexKind(vindex, shape) === "coordinate"
-        ? new CoordinateIndexer(vindex as CoordinateSelection, shape, chunks)
-        : new MaskIndexer(vindex as MaskSelection, shape, chunks);
-    }
-  }
+  const resolved = kind === "vindex" ? vindexKind(selection as FieldSelection, shape) : kind;
+  return createIndexer(resolved, selection as AnySelection, shape, chunks);
 }

@@ -27,6 +27,10 @@ export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
+// For stores over a network (@z/store-http, @z/store-s3, a store of one's own): a concurrency
+// bound and retries with backoff.
+export { Semaphore } from "./semaphore.js";
+export { parseRetryAfter, retryDelay, sleep } from "./retry.js";
 export { roundToFloat16, float16Bits, float16FromBits } from "./float16.js";
 export {
   EXTENSION_NAMES,

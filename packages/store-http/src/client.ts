@@ -1,8 +1,6 @@
-import { StoreError } from "@z/meta";
+import { StoreError, parseRetryAfter, retryDelay, Semaphore, sleep } from "@z/meta";
 import { HttpStoreError, TransientFailure } from "./errors.js";
 import type { ResolvedHttpOptions } from "./options.js";
-import { parseRetryAfter, retryDelay, sleep } from "./retry.js";
-import { Semaphore } from "./semaphore.js";
 import type { TransportResponse } from "./transport.js";
 
 export interface HttpRequest {

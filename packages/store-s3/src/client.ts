@@ -1,9 +1,7 @@
-import { StoreError } from "@z/meta";
+import { StoreError, parseRetryAfter, retryDelay, Semaphore, sleep } from "@z/meta";
 import { AwsV4Signer } from "aws4fetch";
 import { S3StoreError, TransientFailure } from "./errors.js";
 import type { ResolvedS3Options } from "./options.js";
-import { parseRetryAfter, retryDelay, sleep } from "./retry.js";
-import { Semaphore } from "./semaphore.js";
 import type { S3Response, Transport } from "./transport.js";
 import { parseErrorDocument } from "./xml.js";
 

@@ -6,10 +6,15 @@ export class Semaphore {
   #free: number;
   readonly #waiting: { grant: () => void }[] = [];
 
-  constructor(readonly limit: number) {
+  /** How many may hold it at once. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
     this.#free = limit;
   }
 
+  /** Waits for a slot (in order); resolves to the function that gives it back (calling it twice gives back once). */
   async acquire(signal?: AbortSignal): Promise<() => void> {
     signal?.throwIfAborted();
     if (this.#free > 0) {
