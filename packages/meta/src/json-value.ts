@@ -28,3 +28,15 @@ export interface CodecConfig {
   readonly id: string;
   readonly [key: string]: JsonValue;
 }
+
+/**
+ * A Zarr v3 extension point as `zarr.json` writes it: a codec, a chunk grid, a chunk key encoding, a
+ * data type with parameters, or a storage transformer. A bare string in the document (`"bytes"`) is
+ * `{ name: "bytes" }`. `must_understand: false` marks one a reader that does not know it may ignore
+ * (ZEP 9); absent, it must be understood.
+ */
+export interface NamedConfig {
+  readonly name: string;
+  readonly configuration?: JsonObject;
+  readonly must_understand?: boolean;
+}
