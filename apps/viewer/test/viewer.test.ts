@@ -24,16 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { S3_TEST_CREDENTIALS } from "../../../scripts/test-s3/client.js";
 import { type SpawnedS3Server, spawnS3Server } from "../../../scripts/test-s3/spawn.js";
 import { colormapTable } from "../src/colormaps.js";
+import { MissingToolError, requireTool } from "../../../scripts/test-child/tools.js";
 
 const app = fileURLToPath(new URL("..", import.meta.url));
 const repo = resolve(app, "../..");
 const python = "/usr/bin/python3";
 const hasZarr = spawnSync(python, ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
-if (!hasZarr) {
-  console.warn(
-    `apps/viewer: skipping the viewer test: zarr-python is missing (${python} cannot import zarr; run 'apt-get install -y python3-zarr')`,
-  );
-}
 
 const FLAGS = [
   "--headless",
@@ -156,9 +152,8 @@ async function uploadDirectory(endpoint: string, bucket: string, prefix: string,
   }
 }
 
-it.runIf(process.env.CI)("has zarr-python in CI", () => expect(hasZarr).toBe(true));
-
-describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
+describe("viewer page in headless Chromium", () => {
+  requireTool("zarr-python", hasZarr);
   let dir: string;
   let server: Server;
   let browser: Browser;
@@ -375,12 +370,7 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
 
   describe("a dataset xarray wrote", () => {
     const climate = () => {
-      if (expected.climate === null) {
-        // CI installs xarray (.ci/run): there, its absence fails the test instead of passing it.
-        if (process.env.CI) throw new Error("xarray is missing in CI (scripts/ensure-python-xarray.sh)");
-        console.warn("apps/viewer: skipping the dataset checks: xarray is missing (apt-get install -y python3-xarray)");
-        return undefined;
-      }
+      if (expected.climate === null) throw new MissingToolError("xarray");
       return expected.climate;
     };
     const viridisAt = (v: number, low: number, high: number) => {
@@ -393,7 +383,6 @@ describe.skipIf(!hasZarr)("viewer page in headless Chromium", () => {
     for (const store of ["climate.zarr", "climate-plain.zarr"]) {
       it(`labels ${store}'s axes and sliders with coordinates and draws xarray's decoded values`, async () => {
         const c = climate();
-        if (c === undefined) return;
         await open({ url: `${dataUrl}/data/${store}`, path: "t2m" });
         expect(await state()).toBe("ready");
         await page.waitForSelector('#image[data-slice="0"]');

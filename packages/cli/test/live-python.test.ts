@@ -6,13 +6,15 @@ import { describe, expect, it } from "vitest";
 import { parseDataType } from "@z/meta";
 import { encodeNpy, readNpy } from "../src/npy/index.js";
 import { FIXTURES, run, tempDir } from "./helpers.js";
+import { requireTool } from "../../../scripts/test-child/tools.js";
 
 const PYTHON = "/usr/bin/python3";
 const hasPython = spawnSync(PYTHON, ["-c", "import numpy, zarr"]).status === 0;
 
 // The committed fixtures make the other tests independent of Python; this one asks numpy and
 // zarr-python themselves about what we write, when they are installed.
-describe.skipIf(!hasPython)("numpy and zarr-python read what we write", () => {
+describe("numpy and zarr-python read what we write", () => {
+  requireTool("zarr-python", hasPython);
   it("reads our .npy files and our stores", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, "npy"));

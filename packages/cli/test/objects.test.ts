@@ -5,6 +5,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES, run, tempDir } from "./helpers.js";
+import { requireTool } from "../../../scripts/test-child/tools.js";
 
 interface Expected {
   gets: { path: string; selection: string; repr: string; json: string | null }[];
@@ -204,7 +205,8 @@ describe("zarr import of object arrays", () => {
 const PYTHON = "/usr/bin/python3";
 const hasPython = spawnSync(PYTHON, ["-c", "import numpy, zarr"]).status === 0;
 
-describe.skipIf(!hasPython)("zarr-python reads the object arrays zarr import writes", () => {
+describe("zarr-python reads the object arrays zarr import writes", () => {
+  requireTool("zarr-python", hasPython);
   it("finds the values it wrote itself, of the same Python types", async () => {
     const dir = await tempDir();
     const store = join(dir, "ours.zarr");

@@ -19,7 +19,7 @@ const cpu = () => {
   return (user + system) / 1000;
 };
 
-describe.skipIf(!directory)("compare with numcodecs", () => {
+describe("compare with numcodecs", () => {
   it("encodes and times", { timeout: 600_000 }, async () => {
     const plan = JSON.parse(readFileSync(join(directory!, "plan.json"), "utf8")) as {
       datasets: Record<string, number>;

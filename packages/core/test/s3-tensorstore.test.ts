@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createBucket, S3_TEST_CREDENTIALS, s3Endpoint } from "../../../scripts/test-s3/client.js";
 import { create, slice } from "../src/index.js";
 import { openArrayPath, openLocation } from "../src/node.js";
+import { requireTool } from "../../../scripts/test-child/tools.js";
 
 const candidates = [
   process.env.Z_TENSORSTORE_PYTHON,
@@ -54,12 +55,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
-// CI installs TensorStore (apps/bench/python/ensure-tensorstore.sh): there, its absence fails.
-it.runIf(process.env.CI)("has TensorStore 0.1.85 in CI", () => {
-  expect(tensorstorePython).toBeDefined();
-});
-
-describe.skipIf(tensorstorePython === undefined)("TensorStore URLs on S3", { timeout: 120_000 }, () => {
+describe("TensorStore URLs on S3", { timeout: 120_000 }, () => {
+  requireTool("tensorstore", tensorstorePython !== undefined);
   it("z reads the array TensorStore wrote at s3://bucket/x.zarr|zarr2:group/array", async () => {
     const url = `s3://${await createBucket("tensorstore")}/x.zarr|zarr2:group/array`;
     const written = tensorstore<{ sha256: string; spec: unknown }>(

@@ -10,6 +10,7 @@ import { hasZarrPython, python } from "../../../scripts/test-child/python.js";
 import { createBucket, S3_TEST_CREDENTIALS, s3Endpoint } from "../../../scripts/test-s3/client.js";
 import { consolidateMetadata, create, group, openArray, openConsolidated, openGroup, slice } from "../src/index.js";
 import { hasBoto3 } from "./s3-python.js";
+import { requireTool } from "../../../scripts/test-child/tools.js";
 
 const s3map = fileURLToPath(new URL("../../../scripts/test-s3/", import.meta.url));
 
@@ -40,11 +41,9 @@ const store = (prefix: string): S3Store =>
   new S3Store({ bucket, prefix, endpoint: s3Endpoint(), credentials: S3_TEST_CREDENTIALS, environment: {} });
 
 // CI installs both (scripts/ensure-python-zarr.sh): there, their absence fails instead of skipping.
-it.runIf(process.env.CI)("has zarr-python and boto3 in CI", () => {
-  expect({ hasZarrPython, hasBoto3 }).toEqual({ hasZarrPython: true, hasBoto3: true });
-});
-
-describe.skipIf(!hasZarrPython || !hasBoto3)("zarr-python through boto3", { timeout: 60_000 }, () => {
+describe("zarr-python through boto3", { timeout: 60_000 }, () => {
+  requireTool("zarr-python", hasZarrPython);
+  requireTool("boto3", hasBoto3);
   it("reads what z wrote: a group with attributes, four dtypes, codecs, nested keys, missing chunks", async () => {
     const s = store("z-wrote/h.zarr");
     const root = await group({ store: s });

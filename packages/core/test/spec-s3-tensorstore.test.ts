@@ -15,6 +15,7 @@ import { createBucket, S3_TEST_CREDENTIALS, s3Endpoint } from "../../../scripts/
 import { slice, type ZarrArray } from "../src/index.js";
 import { openSpec } from "../src/node.js";
 import { specZarray } from "../src/spec/create.js";
+import { requireTool } from "../../../scripts/test-child/tools.js";
 
 const candidates = [
   process.env.Z_TENSORSTORE_PYTHON,
@@ -65,12 +66,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
-// CI installs TensorStore (apps/bench/python/ensure-tensorstore.sh): there, its absence fails.
-it.runIf(process.env.CI)("has TensorStore 0.1.85 in CI", () => {
-  expect(tensorstorePython).toBeDefined();
-});
-
-describe.skipIf(tensorstorePython === undefined)("s3 kvstore specs, z and TensorStore", { timeout: 120_000 }, () => {
+describe("s3 kvstore specs, z and TensorStore", { timeout: 120_000 }, () => {
+  requireTool("tensorstore", tensorstorePython !== undefined);
   it("TensorStore opens and reads the array z created from an s3 spec", async () => {
     const bucket = await createBucket("spec-s3");
     const create: JsonValue = {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Everything `pnpm test:all` checks against, installed when missing, before any test runs, so the
+# README's test command runs every test on a fresh machine (as root; otherwise it names what to
+# install and fails). Each step is a no-op when its tool is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export DEBIAN_FRONTEND=noninteractive
+# zarr-python 2.13 + boto3, xarray + cftime (Debian's, on the same zarr-python), Chromium.
+bash scripts/ensure-python-zarr.sh
+bash scripts/ensure-python-xarray.sh
+bash scripts/ensure-chromium.sh
+# TensorStore 0.1.85 in a venv of its own (the spec, zarr3 and S3 checks, and the bench).
+bash apps/bench/python/ensure-tensorstore.sh >/dev/null
+# @z/huge-pages' addon is built on install by the system's C compiler; its tests check it is there.
+if ! command -v cc >/dev/null && ! command -v gcc >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing gcc (Debian) for @z/huge-pages' addon" >&2
+    apt-get update -qq
+    apt-get install -y -qq gcc >/dev/null
+  else
+    echo "a C compiler is missing: run 'apt-get install -y gcc' as root" >&2
+    exit 1
+  fi
+fi
+# The addon may have been skipped at install time for want of a compiler: build it now.
+if [ "$(uname)" = Linux ]; then (cd packages/huge-pages && Z_REQUIRE_HUGE_PAGES=1 node scripts/build-addon.mjs); fi
