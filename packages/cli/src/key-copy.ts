@@ -43,7 +43,7 @@ export interface KeyCopyOptions {
   readonly verify: boolean;
   readonly concurrency: number;
   readonly signal?: AbortSignal;
-  /** Bars for the comparison (with `verify`) and for the writes and removals. */
+  /** Bars for the comparison (with `resume`) and for the writes and removals. */
   readonly bars: { readonly verifying: () => Progress; readonly copying: () => Progress };
 }
 
@@ -87,7 +87,8 @@ export async function copyKeys(
     const held = planned.filter((w) => present.has(w.to));
     const compared = held.filter((w) => w.role !== "data" || options.verify);
     const differing = new Set<string>();
-    const bar = options.verify ? options.bars.verifying() : undefined;
+    // metadata documents alone may be many GETs too (a hierarchy of many arrays, on S3)
+    const bar = options.bars.verifying();
     try {
       await forEachConcurrent(
         compared,
@@ -101,10 +102,11 @@ export async function copyKeys(
             );
           differing.add(w.to);
         },
-        { concurrency: options.concurrency, signal, progress: bar?.callback() },
+        { concurrency: options.concurrency, signal, progress: bar.callback() },
+        compared.length,
       );
     } finally {
-      bar?.finish();
+      bar.finish();
     }
     writes = planned.filter((w) => !present.has(w.to) || differing.has(w.to));
     report.kept = planned.length - writes.length;

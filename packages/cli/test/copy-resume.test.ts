@@ -177,6 +177,7 @@ describe("zarr copy --resume", () => {
     const verified = await run(["copy", STORE, dst, "--resume", "--verify"], { interactive: true });
     expect(verified.code).toBe(0);
     expect(verified.err).toMatch(/verifying .*100% {2}61\/61.*copying .*100% {2}1\/1.*copied 1 keys/s);
+    expect(verified.err).toMatch(/verifying \[[#.]+\] {3}1% {2}1\/61/); // counted against all 61 from the first
     expect(await files(dst)).toEqual(source);
   });
 

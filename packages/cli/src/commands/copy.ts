@@ -99,7 +99,10 @@ again with --resume to finish it.
           verify,
           concurrency,
           signal: io.signal,
-          bars: { verifying: () => progressBar(io, "verifying"), copying: () => progressBar(io, "copying") },
+          bars: {
+            verifying: () => progressBar(io, verify ? "verifying" : "comparing metadata"),
+            copying: () => progressBar(io, "copying"),
+          },
         });
         const kept = resume ? `, kept ${report.kept} it held already` : "";
         const removed =
