@@ -3,6 +3,7 @@
 import { open as openFile, rm } from "node:fs/promises";
 import { parseDataType, type Store } from "@z/meta";
 import { CFDatetime, datasetRepr, NAT, openDataset, slice, type Values, type Variable } from "@z/xarray";
+import { toBase64 } from "./base64-text.js";
 import { CommandError } from "./command.js";
 import { NpyError, encodeNpyHeader } from "./npy/index.js";
 import type { BasicSelectionItem } from "@z/core";
@@ -70,9 +71,11 @@ function npyBytes(values: Values): Uint8Array {
   return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
 }
 
-/** One decoded value as JSON: times as ISO text, NaN as "NaN", strings as strings. */
+/** One decoded value as JSON: times as ISO text, NaN as "NaN", strings as strings, bytes (`|S`) as base64. */
 function jsonValue(values: Values, i: number): string {
   const value = (values.data as ArrayLike<unknown>)[i];
+  // @z/xarray holds |S values as text of one character per byte
+  if (values.dtype.startsWith("|S") && typeof value === "string") return JSON.stringify(toBase64(latin1Bytes(value)));
   if (values.dtype === "datetime64[ns]") return value === NAT ? '"NaT"' : JSON.stringify(isoNanos(value as bigint));
   if (values.dtype === "timedelta64[ns]") return value === NAT ? '"NaT"' : String(value);
   if (value instanceof CFDatetime) return JSON.stringify(value.isoformat());
@@ -84,6 +87,12 @@ function jsonValue(values: Values, i: number): string {
   if (typeof value === "bigint") return String(value);
   if (values.dtype === "bool") return value ? "true" : "false";
   return JSON.stringify(value ?? null);
+}
+
+function latin1Bytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 /** A datetime64[ns] as `YYYY-MM-DDTHH:MM:SS.fffffffff`. */

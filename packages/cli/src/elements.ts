@@ -7,9 +7,10 @@
 //            strings "NaN", "Infinity", "-Infinity", as zarr writes float fill values
 //   c        [real, imaginary]
 //   M, m     the integer count of the dtype's unit; NaT as "NaT"
-//   S        text, one character per byte (U+0000-U+00FF), trailing NULs dropped as numpy does
+//   S        base64 of the bytes, trailing NULs dropped as numpy does (as .zarray's fill_value)
 //   U        text, trailing NULs dropped
 //   V        base64 of the bytes
+// (bytes always base64, text always text: a reader tells them apart by the form alone)
 //   struct   an object of the fields, in field order; subarray fields as nested lists
 
 import {
@@ -21,6 +22,7 @@ import {
   type SimpleDataType,
   typestr,
 } from "@z/meta";
+import { fromBase64, toBase64 } from "./base64-text.js";
 import { CommandError } from "./command.js";
 import {
   decodeExtension,
@@ -186,11 +188,10 @@ export function elementJson(value: ElementValue, dtype: DataType): string {
     case "m":
       return value === NAT ? '"NaT"' : String(value);
     case "S":
-      return JSON.stringify(String.fromCharCode(...(value as Uint8Array)));
+    case "V":
+      return JSON.stringify(toBase64(value as Uint8Array));
     case "U":
       return JSON.stringify(value);
-    case "V":
-      return JSON.stringify(Buffer.from(value as Uint8Array).toString("base64"));
     case "O":
       throw new CommandError("object arrays are not supported here yet");
   }
@@ -271,14 +272,8 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
       return int;
     }
     case "S": {
-      if (typeof json !== "string") return fail("a string");
-      const bytes = new Uint8Array(json.length);
-      for (let i = 0; i < json.length; i++) {
-        const c = json.charCodeAt(i);
-        if (c > 0xff) return fail("a string of characters U+0000 to U+00FF (one per byte)");
-        bytes[i] = c;
-      }
-      if (bytes.length > dtype.itemsize) return fail(`at most ${dtype.itemsize} bytes`);
+      const bytes = fromBase64(json) ?? fail("base64 text of the bytes");
+      if (bytes.length > dtype.itemsize) return fail(`base64 of at most ${dtype.itemsize} bytes`);
       return bytes;
     }
     case "U": {
@@ -287,8 +282,7 @@ export function elementFromJson(json: JsonValue, dtype: DataType, where: string)
       return json;
     }
     case "V": {
-      if (typeof json !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(json)) return fail("base64 text");
-      const bytes = new Uint8Array(Buffer.from(json, "base64"));
+      const bytes = fromBase64(json) ?? fail("base64 text of the bytes");
       if (bytes.length !== dtype.itemsize) return fail(`base64 of exactly ${dtype.itemsize} bytes`);
       return bytes;
     }

@@ -4,7 +4,7 @@
 // from the JSON values form:
 //
 //   vlen-utf8          text
-//   vlen-bytes         text, one character per byte (U+0000-U+00FF), as for |S
+//   vlen-bytes         base64 of the bytes, as for |S (so they never pass for vlen-utf8's text)
 //   vlen-array         a list of the item dtype's values, as for arrays of that dtype
 //   json2, msgpack2    the value as Python's json.dumps writes it (NaN and infinities bare); bytes,
 //                      maps with other keys than strings and extension types have no JSON form
@@ -21,6 +21,7 @@ import {
   type JsonValue,
   type TypedArray,
 } from "@z/meta";
+import { fromBase64, toBase64 } from "./base64-text.js";
 import { CommandError } from "./command.js";
 import { elementFromJson, elementJson, readElements, writeElements } from "./elements.js";
 import { bytesToTyped, typedToBytes } from "./nd.js";
@@ -100,7 +101,7 @@ function pyFloatRepr(x: number): string {
 
 /** The JSON text of one element (see the top of this file); `where` names it when it has none. */
 export function objectJson(value: unknown, codec: CodecConfig, where: () => string): string {
-  if (codec.id === "vlen-bytes" && value instanceof Uint8Array) return JSON.stringify(String.fromCharCode(...value));
+  if (codec.id === "vlen-bytes" && value instanceof Uint8Array) return JSON.stringify(toBase64(value));
   if (codec.id === "vlen-array" && isTyped(value)) {
     const dtype = itemDtype(codec);
     return `[${readElements(typedToBytes(value, dtype), dtype)
@@ -154,14 +155,7 @@ export function objectFromJson(json: JsonValue, codec: CodecConfig, where: strin
       return typeof json === "string" || missing ? json : fail("text (or null)");
     case "vlen-bytes": {
       if (missing) return json;
-      if (typeof json !== "string") return fail("text of one character per byte (or null)");
-      const bytes = new Uint8Array(json.length);
-      for (let i = 0; i < json.length; i++) {
-        const code = json.charCodeAt(i);
-        if (code > 0xff) fail(`text of one character per byte (U+0000-U+00FF), not ${JSON.stringify(json[i])}`);
-        bytes[i] = code;
-      }
-      return bytes;
+      return fromBase64(json) ?? fail("base64 text of the bytes (or null)");
     }
     case "vlen-array": {
       if (missing) return json;

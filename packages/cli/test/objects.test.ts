@@ -104,6 +104,68 @@ describe("zarr export of object arrays", () => {
   });
 });
 
+describe("bytes and text in the JSON form", () => {
+  // what test/python/object_fixtures.py had zarr-python 2.13 write into "bytes" (dtype=bytes) and "utf8"
+  const written = [Buffer.from("ab"), Buffer.from([0, 0xff, 0x27, 0x22]), Buffer.alloc(0)];
+
+  it("exports vlen-bytes values as base64 of each value's bytes, and vlen-utf8 values as text", async () => {
+    const dir = await tempDir();
+    const bytesFile = join(dir, "b.json");
+    expect((await run(["export", OBJECTS, "--path", "bytes", "--out", bytesFile])).code).toBe(0);
+    const bytesDoc = JSON.parse(await readFile(bytesFile, "utf8")) as { object_codec: unknown; values: unknown[] };
+    expect(bytesDoc.object_codec).toEqual({ id: "vlen-bytes" });
+    // chunk 2 (values 3 and 4) was written from [b""] and then the fill value 0 read back for the missing one
+    expect(bytesDoc.values).toEqual([...written.map((b) => b.toString("base64")), "", 0]);
+    expect(bytesDoc.values.slice(0, 3)).toEqual(["YWI=", "AP8nIg==", ""]);
+    const textFile = join(dir, "t.json");
+    expect((await run(["export", OBJECTS, "--path", "utf8", "--selection", "0", "--out", textFile])).code).toBe(0);
+    expect((JSON.parse(await readFile(textFile, "utf8")) as { values: unknown[] }).values).toEqual([
+      "a",
+      "bé \u{1F600}",
+      'it\'s "q"\n',
+    ]);
+  });
+
+  it("round-trips vlen-bytes through export and import, every byte kept", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "b.json");
+    expect((await run(["export", OBJECTS, "--path", "bytes", "--out", file])).code).toBe(0);
+    const store = join(dir, "new.zarr");
+    // the original's layout (fill value 0, chunks of 2): its missing chunk stays missing and reads as 0
+    const layout = ["--chunks", "2", "--fill-value", "0", "--write-empty-chunks", "false"];
+    const imported = await run(["import", file, store, ...layout]);
+    expect(imported.code, imported.err).toBe(0);
+    const zarray = JSON.parse(await readFile(join(store, ".zarray"), "utf8")) as { filters: unknown };
+    expect(zarray.filters).toEqual([{ id: "vlen-bytes" }]);
+    expect((await run(["get", store])).out).toBe(`${expected.gets.find((g) => g.path === "bytes")!.repr}\n`);
+    const again = join(dir, "again.json");
+    expect((await run(["export", store, "--out", again])).code).toBe(0);
+    expect(await readFile(again, "utf8")).toBe(await readFile(file, "utf8"));
+  });
+
+  it("writes |S and |V values as base64 and reads them back so", async () => {
+    const dir = await tempDir();
+    const file = join(dir, "s.json");
+    const values = { s: ["YWI=", "AP8=", ""], v: ["AAEC", "/wAA", "AAAA"] };
+    for (const [dtype, list] of [
+      ["|S3", values.s],
+      ["|V3", values.v],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ dtype, shape: [3], values: list }));
+      const store = join(dir, `${dtype.slice(1)}.zarr`);
+      expect((await run(["import", file, store])).code).toBe(0);
+      expect(JSON.parse((await run(["get", store, "--json"])).out)).toEqual({ dtype, shape: [3], values: list });
+    }
+    expect((await run(["get", join(dir, "S3.zarr")])).out).toBe("array([b'ab', b'\\x00\\xff', b''], dtype='|S3')\n");
+    await writeFile(file, JSON.stringify({ dtype: "|S3", shape: [1], values: ["abc"] }));
+    expect((await run(["import", file, join(dir, "bad.zarr")])).err).toMatch(
+      /values\[0\]: expected base64 text of the bytes for dtype \|S3, found "abc"/,
+    );
+    await writeFile(file, JSON.stringify({ dtype: "|S3", shape: [1], values: ["YWJjZA=="] }));
+    expect((await run(["import", file, join(dir, "bad.zarr")])).err).toMatch(/expected base64 of at most 3 bytes/);
+  });
+});
+
 describe("zarr import of object arrays", () => {
   /** The original's fill value and chunks, as flags. */
   const layoutOf = async (path: string): Promise<string[]> => {
@@ -170,10 +232,16 @@ describe("zarr import of object arrays", () => {
     const bad = await run(["import", file, join(dir, "s.zarr")]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/values\[1\]: expected text \(or null\) for an object array with vlen-utf8, found 5/);
-    await writeFile(file, '{"dtype": "|O", "object_codec": {"id": "vlen-bytes"}, "shape": [1], "values": ["\\u0100"]}');
-    expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(
-      /values\[0\]: expected text of one character per byte \(U\+0000-U\+00FF\), not "Ā"/,
-    );
+    // vlen-bytes values are base64: text of one character per byte (the old form) is refused
+    for (const text of ["ab", "\\u0100", "YWI"]) {
+      await writeFile(
+        file,
+        `{"dtype": "|O", "object_codec": {"id": "vlen-bytes"}, "shape": [1], "values": ["${text}"]}`,
+      );
+      expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(
+        /values\[0\]: expected base64 text of the bytes \(or null\) for an object array with vlen-bytes, found "/,
+      );
+    }
     await writeFile(file, '{"dtype": "|O", "object_codec": {"id": "zlib"}, "shape": [1], "values": ["a"]}');
     expect((await run(["import", file, join(dir, "s.zarr")])).err).toMatch(
       /"object_codec" must be an object codec config/,

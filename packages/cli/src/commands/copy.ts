@@ -1,4 +1,3 @@
-import { copyStore, type CopyReport } from "@z/core";
 import {
   encodeGroupMetadata,
   isListable,
@@ -8,33 +7,62 @@ import {
   type Store,
   type WritableStore,
 } from "@z/meta";
-import { DirectoryStore } from "@z/store-fs";
+import { DirectoryStore, removeTemporaryFile } from "@z/store-fs";
 import type { Command } from "../command.js";
 import { CommandError, integerFlag, positionals, stringFlag, UsageError } from "../command.js";
 import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
+import { copyKeys, keysBelow, type KeyCopyReport } from "../key-copy.js";
 import { progressBar } from "../progress.js";
 import { describeLocation, listsChunks, withStore } from "../store-arg.js";
+import { temporaryFiles } from "../temporaries.js";
 
 export const copy: Command = {
   name: "copy",
   summary: "copy an array or group, key by key, from one store to another",
-  usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite] [--concurrency N]",
+  usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite | --resume [--verify]] [--concurrency N]",
   details: `Copies every key of the node (metadata, attributes, chunks and everything below it) byte for
 byte, so nothing is decoded: codecs this build lacks are no obstacle. Groups above the node are
 created in DST.
+Chunks are written first and the metadata documents last, the node's own (.zarray, .zgroup) the
+very last, so a copy that is stopped part way (killed, Ctrl-C, a lost connection) leaves no array
+or group in DST, rather than one whose missing chunks read as the fill value. Run the same copy
+again with --resume to finish it.
   --path P        the node in SRC (default: the whole store)
   --dest-path Q   where it goes in DST (default: the same path)
   --overwrite     replace what is at that path in DST (default: refuse when anything is there)
+  --resume        finish a copy that was stopped, or bring a finished one up to date, writing only
+                  what DST lacks: one listing of DST, then chunks it holds are kept by name (every
+                  write is atomic: a directory store renames a whole file into place, an S3 PUT
+                  replaces an object whole, so a chunk there is one a run wrote whole), metadata
+                  documents are compared byte for byte and rewritten when they differ, keys below
+                  the node that SRC lacks are removed, and so are the temporary files that writes
+                  cut short left in a directory. Over a finished copy it writes nothing. A node in
+                  DST whose .zarray or .zgroup differs from SRC's is refused (use --overwrite)
+  --verify        with --resume, compare every chunk DST holds with SRC's too (reads both), for a
+                  SRC that may have changed since the first run; those that differ are written
   --concurrency N keys copied at once (default 8; more hides the latency of remote stores such as S3)`,
-  flags: { path: "string", "dest-path": "string", overwrite: "boolean", concurrency: "string" },
+  flags: {
+    path: "string",
+    "dest-path": "string",
+    overwrite: "boolean",
+    resume: "boolean",
+    verify: "boolean",
+    concurrency: "string",
+  },
   async run(args, io) {
     const [srcArg, dstArg] = positionals(args, 2, 2, "SRC DST");
     const concurrency = integerFlag(args, "concurrency", { min: 1, max: 1024 }) ?? 8;
+    const overwrite = args.flags.has("overwrite");
+    const resume = args.flags.has("resume");
+    const verify = args.flags.has("verify");
+    if (overwrite && resume) throw new UsageError("--overwrite and --resume exclude each other");
+    if (verify && !resume) throw new UsageError("--verify goes with --resume");
     return withStore(srcArg!, { mode: "read", path: stringFlag(args, "path") }, (src) =>
       withStore(dstArg!, { mode: "write" }, async (dst) => {
         const destPath = joinPath(dst.path, stringFlag(args, "dest-path") ?? src.path);
         if (!listsChunks(src.store)) throw new UsageError(`${srcArg} cannot list its keys`);
         if (!isWritable(dst.store)) throw new UsageError(`${dstArg} is read-only`);
+        if (resume && !isListable(dst.store)) throw new UsageError(`--resume: ${dstArg} cannot list its keys`);
         if (
           src.location.kind === dst.location.kind &&
           describeLocation(src.location) === describeLocation(dst.location)
@@ -46,32 +74,43 @@ created in DST.
         }
         await requireNode(src.store, src.path);
         const store = dst.store;
-        if (await readNode(store, destPath)) {
-          if (!args.flags.has("overwrite"))
+        const where = destPath === "" ? "the root" : JSON.stringify(destPath);
+        if (!resume) {
+          const node = await readNode(store, destPath);
+          // keys but no node: what a copy stopped part way leaves (its metadata comes last)
+          const left = node === undefined ? (await keysBelow(store, keyPrefix(destPath), io.signal)).length : 0;
+          if ((node !== undefined || left > 0) && !overwrite)
             throw new CommandError(
-              `${dstArg} already has a node at ${destPath === "" ? "the root" : JSON.stringify(destPath)} (pass --overwrite to replace it)`,
+              node !== undefined
+                ? `${dstArg} already has a node at ${where} (pass --overwrite to replace it, or --resume to bring it up to date)`
+                : `${dstArg} holds ${left} keys at ${where} but no array or group: a copy that was stopped part way? Pass --resume to finish it, or --overwrite to start again`,
               { key: arrayKey(destPath) },
             );
-          await removeSubtree(store, destPath);
+          if (node !== undefined || left > 0) await removeSubtree(store, destPath);
         }
         await requireParentGroups(store, destPath);
+        const leftovers = dst.location.kind === "directory" ? await temporaryFiles(dst.location, destPath) : [];
+        for (const { file } of leftovers) await removeTemporaryFile(file.path);
 
-        const bar = progressBar(io, "copying");
-        let report: CopyReport;
-        try {
-          report = await copyStore(src.store, store, {
-            sourcePath: src.path,
-            destPath,
-            ifExists: "replace",
-            concurrency,
-            signal: io.signal,
-            progress: bar.callback(),
-          });
-        } finally {
-          bar.finish();
-        }
+        const report: KeyCopyReport = await copyKeys(src.store, store, {
+          sourcePrefix: keyPrefix(src.path),
+          destPrefix: keyPrefix(destPath),
+          resume,
+          verify,
+          concurrency,
+          signal: io.signal,
+          bars: {
+            verifying: () => progressBar(io, verify ? "verifying" : "comparing metadata"),
+            copying: () => progressBar(io, "copying"),
+          },
+        });
+        const kept = resume ? `, kept ${report.kept} it held already` : "";
+        const removed =
+          report.removed + leftovers.length > 0
+            ? `, removed ${report.removed} keys the source lacks and ${leftovers.length} temporary files`
+            : "";
         io.err(
-          `copied ${report.copied} keys (${report.bytesCopied} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}\n`,
+          `copied ${report.copied} keys (${report.bytesCopied} bytes) to ${dstArg}${destPath === "" ? "" : ` at ${destPath}`}${kept}${removed}\n`,
         );
         return 0;
       }),

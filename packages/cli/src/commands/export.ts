@@ -23,8 +23,8 @@ export const exportCommand: Command = {
   details: `  --out FILE        FILE.npy: numpy's format, with the array's exact dtype and byte order and
                     fortran_order when the array is in F order; FILE.json:
                     {"dtype": ..., "shape": [...], "values": [...]}, values flat in C order
-                    (see \`zarr get --help\` for how values are written; object arrays
-                    export to .json only)
+                    (see \`zarr get --help\` for how values are written: bytes, |S, |V and
+                    vlen-bytes, as base64, text as text; object arrays export to .json only)
   --selection S     numpy-style selection, e.g. 0:10,::2 (default: everything)
   --format F        npy or json, when FILE's extension says neither
   --decode-cf       the variable's values as xarray decodes them (the array is a variable of the

@@ -20,8 +20,9 @@ too), and one ellipsis, separated by commas: 0:10,::2   5   ...,-1   ::-1   (def
 Output is numpy's repr (large arrays are summarized with ... as numpy does); with --json, one line
 {"dtype": ..., "shape": [...], "values": [...]} with every value, flat in C order: 64-bit integers
 exact, NaN and infinities as "NaN", "Infinity", "-Infinity", datetimes as counts of their unit;
-for object arrays also "object_codec", and values as text (vlen-utf8; vlen-bytes one character per
-byte), lists (vlen-array) or as Python's json.dumps writes them (json2, msgpack2).
+bytes (|S, |V) as base64 (|S without trailing NULs), text (<U) as text; for object arrays also
+"object_codec", and values as text (vlen-utf8), base64 (vlen-bytes), lists (vlen-array) or as
+Python's json.dumps writes them (json2, msgpack2). So bytes never pass for text.
   --path P    the array inside the store`,
   flags: { path: "string", json: "boolean" },
   async run(args, io) {

@@ -47,7 +47,8 @@ export const importCommand: Command = {
   usage:
     "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
   details: `FILE is a .npy file (any version, any fixed-size dtype, C or Fortran order) or a .json file
-{"shape": [...], "values": [...], "dtype": ...} with values flat in C order (as \`zarr export\` writes;
+{"shape": [...], "values": [...], "dtype": ...} with values flat in C order (as \`zarr export\` writes,
+see \`zarr get --help\`: bytes, |S, |V and vlen-bytes, as base64;
 "dtype" optional: booleans, integers, floats and strings are recognised; an object array's
 "object_codec" says how its values are stored, unless --object-codec or --dtype str|bytes|array:<dtype>
 does). Parent groups are created.

@@ -2,11 +2,11 @@
 vlen-bytes, vlen-array, json2 and msgpack2 (test/fixtures/objects), and what zarr-python and numpy
 say of them (test/fixtures/objects-expected.json): numpy's repr of selections, Array.info_items(),
 and the values as `zarr get --json` and `zarr export` write them, made here from what zarr-python
-reads: strings as text, bytes (vlen-bytes) as text of one character per byte (as for |S), vlen-array
+reads: strings as text, bytes (vlen-bytes) as base64 (as for |S), vlen-array
 items as lists of their values (NaN as "NaN", as for float arrays), json2 and msgpack2 values as
 Python's json.dumps writes them (NaN bare), and fill values of missing chunks as they read (0, None).
 Run: /usr/bin/python3 test/python/object_fixtures.py test/fixtures"""
-import json, math, os, shutil, sys
+import base64, json, math, os, shutil, sys
 import numcodecs
 import numpy as np
 import zarr
@@ -56,7 +56,7 @@ def value_json(v, dt):
 
 def object_json(v, codec):
     if codec["id"] == "vlen-bytes" and isinstance(v, bytes):
-        return v.decode("latin-1")
+        return base64.b64encode(v).decode("ascii")
     if codec["id"] == "vlen-array" and isinstance(v, np.ndarray):
         return [value_json(x, v.dtype) for x in v]
     return v

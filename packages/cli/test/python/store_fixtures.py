@@ -54,7 +54,7 @@ def value_json(v, dt):
         i = int(v.view("i8"))
         return "NaT" if i == -(2**63) else i
     if k == "S":
-        return bytes(v).decode("latin-1")
+        return base64.b64encode(bytes(v)).decode("ascii")
     if k in "biu":
         return v.item()
     return str(v)
