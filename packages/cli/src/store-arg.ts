@@ -85,6 +85,11 @@ export interface OpenStoreOptions {
   readonly mode: "read" | "update" | "write";
   /** The `--path` flag, joined to the argument's own path. */
   readonly path?: string;
+  /**
+   * How a local directory (an argument, a `file://` URL, a spec's `file` kvstore) is opened;
+   * default a `DirectoryStore`. `zarr serve` passes one that refuses links leading outside.
+   */
+  readonly openDirectory?: (root: string) => Store;
 }
 
 /**
@@ -154,7 +159,10 @@ function specLocation(kvstore: KvStoreSpec, node: string, text: string): StoreLo
 async function openSpecArg(text: string, options: OpenStoreOptions): Promise<OpenedStore> {
   const spec = specWithPath(readSpecArg(text), options.path);
   // A spec the library refuses is a ZarrError (SpecError, exit 1) naming the member at fault.
-  const opened = await openSpecStore(spec, { readOnly: options.mode === "read" });
+  const opened = await openSpecStore(spec, {
+    readOnly: options.mode === "read",
+    ...(options.openDirectory === undefined ? {} : { openDirectory: options.openDirectory }),
+  });
   const location = specLocation(opened.kvstore, opened.path, text);
   if (options.mode !== "write") {
     const prefix = opened.path === "" ? "" : `${opened.path}/`;
@@ -222,7 +230,7 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     ({ store } = await openLocation(text, {
       ...httpLocations(),
       ...zipLocations,
-      openDirectory: (dir) => new DirectoryStore(resolve(dir)),
+      openDirectory: (dir) => options.openDirectory?.(resolve(dir)) ?? new DirectoryStore(resolve(dir)),
       openFile: async (file, writable) => {
         const source = await fileByteSource(resolve(file), { writable });
         files.push(source);

@@ -52,3 +52,34 @@ export async function fixtureCopy(name = "store"): Promise<string> {
   await cp(join(FIXTURES, name), dir, { recursive: true });
   return dir;
 }
+
+/**
+ * Runs `zarr serve store ...args` in this process while `test` gets its base URL
+ * (`http://127.0.0.1:<port>/`), then stops it; resolves to what it printed.
+ */
+export async function serving(
+  store: string,
+  args: readonly string[],
+  test: (base: string) => Promise<void>,
+): Promise<RunResult> {
+  const controller = new AbortController();
+  let resolveUrl: (url: string) => void;
+  let rejectUrl: (error: Error) => void;
+  const url = new Promise<string>((resolve, reject) => {
+    resolveUrl = resolve;
+    rejectUrl = reject;
+  });
+  const done = run(["serve", store, ...args], {
+    signal: controller.signal,
+    onOut: (text) => resolveUrl(/http:\/\/\S+/.exec(text)![0]),
+  }).then((result) => {
+    rejectUrl(new Error(`zarr serve ended before serving: ${result.err}`));
+    return result;
+  });
+  try {
+    await test(await url);
+  } finally {
+    controller.abort();
+  }
+  return done;
+}

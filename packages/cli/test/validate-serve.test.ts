@@ -3,7 +3,7 @@ import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/pro
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRange } from "../src/commands/serve.js";
-import { FIXTURES, fixtureCopy, run, STORE, tempDir } from "./helpers.js";
+import { FIXTURES, fixtureCopy, run, serving as servingStore, STORE, tempDir } from "./helpers.js";
 
 describe("zarr validate", () => {
   it("passes a store zarr-python wrote", async () => {
@@ -208,19 +208,7 @@ async function readdirRecursive(root: string): Promise<string[]> {
 
 describe("zarr serve", () => {
   async function serving(args: string[], test: (base: string) => Promise<void>): Promise<string> {
-    const controller = new AbortController();
-    let resolveUrl: (url: string) => void;
-    const url = new Promise<string>((resolve) => (resolveUrl = resolve));
-    const done = run(["serve", STORE, ...args], {
-      signal: controller.signal,
-      onOut: (text) => resolveUrl(/http:\/\/\S+/.exec(text)![0]),
-    });
-    try {
-      await test(await url);
-    } finally {
-      controller.abort();
-    }
-    const result = await done;
+    const result = await servingStore(STORE, args, test);
     expect(result.code).toBe(0);
     return result.out;
   }

@@ -1,25 +1,41 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { keyPrefix, StoreError, type Store } from "@z/meta";
 import type { Command, Io } from "../command.js";
-import { CommandError, integerFlag, positionals, stringFlag } from "../command.js";
+import { booleanFlag, CommandError, integerFlag, positionals, stringFlag } from "../command.js";
+import { ConfinedDirectoryStore } from "../confined-directory-store.js";
+import { limitedServer, SERVE_LIMIT_FLAGS, SERVE_LIMITS_HELP, serveLimits } from "../serve-limits.js";
 import { withStore } from "../store-arg.js";
 
 export const serve: Command = {
   name: "serve",
   summary: "serve a store over HTTP on 127.0.0.1 (Range requests, CORS), until Ctrl-C",
-  usage: "zarr serve STORE [--path P] [--port N]",
+  usage: "zarr serve STORE [--path P] [--port N] [--follow-symlinks] [limits]",
   details: `GET and HEAD /KEY answer with the value under KEY (200), a part of it for a Range header
 (206; bytes=0-99, bytes=100-, bytes=-100), 404 for a missing key, 416 for an unsatisfiable range.
 Every answer allows any origin (CORS), so browsers can read the store. Nothing can be written.
-  --path P    serve only the hierarchy below P, as the root
-  --port N    the port (default 0: any free port); the URL is printed on stdout`,
-  flags: { path: "string", port: "string" },
+A directory's symbolic links are followed only while they stay inside it: a key reached through
+a link to a file or directory outside the store's directory is answered 404, as a missing key.
+  --path P            serve only the hierarchy below P, as the root
+  --port N            the port (default 0: any free port); the URL is printed on stdout
+  --follow-symlinks   follow links wherever they lead (any page in your browser can then read
+                      every file they reach)
+Limits, so that slow or stuck clients cannot hold up the others:
+${SERVE_LIMITS_HELP}`,
+  flags: { path: "string", port: "string", "follow-symlinks": "boolean", ...SERVE_LIMIT_FLAGS },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
     const port = integerFlag(args, "port", { max: 65535 }) ?? 0;
-    return withStore(location!, { mode: "read", path: stringFlag(args, "path") }, async ({ store, path }) => {
-      const server = createServer((request, response) => {
+    const limits = serveLimits(args);
+    const options = {
+      mode: "read" as const,
+      path: stringFlag(args, "path"),
+      ...(booleanFlag(args, "follow-symlinks")
+        ? {}
+        : { openDirectory: (root: string) => new ConfinedDirectoryStore(root) }),
+    };
+    return withStore(location!, options, async ({ store, path }) => {
+      const server = limitedServer(limits, (request, response) => {
         handle(store, keyPrefix(path), request, response).catch((error: unknown) => {
           if (!response.headersSent) send(response, 500, String(error instanceof Error ? error.message : error));
           else response.destroy();

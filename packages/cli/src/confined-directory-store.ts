@@ -1,0 +1,111 @@
+import { constants } from "node:fs";
+import { type FileHandle, open, readlink, realpath, stat } from "node:fs/promises";
+import { sep } from "node:path";
+import { type ByteRange, type StoreOptions, StoreError } from "@z/meta";
+import { DirectoryStore } from "@z/store-fs";
+
+// What `zarr serve` reads a directory through. A DirectoryStore follows symbolic links wherever
+// they lead, as zarr-python's does, and a program opening its own store wants that; a server
+// answering every origin must not hand out `/etc/passwd` because the directory holds a link to
+// `/etc`. So each read opens the file (following links, as the store does) and then asks where
+// the file it holds open really is: that answer cannot be changed by renaming or relinking after
+// the open, so a link swapped in between a check and the open gains nothing. A file that is not
+// under the root's real path is answered as a missing key.
+
+// Non-blocking: a FIFO put in the directory must not hold a thread of the pool (regular files
+// ignore the flag).
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** How the real path of an open file is found: Linux names it in /proc; elsewhere see `sameFile`. */
+let procFd: boolean | undefined;
+
+/**
+ * A read-only {@link DirectoryStore} whose `get` answers only with files inside its root's real
+ * path: a key reached through a symbolic link (of a file or of a directory, relative or absolute)
+ * that resolves outside is `undefined`, as a missing key. Links that stay inside are followed.
+ */
+export class ConfinedDirectoryStore extends DirectoryStore {
+  #realRoot: Promise<string> | undefined;
+
+  /** The root's real path, resolved once: the boundary every read is checked against. */
+  realRoot(): Promise<string> {
+    this.#realRoot ??= realpath(this.root);
+    return this.#realRoot;
+  }
+
+  override async get(key: string, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
+    const path = this.filePath(key);
+    options.signal?.throwIfAborted();
+    const root = await this.realRoot();
+    let handle: FileHandle;
+    try {
+      handle = await open(path, READ_FLAGS);
+    } catch (err) {
+      if (unreadable(err)) return undefined;
+      throw new StoreError(`cannot read ${JSON.stringify(key)}: ${(err as Error).message}`, { key, cause: err });
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || !(await insideRoot(handle, path, info, root))) return undefined;
+      const bytes = await handle.readFile({ signal: options.signal });
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Part of the value `get` would give (read whole: the server this is for sends ranges of small values). */
+  override async getRange(key: string, range: ByteRange, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
+    const offsets = "suffixLength" in range ? [range.suffixLength] : [range.offset, range.length ?? 0];
+    if (!offsets.every((n) => Number.isSafeInteger(n) && n >= 0))
+      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${JSON.stringify(range)}`, { key });
+    const value = await this.get(key, options);
+    if (value === undefined) return undefined;
+    const size = value.length;
+    if ("suffixLength" in range) return value.subarray(Math.max(0, size - range.suffixLength));
+    const start = Math.min(range.offset, size);
+    return value.subarray(start, range.length === undefined ? size : Math.min(size, range.offset + range.length));
+  }
+}
+
+/** Errors that mean "no value here": missing, a directory, a loop of links, a socket. */
+function unreadable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return ["ENOENT", "ENOTDIR", "EISDIR", "ELOOP", "ENXIO", "ENAMETOOLONG"].includes(String(code));
+}
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** Whether the file `handle` holds open (opened as `path`) lies under `root` (a real path). */
+async function insideRoot(
+  handle: FileHandle,
+  path: string,
+  info: { dev: number; ino: number },
+  root: string,
+): Promise<boolean> {
+  if (procFd !== false) {
+    try {
+      const opened = await readlink(`/proc/self/fd/${handle.fd}`);
+      procFd = true;
+      return isInside(opened, root);
+    } catch (err) {
+      if (procFd === true) throw err;
+      procFd = false; // no /proc (macOS, some sandboxes)
+    }
+  }
+  return sameFile(path, info, root);
+}
+
+/**
+ * Without /proc: the path resolved after the open must lie under the root and name the very file
+ * that was opened (same device and inode). A link swapped in for the open and back out again
+ * before this check leaves the opened file a different one than the path names now, and is refused.
+ */
+async function sameFile(path: string, info: { dev: number; ino: number }, root: string): Promise<boolean> {
+  const resolved = await realpath(path).catch(() => undefined);
+  if (resolved === undefined || !isInside(resolved, root)) return false;
+  const now = await stat(resolved).catch(() => undefined);
+  return now !== undefined && now.dev === info.dev && now.ino === info.ino;
+}
