@@ -11,6 +11,8 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 export interface SpawnedS3Server {
   /** `http://127.0.0.1:<port>` */
   endpoint: string;
+  /** The server process's id (the load test reads its memory). */
+  pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function spawnS3Server(options: SpawnS3ServerOptions = {}): Promise
   await rm(outfile, { force: true });
   return {
     endpoint,
+    pid: child.pid,
     close: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

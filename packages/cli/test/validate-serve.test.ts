@@ -248,6 +248,30 @@ describe("zarr serve", () => {
     expect(out).toMatch(/^serving .* \(Ctrl-C stops\)\n$/);
   });
 
+  it("streams a directory's files whole and in ranges, empty ones too", async () => {
+    const store = await fixtureCopy();
+    const big = new Uint8Array(3 << 20).map((_, i) => (i * 7 + (i >> 12)) & 255);
+    await writeFile(join(store, "big-value"), big);
+    await writeFile(join(store, "empty"), new Uint8Array(0));
+    // compared as Buffers: toEqual walks a typed array element by element, slowly
+    const same = (bytes: ArrayBuffer, expected: Uint8Array) => Buffer.from(bytes).equals(expected);
+    const result = await servingStore(store, [], async (base) => {
+      expect(same(await (await fetch(`${base}big-value`)).arrayBuffer(), big)).toBe(true);
+      const part = await fetch(`${base}big-value`, { headers: { Range: "bytes=1000000-2999999" } });
+      expect(part.headers.get("content-range")).toBe(`bytes 1000000-2999999/${big.length}`);
+      expect(same(await part.arrayBuffer(), big.subarray(1_000_000, 3_000_000))).toBe(true);
+      const tail = await fetch(`${base}big-value`, { headers: { Range: "bytes=-5" } });
+      expect(new Uint8Array(await tail.arrayBuffer())).toEqual(big.subarray(-5));
+      const empty = await fetch(`${base}empty`);
+      expect([empty.status, empty.headers.get("content-length"), await empty.text()]).toEqual([200, "0", ""]);
+      expect((await fetch(`${base}empty`, { headers: { Range: "bytes=0-" } })).status).toBe(416);
+      expect((await fetch(`${base}big-value`, { method: "HEAD" })).headers.get("content-length")).toBe(
+        String(big.length),
+      );
+    });
+    expect(result.code).toBe(0);
+  });
+
   it("serves a node as the root with --path", async () => {
     await serving(["--path", "grp"], async (base) => {
       expect((await fetch(`${base}a/.zarray`)).status).toBe(200);

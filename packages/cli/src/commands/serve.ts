@@ -1,9 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pipeline } from "node:stream/promises";
 import { keyPrefix, StoreError, type Store } from "@z/meta";
 import type { Command, Io } from "../command.js";
 import { booleanFlag, CommandError, integerFlag, positionals, stringFlag } from "../command.js";
-import { ConfinedDirectoryStore } from "../confined-directory-store.js";
+import { isStreamingStore, type OpenedValue, ServedDirectoryStore } from "../served-directory-store.js";
 import { limitedServer, SERVE_LIMIT_FLAGS, SERVE_LIMITS_HELP, serveLimits } from "../serve-limits.js";
 import { withStore } from "../store-arg.js";
 
@@ -27,12 +28,11 @@ ${SERVE_LIMITS_HELP}`,
     const [location] = positionals(args, 1, 1, "STORE");
     const port = integerFlag(args, "port", { max: 65535 }) ?? 0;
     const limits = serveLimits(args);
+    const followSymlinks = booleanFlag(args, "follow-symlinks");
     const options = {
       mode: "read" as const,
       path: stringFlag(args, "path"),
-      ...(booleanFlag(args, "follow-symlinks")
-        ? {}
-        : { openDirectory: (root: string) => new ConfinedDirectoryStore(root) }),
+      openDirectory: (root: string) => new ServedDirectoryStore(root, { followSymlinks }),
     };
     return withStore(location!, options, async ({ store, path }) => {
       const server = limitedServer(limits, (request, response) => {
@@ -113,35 +113,47 @@ async function handle(store: Store, prefix: string, request: IncomingMessage, re
     return send(response, 400, "bad percent-encoding in the path");
   }
   if (key === "" || key.endsWith("/")) return send(response, 404, "not a key");
-  let value: Uint8Array | undefined;
+  let value: Uint8Array | OpenedValue | undefined;
   try {
-    value = await store.get(prefix + key);
+    // a directory's files are streamed, so a client that stops reading holds no whole value
+    value = isStreamingStore(store) ? await store.openValue(prefix + key) : await store.get(prefix + key);
   } catch (error) {
     if (error instanceof StoreError) return send(response, 400, error.message);
     throw error;
   }
   if (value === undefined) return send(response, 404, `no key ${key}`);
-  const headers: Record<string, string> = {
-    ...CORS,
-    "Accept-Ranges": "bytes",
-    "Content-Type": "application/octet-stream",
-  };
-  const rangeHeader = request.headers.range;
-  let status = 200;
-  let body = value;
-  if (rangeHeader !== undefined) {
-    const range = parseRange(rangeHeader, value.length);
-    if (range === "unsatisfiable")
-      return send(response, 416, "range not satisfiable", { "Content-Range": `bytes */${value.length}` });
-    if (range !== undefined) {
-      status = 206;
-      body = value.subarray(range[0], range[1] + 1);
-      headers["Content-Range"] = `bytes ${range[0]}-${range[1]}/${value.length}`;
+  const size = value instanceof Uint8Array ? value.length : value.size;
+  const opened = value instanceof Uint8Array ? undefined : value;
+  let streaming = false;
+  try {
+    const headers: Record<string, string> = {
+      ...CORS,
+      "Accept-Ranges": "bytes",
+      "Content-Type": "application/octet-stream",
+    };
+    const rangeHeader = request.headers.range;
+    let status = 200;
+    let [first, last] = [0, size - 1];
+    if (rangeHeader !== undefined) {
+      const range = parseRange(rangeHeader, size);
+      if (range === "unsatisfiable")
+        return send(response, 416, "range not satisfiable", { "Content-Range": `bytes */${size}` });
+      if (range !== undefined) {
+        status = 206;
+        [first, last] = range;
+        headers["Content-Range"] = `bytes ${first}-${last}/${size}`;
+      }
     }
+    headers["Content-Length"] = String(last - first + 1);
+    response.writeHead(status, headers);
+    if (method === "HEAD" || last < first) return void response.end();
+    if (opened === undefined) return void response.end((value as Uint8Array).subarray(first, last + 1));
+    streaming = true;
+    // A client gone mid-body ends the pipeline with an error: the stream (and its file) is closed.
+    await pipeline(opened.stream(first, last), response).catch(() => response.destroy());
+  } finally {
+    if (opened !== undefined && !streaming) await opened.close();
   }
-  headers["Content-Length"] = String(body.length);
-  response.writeHead(status, headers);
-  response.end(method === "HEAD" ? undefined : body);
 }
 
 /**
