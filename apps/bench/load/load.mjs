@@ -23,7 +23,7 @@ const STALL_SIZE = 32 << 20;
  * One run against `backend` ("http": `zarr serve` + HttpStore; "s3": the S3 test server +
  * S3Store): `clients` clients for `seconds`, `delayMs` added to each response, one successful
  * response in `cutEvery` cut mid-body. With `slowClients` (http only), that many connections
- * drip a head and as many stall a body meanwhile. The whole run is bounded: it gives up after
+ * drip a head and as many stall a body meanwhile; `serveArgs` go to `zarr serve`. The whole run is bounded: it gives up after
  * its duration and a minute more.
  */
 export async function runLoad({
@@ -33,6 +33,7 @@ export async function runLoad({
   delayMs = 20,
   cutEvery = 100,
   slowClients = 4,
+  serveArgs = [],
   values = makeValues(),
 }) {
   const cleanups = [];
@@ -54,7 +55,13 @@ export async function runLoad({
     const stores = Array.from({ length: clients }, () => server.client(proxy.url));
     const slow =
       backend === "http" && slowClients > 0
-        ? startSlowClients({ url: server.upstream, drips: slowClients, stalls: slowClients, stallKey: STALL_KEY })
+        ? startSlowClients({
+            url: server.upstream,
+            drips: slowClients,
+            stalls: slowClients,
+            stallKey: STALL_KEY,
+            stallSize: STALL_SIZE,
+          })
         : undefined;
     if (slow) cleanups.push(() => slow.close());
     const rssStart = { server: rssOf(server.pid), client: process.memoryUsage().rss };
@@ -84,7 +91,7 @@ export async function runLoad({
       proxy: await proxy.stats(),
       rssStart,
       rssEnd,
-      slow: slow?.report(),
+      slow: await slow?.report(),
     };
   }
 
@@ -94,7 +101,7 @@ export async function runLoad({
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     await writeDirectory(dir, values);
     await writeFile(join(dir, STALL_KEY), new Uint8Array(STALL_SIZE));
-    const serve = await startServe(dir);
+    const serve = await startServe(dir, serveArgs);
     cleanups.push(() => serve.close());
     return {
       upstream: serve.url.replace(/\/$/, ""),

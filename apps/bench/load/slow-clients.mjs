@@ -6,10 +6,12 @@ import { connect } from "node:net";
 
 /**
  * Opens `drips` connections dripping a head and `stalls` connections not reading the answer for
- * `stallKey`, to `url`. `report()` says how each ended so far (closed by the server, and when);
- * `close()` ends those still open.
+ * `stallKey` (of `stallSize` bytes), to `url`. `report()` says how they ended: the drips closed by
+ * the server (and when), the stalls cut by it. A paused socket sees no close, so `report()` reads
+ * what the stalled ones still have buffered: a body the server cut ends short, one it still sends
+ * would go on to the end. `close()` ends those still open.
  */
-export function startSlowClients({ url, drips = 4, stalls = 4, stallKey }) {
+export function startSlowClients({ url, drips = 4, stalls = 4, stallKey, stallSize }) {
   const { hostname, port } = new URL(url);
   const started = performance.now();
   const sockets = [];
@@ -34,21 +36,34 @@ export function startSlowClients({ url, drips = 4, stalls = 4, stallKey }) {
     open("stall", (entry) => {
       entry.socket.write(`GET /${stallKey} HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
       // a few bytes of the answer, so the server has begun to send, then nothing is read
-      entry.socket.once("data", (chunk) => {
-        entry.bytes += chunk.length;
-        entry.socket.pause();
-      });
+      entry.socket.on("data", (chunk) => (entry.bytes += chunk.length));
+      entry.socket.once("data", () => entry.socket.pause());
+    });
+  /** Reads a stalled socket again until it closes, or until it has had the whole body (not cut). */
+  const drain = (entry) =>
+    new Promise((resolve) => {
+      if (entry.closedAfterMs !== undefined) return resolve();
+      const check = () => {
+        if (entry.bytes >= stallSize) resolve();
+      };
+      entry.socket.on("data", check);
+      entry.socket.on("close", () => resolve());
+      entry.socket.resume();
     });
   return {
-    report: () => {
+    report: async () => {
       const of = (kind) => sockets.filter((s) => s.kind === kind);
-      const describe = (list) => {
-        const closed = list.filter((s) => s.closedAfterMs !== undefined).map((s) => s.closedAfterMs / 1000);
-        if (closed.length === 0) return `${list.length} still open`;
-        const range = `${Math.min(...closed).toFixed(1)}–${Math.max(...closed).toFixed(1)} s`;
-        return `${closed.length} of ${list.length} closed by the server after ${range}`;
-      };
-      return { drip: describe(of("drip")), stall: describe(of("stall")) };
+      const closed = of("drip")
+        .filter((s) => s.closedAfterMs !== undefined)
+        .map((s) => s.closedAfterMs / 1000);
+      const drip =
+        closed.length === 0
+          ? `${drips} still open`
+          : `${closed.length} of ${drips} closed by the server after ${Math.min(...closed).toFixed(1)}–${Math.max(...closed).toFixed(1)} s`;
+      await Promise.all(of("stall").map(drain));
+      const cut = of("stall").filter((s) => s.closedAfterMs !== undefined && s.bytes < stallSize);
+      const stall = `${cut.length} of ${stalls} cut by the server${cut.length > 0 ? ` (${cut.map((s) => (s.bytes / 2 ** 20).toFixed(1)).join(", ")} of ${(stallSize / 2 ** 20).toFixed(0)} MiB received)` : ""}`;
+      return { drip, stall };
     },
     close: () => {
       for (const entry of sockets) {

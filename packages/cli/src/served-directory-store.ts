@@ -153,7 +153,7 @@ async function insideRoot(
  * that was opened (same device and inode). A link swapped in for the open and back out again
  * before this check leaves the opened file a different one than the path names now, and is refused.
  */
-async function sameFile(path: string, info: { dev: number; ino: number }, root: string): Promise<boolean> {
+export async function sameFile(path: string, info: { dev: number; ino: number }, root: string): Promise<boolean> {
   const resolved = await realpath(path).catch(() => undefined);
   if (resolved === undefined || !isInside(resolved, root)) return false;
   const now = await stat(resolved).catch(() => undefined);

@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sameFile } from "../src/served-directory-store.js";
 import { fixtureCopy, serving, tempDir } from "./helpers.js";
 
 // `zarr serve` answers every origin: a page in the user's browser can read whatever it serves. A
@@ -142,5 +143,25 @@ describe("zarr serve: symbolic links", () => {
     await serving(zip, [], async (base) => {
       expect(await get(base, "evil")).toEqual({ status: 200, body: join(outside, "passwd") });
     });
+  });
+});
+
+describe("zarr serve: the check without /proc", () => {
+  // Where /proc/self/fd cannot name the opened file (macOS), the path is resolved after the open
+  // and must name the same inode inside the root.
+  it("accepts the file opened only when the path still resolves to it, inside the root", async () => {
+    const { store, outside } = await storeBesideSecret();
+    const root = await realpath(store);
+    const inode = async (path: string) => {
+      const { dev, ino } = await stat(path);
+      return { dev, ino };
+    };
+    const inside = join(store, "grp/a/.zarray");
+    await symlink(join(outside, "passwd"), join(store, "leak"));
+    expect(await sameFile(inside, await inode(inside), root)).toBe(true);
+    expect(await sameFile(join(store, "leak"), await inode(join(outside, "passwd")), root)).toBe(false);
+    // opened through a link to outside that was swapped back before the check: another inode
+    expect(await sameFile(inside, await inode(join(outside, "passwd")), root)).toBe(false);
+    expect(await sameFile(join(store, "gone"), await inode(inside), root)).toBe(false);
   });
 });
