@@ -1,6 +1,6 @@
 // `pnpm load`: the load test's full form (64 clients, 60 s, HttpStore then S3Store) unless told
 // otherwise, printing a markdown table. Options: --clients N, --seconds S, --stores http,s3,
-// --delay MS, --cut-every N, --slow-clients N, --idle-timeout MS (zarr serve's, default 30000 here
+// --delay MS, --cut-every N, --slow-clients N, --idle-timeout MS (zarr serve's, default 20000 here
 // so that a body left unread is cut within a 60 s run). Exits 1 when a run had errors or wrong bytes.
 import { formatTable, runLoad } from "./load.mjs";
 
@@ -15,7 +15,7 @@ const delayMs = Number(option("delay", "20"));
 const cutEvery = Number(option("cut-every", "100"));
 const slowClients = Number(option("slow-clients", "4"));
 const backends = option("stores", "http,s3").split(",");
-const serveArgs = ["--idle-timeout", option("idle-timeout", "30000")];
+const serveArgs = ["--idle-timeout", option("idle-timeout", "20000")];
 
 const results = [];
 for (const backend of backends) {

@@ -20,7 +20,11 @@ export interface ServeLimits {
   readonly requestTimeout: number;
   /** A kept-alive connection with no request under way is closed after this. */
   readonly keepAliveTimeout: number;
-  /** A connection on which nothing moves either way (a client not reading the body) is closed after this. */
+  /**
+   * A connection on which nothing moves either way (a client not reading the body) is closed after
+   * this; after up to twice this when a write was under way (Node lets the first expiry pass when
+   * the socket's write queue changed since the previous one).
+   */
   readonly idleTimeout: number;
 }
 
@@ -87,7 +91,8 @@ export function limitedServer(limits: ServeLimits, listener: RequestListener): S
     listener,
   );
   server.maxConnections = limits.maxConnections;
-  // Without a "timeout" listener Node destroys a socket idle this long.
+  // Without a "timeout" listener Node destroys a socket idle this long (a stalled write: up to twice
+  // this, as Node's socket skips one expiry while its write queue changes).
   server.setTimeout(limits.idleTimeout);
   return server;
 }
