@@ -1,6 +1,9 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { differingBytes, percentile } from "../load/clients.mjs";
 import { makeValues } from "../load/dataset.mjs";
+import { startFaultProxy } from "../load/fault-proxy.mjs";
 import { formatTable, runLoad } from "../load/load.mjs";
 
 // The load test's short form (apps/bench/load/, `pnpm load` for the full one): 8 clients for 3 s
@@ -25,6 +28,38 @@ describe("load test, short form", () => {
 });
 
 describe("load test helpers", () => {
+  it("the fault proxy cuts every n-th successful response mid-body, and only those", async () => {
+    const body = Buffer.alloc(1000, 1);
+    const upstream = createServer((req, res) => {
+      if (req.url === "/missing") res.writeHead(404, { "content-length": 7 }).end("missing");
+      else res.writeHead(200, { "content-length": body.length }).end(body);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const proxy = await startFaultProxy({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      delayMs: 0,
+      cutEvery: 3,
+    });
+    try {
+      const lengths: (number | string)[] = [];
+      for (const path of ["/a", "/missing", "/b", "/c", "/d", "/e", "/f"]) {
+        const response = await fetch(proxy.url + path);
+        lengths.push(
+          await response.arrayBuffer().then(
+            (b) => b.byteLength,
+            () => "cut",
+          ),
+        );
+      }
+      // the 404 is not counted; the 3rd and 6th successful responses are cut
+      expect(lengths).toEqual([1000, 7, 1000, "cut", 1000, 1000, "cut"]);
+      expect(proxy.stats()).toEqual({ responses: 7, cut: 2, upstreamErrors: 0 });
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+
   it("counts differing bytes, a length difference byte by byte", () => {
     const a = Uint8Array.of(1, 2, 3, 4);
     expect(differingBytes(a, a)).toBe(0);
