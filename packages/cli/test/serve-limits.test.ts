@@ -1,4 +1,4 @@
-import { readFile, truncate } from "node:fs/promises";
+import { readFile, truncate, writeFile } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
@@ -134,6 +134,7 @@ describe("zarr serve: limits", () => {
     // A value far larger than what the kernel buffers on both ends: the server's write stalls.
     const store = await fixtureCopy();
     const size = Math.max(32 << 20, 2 * (await kernelBufferMax()));
+    await writeFile(join(store, "unread-value"), "");
     await truncate(join(store, "unread-value"), size); // sparse: zeros that take no disk
     // One connection at a time: the others get in only once the stalled one is closed.
     const args = ["--idle-timeout", "200", "--max-connections", "1", "--keep-alive-timeout", "600000"];
