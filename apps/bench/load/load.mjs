@@ -2,7 +2,7 @@
 // a proxy that adds latency and cuts responses mid-body, from `zarr serve` with HttpStore or from
 // the loopback S3 server (scripts/test-s3/) with S3Store. Everything listens on 127.0.0.1 and
 // stops by itself; what it measures is in `runLoad`'s result, `formatTable` prints it.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpStore } from "@z/store-http";
@@ -100,7 +100,8 @@ export async function runLoad({
     const dir = await mkdtemp(join(tmpdir(), "z-load-"));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     await writeDirectory(dir, values);
-    await writeFile(join(dir, STALL_KEY), new Uint8Array(STALL_SIZE));
+    await writeFile(join(dir, STALL_KEY), "");
+    await truncate(join(dir, STALL_KEY), STALL_SIZE); // sparse: zeros that take no disk
     const serve = await startServe(dir, serveArgs);
     cleanups.push(() => serve.close());
     return {
