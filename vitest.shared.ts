@@ -25,3 +25,12 @@ export const s3ServerSetup = fileURLToPath(new URL("./scripts/test-s3/global-set
  * of `@z/core` do (see scripts/test-setup/encoders.ts).
  */
 export const encodersSetup = fileURLToPath(new URL("./scripts/test-setup/encoders.ts", import.meta.url));
+
+/**
+ * The limits of every Node project's tests and hooks. They only bound a wait (a test that hangs
+ * fails at them), so they are generous: vitest's defaults, 5 s a test and 10 s a hook, are missed
+ * by tests that take 1-3 s on a quiet machine once the machine runs other test files and other
+ * work beside them (one such decompression-bomb test took 6.4 s under load). Projects and tests
+ * that set their own keep theirs.
+ */
+export const generousTimeouts = { testTimeout: 60_000, hookTimeout: 120_000 };

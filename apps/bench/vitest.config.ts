@@ -1,9 +1,10 @@
 import { defineProject } from "vitest/config";
-import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, generousTimeouts, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
+    ...generousTimeouts,
     name: "bench",
     include: ["test/**/*.test.ts"],
     setupFiles: [encodersSetup],

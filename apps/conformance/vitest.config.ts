@@ -1,7 +1,13 @@
 import { defineProject } from "vitest/config";
-import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, generousTimeouts, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "conformance", include: ["test/**/*.test.ts"], setupFiles: [encodersSetup], testTimeout: 60_000 },
+  test: {
+    ...generousTimeouts,
+    name: "conformance",
+    include: ["test/**/*.test.ts"],
+    setupFiles: [encodersSetup],
+    testTimeout: 60_000,
+  },
 });

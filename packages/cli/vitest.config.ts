@@ -1,9 +1,16 @@
 import { defineProject } from "vitest/config";
-import { encodersSetup, s3ServerSetup, testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
+import {
+  encodersSetup,
+  generousTimeouts,
+  s3ServerSetup,
+  testServerSetup,
+  workspaceAliases,
+} from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
   test: {
+    ...generousTimeouts,
     name: "cli",
     include: ["test/**/*.test.ts"],
     setupFiles: [encodersSetup],

@@ -1,7 +1,12 @@
 import { defineProject } from "vitest/config";
-import { encodersSetup, workspaceAliases } from "../../vitest.shared.ts";
+import { encodersSetup, generousTimeouts, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "codecs", include: ["test/**/*.test.ts"], setupFiles: [encodersSetup] },
+  test: {
+    ...generousTimeouts,
+    name: "codecs",
+    include: ["test/**/*.test.ts"],
+    setupFiles: [encodersSetup],
+  },
 });

@@ -1,7 +1,11 @@
 import { defineProject } from "vitest/config";
-import { workspaceAliases } from "../../vitest.shared.ts";
+import { generousTimeouts, workspaceAliases } from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
-  test: { name: "store-fs", include: ["test/**/*.test.ts"] },
+  test: {
+    ...generousTimeouts,
+    name: "store-fs",
+    include: ["test/**/*.test.ts"],
+  },
 });

@@ -47,20 +47,23 @@ export async function bundleChild(entry: string | URL): Promise<string> {
 export interface KilledChild {
   /** Its standard output up to the kill. */
   stdout: string;
-  /** How long after it printed "ready" it was killed, in milliseconds. */
+  /** How long after it printed the line waited for ("ready") it was killed, in milliseconds. */
   killedAfter: number;
 }
 
 /**
- * Runs `node bundle ...args`, waits for the child to print "ready" on a line of its own, then
- * kills it with SIGKILL `delay` milliseconds later (from `delay()` when a function: a random
- * moment, say), and resolves once it has exited. A child that exits by itself or fails to print
- * "ready" within 20 s is an error carrying its standard error.
+ * Runs `node bundle ...args`, waits for the child to print `line` ("ready" unless told) on a line
+ * of its own, then kills it with SIGKILL `delay` milliseconds later (from `delay()` when a
+ * function: a random moment, say), and resolves once it has exited. Waiting for a line the child
+ * prints as it gets on ("committed 2") kills it at a point of its work, however slowly a loaded
+ * machine runs it; a delay alone lands wherever the machine had got to. A child that exits by
+ * itself or fails to print the line within 60 s is an error carrying its standard error.
  */
 export function killAfterReady(
   bundle: string,
   args: readonly string[],
   delay: number | (() => number),
+  line = "ready",
 ): Promise<KilledChild> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundle, ...args], { stdio: ["ignore", "pipe", "pipe"] });
@@ -69,12 +72,14 @@ export function killAfterReady(
     let killedAfter: number | undefined;
     const timeout = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the child never said "ready": ${stderr}`));
-    }, 20_000);
+      reject(new Error(`the child never said ${JSON.stringify(line)}: ${stderr}`));
+    }, 60_000);
+    /** Whether `line` came, as a whole line. */
+    const said = () => stdout.split("\n").slice(0, -1).includes(line);
     child.stdout.setEncoding("utf8").on("data", (text: string) => {
-      const ready = !stdout.split("\n").includes("ready");
+      const waiting = !said();
       stdout += text;
-      if (ready && stdout.split("\n").includes("ready")) {
+      if (waiting && said()) {
         clearTimeout(timeout);
         const ms = typeof delay === "function" ? delay() : delay;
         setTimeout(() => {

@@ -28,6 +28,8 @@ interface Session {
   maxInFlight: number;
   /** Responses left hanging on purpose, ended with the session. */
   stalled: Set<ServerResponse>;
+  /** Answers waiting for `config.overlap` requests in flight. */
+  overlapping: (() => void)[];
 }
 
 const cors = {
@@ -73,7 +75,7 @@ export async function startTestServer(): Promise<TestServer> {
       const files = new Map(
         Object.entries(config.values ?? {}).map(([path, data]) => [path, new Uint8Array(Buffer.from(data, "base64"))]),
       );
-      sessions.set(id, { config, files, log: [], inFlight: 0, maxInFlight: 0, stalled: new Set() });
+      sessions.set(id, { config, files, log: [], inFlight: 0, maxInFlight: 0, stalled: new Set(), overlapping: [] });
       return json(res, { id });
     }
     const control = /^\/__sessions\/(\d+)(\/log)?$/.exec(url.pathname);
@@ -102,6 +104,15 @@ export async function startTestServer(): Promise<TestServer> {
     count(res, entry, req.method === "HEAD");
     session.maxInFlight = Math.max(session.maxInFlight, ++session.inFlight);
     res.on("close", () => session.inFlight--);
+    const { overlap } = session.config;
+    if (overlap !== undefined && session.maxInFlight < overlap) {
+      // Left hanging like a stall if the session ends first.
+      session.stalled.add(res);
+      await new Promise<void>((resolve) => session.overlapping.push(resolve));
+      session.stalled.delete(res);
+    } else if (overlap !== undefined) {
+      for (const release of session.overlapping.splice(0)) release();
+    }
     if (session.config.delay !== undefined) await new Promise((resolve) => setTimeout(resolve, session.config.delay));
     const fault = session.config.faults?.find((f) => matches(f, session.log.length, entry.method));
     if (fault !== undefined && (await misbehave(fault, req, res, body, session, path))) return;

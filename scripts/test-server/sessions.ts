@@ -14,8 +14,15 @@ export interface SessionConfig {
   writable?: boolean;
   /** Answer every GET in full, as servers that ignore Range do. */
   ignoreRange?: boolean;
-  /** Milliseconds to wait before answering each request (to overlap requests). */
+  /** Milliseconds to wait before answering each request (after `overlap`'s wait, if any). */
   delay?: number;
+  /**
+   * Hold every answer until this many of the session's requests have been in flight at once
+   * (`maxInFlight`), then answer as usual: a client's concurrency shows in `maxInFlight` however
+   * slowly a loaded machine sends its requests. A client that never sends that many at once gets
+   * no answer.
+   */
+  overlap?: number;
   /** Misbehaviour: the first fault matching a request decides its answer. */
   faults?: Fault[];
   /**

@@ -27,6 +27,10 @@ import { colormapTable } from "../src/colormaps.js";
 import { MissingToolError, requireTool } from "../../../scripts/test-child/tools.js";
 
 const app = fileURLToPath(new URL("..", import.meta.url));
+// Kept after the run for a look, in a directory of this run's own: another checkout's viewer test
+// writing the same file at the same time would leave this one a file half written.
+let screenshotDir: string | undefined;
+const screenshots = (): string => (screenshotDir ??= mkdtempSync(join(tmpdir(), "z-viewer-screenshots-")));
 const repo = resolve(app, "../..");
 const python = "/usr/bin/python3";
 const hasZarr = spawnSync(python, ["-c", "import zarr"], { stdio: "ignore" }).status === 0;
@@ -306,7 +310,7 @@ describe("viewer page in headless Chromium", () => {
     await page.click("#auto-percentile");
     expect(Number(await page.inputValue("#low"))).toBeCloseTo(expected.slices[1]!.p2, 3);
     expect(Number(await page.inputValue("#high"))).toBeCloseTo(expected.slices[1]!.p98, 3);
-    const screenshot = join(tmpdir(), "z-viewer-screenshot.png");
+    const screenshot = join(screenshots(), "z-viewer-screenshot.png");
     await page.screenshot({ path: screenshot, fullPage: true });
     console.log(`viewer screenshot (example.zarr/volume, slice 1, viridis): ${screenshot}`);
     expect(statSync(screenshot).size).toBeGreaterThan(1000);
@@ -416,7 +420,7 @@ describe("viewer page in headless Chromium", () => {
         expect(await text("#readout")).toBe("time=2000-01-02, lat=75, lon=0: 262.76 K");
 
         if (store === "climate.zarr") {
-          const screenshot = join(tmpdir(), "z-viewer-dataset.png");
+          const screenshot = join(screenshots(), "z-viewer-dataset.png");
           await page.screenshot({ path: screenshot, fullPage: true });
           console.log(`viewer screenshot (climate.zarr/t2m, time 2000-01-02, labelled axes): ${screenshot}`);
           expect(statSync(screenshot).size).toBeGreaterThan(1000);

@@ -90,16 +90,17 @@ for (const wasm of [true, false]) {
       it("refuses output above the chunk size for frames without a content size, without allocating it", () => {
         // A frame without content size: one RLE block of 128 KiB, repeated: 1 GiB claimed by a few bytes.
         const header = [0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58];
+        // Block 20 (past 2.5 MiB) has the reserved type: a decoder that went on past the chunk's
+        // 1 MiB, decoding what it no longer keeps, would say so instead, as it does for 4 MiB.
         const blocks: number[] = [];
         for (let i = 0; i < 8192; i++) {
           const last = i === 8191 ? 1 : 0;
-          const h = last | (1 << 1) | ((128 * 1024) << 3);
+          const h = last | ((i === 20 ? 3 : 1) << 1) | ((128 * 1024) << 3);
           blocks.push(h & 255, (h >>> 8) & 255, (h >>> 16) & 255, 0x61);
         }
         const bomb = new Uint8Array([...header, ...blocks]);
-        const started = Date.now();
+        expect(() => zstd.create().decode(bomb, context(4 << 20))).toThrow(/reserved block type/);
         expect(() => zstd.create().decode(bomb, context(1 << 20))).toThrow(/decodes to more than 1048576 bytes/);
-        expect(Date.now() - started).toBeLessThan(2000);
       });
 
       it("refuses trailing garbage, bad magic, reserved bits and dictionaries", () => {

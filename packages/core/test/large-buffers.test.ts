@@ -3,10 +3,9 @@
  * first written: in Node on Linux, `@z/core`'s Node entry asks for huge pages (@z/huge-pages), as
  * numpy does for its arrays.
  */
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { create, MemoryStore, slice, type ChunkPool } from "@z/core";
-import { hugePagesUnavailable } from "@z/huge-pages";
+import { hugePagesAdvised, hugePagesUnavailable } from "@z/huge-pages";
 import { setLargeBufferAdvice } from "@z/codecs";
 import { loadBeforeLargeBuffers } from "../src/large-buffers-loading.js";
 
@@ -72,23 +71,23 @@ describe("large buffers", () => {
     expect(advised.includes((await reading).data)).toBe(true);
   });
 
-  // Linux in `madvise` mode (the default) gives huge pages only to memory advised so.
-  const mode =
-    process.platform === "linux"
-      ? /\[(\w+)\]/.exec(readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8"))?.[1]
-      : undefined;
-  const hugeBytes = (): number =>
-    Number(/AnonHugePages:\s+(\d+) kB/.exec(readFileSync("/proc/self/smaps_rollup", "utf8"))![1]) * 1024;
-
-  it.runIf(mode === "madvise" && hugePagesUnavailable() === undefined)(
-    "in Node on Linux, a large read's result is in huge pages",
+  // What z controls: @z/huge-pages loaded (CI requires it built) and the result's whole 2 MiB pages
+  // advised before the read writes them. Not how many huge pages Linux then grants: that depends
+  // on the machine's free memory at the time, so apps/bench reports it per round.
+  const required = Boolean(process.env.CI) || process.env.Z_REQUIRE_HUGE_PAGES === "1";
+  it.runIf(process.platform === "linux" && (required || hugePagesUnavailable() === undefined))(
+    "in Node on Linux, a large read's result is advised for huge pages",
     async () => {
+      expect(hugePagesUnavailable()).toBeUndefined();
       const z = await array([4096, 4096], [1024, 1024]);
       await import("../src/index-node.js");
-      const before = hugeBytes();
       const result = await z.get(undefined, { pool: false });
-      // Linux falls back to small pages where it finds no free 2 MiB, so allow for some.
-      expect(hugeBytes() - before).toBeGreaterThanOrEqual(result.data.byteLength / 2);
+      // All but the parts of a 2 MiB page at either end of the 64 MiB (not 2 MiB-aligned).
+      expect(hugePagesAdvised(result.data)).toBeGreaterThan(result.data.byteLength - 4 * MiB);
+      expect(hugePagesAdvised(result.data) % (2 * MiB)).toBe(0);
+      expect(result.data.every((v) => v === 2.5)).toBe(true);
+      // A buffer of the same size that z did not allocate holds no advice.
+      expect(hugePagesAdvised(new Float32Array(result.data.length))).toBe(0);
     },
     60_000,
   );

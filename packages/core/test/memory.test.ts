@@ -27,7 +27,7 @@ interface Soak {
 async function soak(mode: string): Promise<Soak> {
   const dir = await mkdtemp(join(tmpdir(), "z-memory-"));
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [script, mode, dir, String(ROUNDS)], {
+    const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", script, mode, dir, String(ROUNDS)], {
       cwd,
       timeout: 150_000,
       maxBuffer: 1 << 20,

@@ -9,7 +9,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   MissingChunkError,
   ReadOnlyError,
@@ -230,12 +230,19 @@ describe("cache_pool and recheck_cached_data", () => {
   });
 
   it('rechecks under "open" what was cached before the array was opened', async () => {
-    const context = new SpecContext({ cache_pool: { total_bytes_limit: 1 << 20 } });
-    const reader = await changedBehind(context, "open");
-    expect((await reader.get([0, 0])).data[0]).toBe(1); // cached after it was opened
-    await new Promise((r) => setTimeout(r, 5));
-    const later = asArray(await openSpec(cached("open"), { context }));
-    expect((await later.get([0, 0])).data[0]).toBe(2); // cached before this one was opened
+    // The cache's times are the wall clock's milliseconds: a clock that moves only when told, so
+    // that "before" is never the same millisecond on a fast machine nor a step back on another.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-01-01T00:00:00Z") });
+    try {
+      const context = new SpecContext({ cache_pool: { total_bytes_limit: 1 << 20 } });
+      const reader = await changedBehind(context, "open");
+      expect((await reader.get([0, 0])).data[0]).toBe(1); // cached after it was opened
+      vi.setSystemTime(Date.now() + 1);
+      const later = asArray(await openSpec(cached("open"), { context }));
+      expect((await later.get([0, 0])).data[0]).toBe(2); // cached before this one was opened
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("caches nothing without a byte limit (TensorStore's default pool)", async () => {

@@ -64,9 +64,17 @@ print("null")`,
       await mkdir(trialDir);
       const path = join(trialDir, "data.zip");
       if (!creating) await copyFile(template, path);
-      const { stdout, killedAfter } = await killAfterReady(child, [path, String(CHUNK)], () => Math.random() * 400);
+      // Every fourth kill waits for the child to say it committed its second session: how far a
+      // child gets in 400 ms is the machine's load, and later sessions must be killed too.
+      const after = trial % 4 === 3 ? "committed 2" : "ready";
+      const { stdout, killedAfter } = await killAfterReady(
+        child,
+        [path, String(CHUNK)],
+        () => Math.random() * (after === "ready" ? 400 : 50),
+        after,
+      );
       const committed = Math.max(0, ...[...stdout.matchAll(/^committed (\d+)$/gm)].map((m) => Number(m[1])));
-      const what = `trial ${trial}${creating ? " (creating)" : ""}, killed ${killedAfter.toFixed(0)} ms after starting, ${committed} sessions committed`;
+      const what = `trial ${trial}${creating ? " (creating)" : ""}, killed ${killedAfter.toFixed(0)} ms after "${after}", ${committed} sessions committed`;
       try {
         // Beside the file, at most the working copy of the session the kill interrupted.
         const others = (await readdir(trialDir)).filter((name) => name !== "data.zip");

@@ -13,6 +13,8 @@ import { createRequire } from "node:module";
 
 interface Addon {
   advise(view: ArrayBufferView): number;
+  /** Where the view's memory starts (0n for none). */
+  address(view: ArrayBufferView): bigint;
 }
 
 let addon: Addon | null | undefined;
@@ -62,4 +64,29 @@ export function adviseHugePages(view: ArrayBufferView): number {
 export function hugePagesUnavailable(): string | undefined {
   load();
   return unavailable;
+}
+
+/**
+ * The bytes of `view` whose memory holds the huge-page advice: the `hg` flag of the mappings
+ * Linux lists in `/proc/self/smaps`, which `adviseHugePages` sets. That is what was asked, not what
+ * was granted: whether Linux finds free 2 MiB pages to back it when it is first written (the
+ * mappings' `AnonHugePages`) depends on the machine's memory at the time, and is not told here.
+ * 0 where huge pages are unavailable (see `hugePagesUnavailable`).
+ */
+export function hugePagesAdvised(view: ArrayBufferView): number {
+  const native = load();
+  if (native === null || view.byteLength === 0) return 0;
+  const start = native.address(view);
+  const end = start + BigInt(view.byteLength);
+  let advised = 0n;
+  // Each mapping: a line "start-end perms offset dev inode [path]", its fields, then "VmFlags: ...".
+  for (const mapping of readFileSync("/proc/self/smaps", "latin1").split(/^(?=[0-9a-f]+-[0-9a-f]+ )/m)) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) /.exec(mapping);
+    if (range === null || !/^VmFlags:.* hg\b/m.test(mapping)) continue;
+    const from = BigInt(`0x${range[1]}`);
+    const to = BigInt(`0x${range[2]}`);
+    const overlap = (to < end ? to : end) - (from > start ? from : start);
+    if (overlap > 0n) advised += overlap;
+  }
+  return Number(advised);
 }

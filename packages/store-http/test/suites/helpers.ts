@@ -5,6 +5,7 @@ import {
   toBase64,
   type Fault,
   type FaultAction,
+  type LoggedRequest,
   type Session,
   type SessionConfig,
 } from "../../../../scripts/test-server/client.js";
@@ -25,7 +26,11 @@ export const respond = (status: number, headers: Record<string, string> = {}, bo
 export const on = (requests: number[], action: FaultAction): Fault => ({ requests, action });
 export const always = (action: FaultAction): Fault => ({ action });
 
-/** A session behaving as `config` says and a store on its `/root/`, retrying fast by default. */
+/**
+ * A session behaving as `config` says and a store on its `/root/`, retrying fast by default. No
+ * short `timeout`: on a loaded machine an attempt that took longer would be retried, and the
+ * requests a test counts would not be those it made (tests of timeouts set their own).
+ */
 export async function setup(
   config: SessionConfig,
   options: HttpStoreOptions = {},
@@ -33,10 +38,14 @@ export async function setup(
   const session = await pool.open(config);
   return {
     session,
-    store: new HttpStore(`${session.url}root/`, { retryDelay: 1, maxRetryDelay: 10, timeout: 2_000, ...options }),
+    store: new HttpStore(`${session.url}root/`, { retryDelay: 1, maxRetryDelay: 10, ...options }),
   };
 }
 export const requests = async (session: Session) => (await session.log()).requests;
+/** Asks the session's log until `ready` holds: an event to wait for, not a time. */
+export async function logged(session: Session, ready: (log: LoggedRequest[]) => boolean): Promise<void> {
+  while (!ready(await requests(session))) await new Promise((resolve) => setTimeout(resolve, 5));
+}
 export const rejection = (promise: Promise<unknown>) =>
   promise.then(
     () => expect.unreachable("it succeeded"),

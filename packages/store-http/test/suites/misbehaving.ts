@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { HttpStore, HttpStoreError } from "@z/store-http";
 import { testServer, type Fault, type FaultAction } from "../../../../scripts/test-server/client.js";
-import { always, holding, on, pool, rejection, requests, respond, setup, value } from "./helpers.js";
+import { always, holding, logged, on, pool, rejection, requests, respond, setup, value } from "./helpers.js";
 import type { TransportUnderTest } from "./transport.js";
 
 // Against the shared test server (scripts/test-server/): each test opens a session that fails,
@@ -53,9 +53,9 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
         { values: holding(), faults: [on([1], respond(503, { "retry-after": "1" }))] },
         { maxRetryDelay: 5_000 },
       );
-      const started = Date.now();
+      const started = performance.now();
       expect(await store.get("k")).toEqual(value);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(950);
     });
 
     it("retries network errors: a connection dropped before any response", async () => {
@@ -98,36 +98,35 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
         { values: holding(), faults: [on([1], respond(429, { "retry-after": "1" }))] },
         { maxRetryDelay: 5_000 },
       );
-      const started = Date.now();
+      const started = performance.now();
       expect(await store.get("k")).toEqual(value);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(950);
       expect((await requests(session)).map((r) => r.status)).toEqual([429, 200]);
     });
 
     it("is retried after a Retry-After HTTP date", async () => {
-      // HTTP dates have whole seconds: 3 s from now, cut to the second, is more than 2 s away.
-      const when = new Date(Date.now() + 3_000).toUTCString();
+      // HTTP dates have whole seconds: 3 s from now, cut to the second, is 2 s away or more. The
+      // retry waits until then, however long the session and the first answer took.
+      const started = Date.now();
+      const when = new Date(started + 3_000).toUTCString();
       const { store } = await setup(
         { values: holding(), faults: [on([1], respond(429, { "retry-after": when }))] },
         { maxRetryDelay: 10_000 },
       );
-      const started = Date.now();
       expect(await store.get("k")).toEqual(value);
-      const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(1_500);
-      expect(waited).toBeLessThan(6_000);
-    });
+      // Against the wall clock, as the date is. Not more than the date: the test's timeout says that.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_990);
+    }, 15_000);
 
     it("waits at most maxRetryDelay, however long the server asks", async () => {
       const { session, store } = await setup(
         { values: holding(), faults: [on([1, 2], respond(429, { "retry-after": "3600" }))] },
         { maxRetryDelay: 200 },
       );
-      const started = Date.now();
+      const started = performance.now();
+      // Not an hour: the test's timeout says that, however loaded the machine.
       expect(await store.get("k")).toEqual(value);
-      const waited = Date.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(2 * 190);
-      expect(waited).toBeLessThan(3_000);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2 * 190);
       expect(await requests(session)).toHaveLength(3);
     });
 
@@ -343,12 +342,11 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     const stall: Fault = always({ stall: true });
 
     it("an attempt that takes longer than `timeout` is abandoned and retried, then an error", async () => {
-      const { session, store } = await setup({ faults: [stall] }, { timeout: 150, retries: 1 });
-      const started = Date.now();
+      // Without the timeout the stalled request would never end (the test's timeout would fail it).
+      // How many of the attempts reached the server in 150 ms is the machine's load, not the store's.
+      const { store } = await setup({ faults: [stall] }, { timeout: 150, retries: 1 });
       const err = await rejection(store.get("k"));
       expect(err.message).toMatch(/failed after 2 attempts: no complete response within 150 ms \(timeout\)$/);
-      expect(await requests(session)).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(2_000);
     });
 
     it("a body that stalls halfway times out too", async () => {
@@ -362,12 +360,13 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
     });
 
     it("the caller's signal aborts a stalled request at once, with the signal's reason, and no retry", async () => {
+      // No timeout: without the abort the request would never end (the test's timeout would fail it).
       const { session, store } = await setup({ faults: [stall] }, { timeout: 0 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
-      const started = Date.now();
-      await expect(store.get("k", { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
-      expect(Date.now() - started).toBeLessThan(1_000);
+      const pending = store.get("k", { signal: controller.signal });
+      await logged(session, (log) => log.length === 1);
+      controller.abort();
+      await expect(pending).rejects.toMatchObject({ name: "AbortError" });
       const reason = new Error("user went away");
       await expect(store.getRange("k", { offset: 0 }, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
       expect(await requests(session)).toHaveLength(1);
@@ -380,10 +379,10 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
       );
       const reason = new Error("user went away");
       const controller = new AbortController();
-      setTimeout(() => controller.abort(reason), 100);
-      const started = Date.now();
-      await expect(store.get("k", { signal: controller.signal })).rejects.toBe(reason);
-      expect(Date.now() - started).toBeLessThan(1_000);
+      const pending = store.get("k", { signal: controller.signal });
+      await logged(session, (log) => log[0]?.bytes === 10);
+      controller.abort(reason);
+      await expect(pending).rejects.toBe(reason);
       expect((await requests(session)).map((r) => r.bytes)).toEqual([10]);
     });
 
@@ -392,39 +391,46 @@ export function misbehavingSuite(transport: TransportUnderTest): void {
         { values: holding(), faults: [on([1], { stall: true })] },
         { concurrency: 1, timeout: 0 },
       );
-      const first = store.get("k", { signal: AbortSignal.timeout(300) }).catch((err: unknown) => err);
+      const firstController = new AbortController();
+      const first = store.get("k", { signal: firstController.signal }).catch((err: unknown) => err);
       const reason = new Error("no longer needed");
       const controller = new AbortController();
       const second = store.get("k", { signal: controller.signal });
-      setTimeout(() => controller.abort(reason), 50);
+      // The first holds the one slot, stalled at the server; the second waits for it.
+      await logged(session, (log) => log.length === 1);
+      controller.abort(reason);
       await expect(second).rejects.toBe(reason);
-      expect(await first).toMatchObject({ name: "TimeoutError" });
+      const gone = new Error("the first too");
+      firstController.abort(gone);
+      expect(await first).toBe(gone);
       // The slot is free again: a third request goes out and is answered.
       expect(await store.get("k")).toEqual(value);
       expect((await requests(session)).map((r) => r.status)).toEqual([0, 200]);
     });
 
     it("the caller's signal aborts the wait between retries", async () => {
+      // A 30 s wait: without the abort the test's timeout would fail it.
       const { session, store } = await setup(
         { faults: [always(respond(503, { "retry-after": "30" }))] },
         { maxRetryDelay: 30_000 },
       );
-      const started = Date.now();
-      await expect(store.get("k", { signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
-        name: "TimeoutError",
-      });
-      expect(Date.now() - started).toBeLessThan(2_000);
+      const controller = new AbortController();
+      const reason = new Error("no longer needed");
+      const pending = store.get("k", { signal: controller.signal });
+      await logged(session, (log) => log[0]?.status === 503);
+      controller.abort(reason);
+      await expect(pending).rejects.toBe(reason);
       expect(await requests(session)).toHaveLength(1);
     });
   });
 
   describe("requests", () => {
     it("keeps at most `concurrency` requests in flight", async () => {
-      // The server holds each answer long enough that three requests sent together overlap there
-      // even when a loaded browser takes tens of milliseconds to dispatch them.
+      // The server answers once three requests are in flight at once, however slowly a loaded
+      // machine sends them, then holds each answer a while, so that a fourth would overlap too.
       const keys = Array.from({ length: 9 }, (_, i) => `c/${i}`);
       const { session, store } = await setup(
-        { values: holding(...keys.map((key) => `/root/${key}`)), delay: 250 },
+        { values: holding(...keys.map((key) => `/root/${key}`)), overlap: 3, delay: 50 },
         { concurrency: 3 },
       );
       const values = await Promise.all(keys.map((key) => store.get(key)));
