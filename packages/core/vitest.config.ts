@@ -16,6 +16,6 @@ export default defineProject({
     name: "core",
     include: ["test/**/*.test.ts"],
     setupFiles: [encodersSetup],
-    globalSetup: [testServerSetup, s3ServerSetup],
+    globalSetup: ["test/global-setup.ts", testServerSetup, s3ServerSetup],
   },
 });

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildUnderLock } from "../../../scripts/test-setup/build-lock.js";
 
 const CLI = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = join(CLI, "..");
@@ -16,6 +17,19 @@ function newest(dir: string): number {
   return latest;
 }
 
+/** The packages the CLI's dist/ loads. */
+const DEPENDENCIES = [
+  "core",
+  "meta",
+  "store-fs",
+  "store-zip",
+  "store-http",
+  "store-s3",
+  "codecs",
+  "codecs-wasm",
+  "indexing",
+];
+
 /**
  * Builds the CLI (and, through project references, what it depends on) for the subprocess tests,
  * unless dist/ is already newer than the CLI's sources: `tsc -b` checks every referenced package,
@@ -23,23 +37,13 @@ function newest(dir: string): number {
  */
 export default function setup(): void {
   const built = join(CLI, "tsconfig.tsbuildinfo");
-  const depsBuilt = [
-    "core",
-    "meta",
-    "store-fs",
-    "store-zip",
-    "store-http",
-    "store-s3",
-    "codecs",
-    "codecs-wasm",
-    "indexing",
-  ].every((p) => existsSync(join(PACKAGES, p, "dist", "index.js")));
-  const fresh =
+  const fresh = (): boolean =>
     existsSync(join(CLI, "dist", "bin.js")) &&
     existsSync(built) &&
-    depsBuilt &&
+    DEPENDENCIES.every((p) => existsSync(join(PACKAGES, p, "dist", "index.js"))) &&
     statSync(built).mtimeMs >= newest(join(CLI, "src"));
-  if (fresh) return;
-  const tsc = createRequire(join(CLI, "package.json")).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-b", CLI], { stdio: "inherit" });
+  buildUnderLock(fresh, () => {
+    const tsc = createRequire(join(CLI, "package.json")).resolve("typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-b", CLI], { stdio: "inherit" });
+  });
 }

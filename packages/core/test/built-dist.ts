@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildUnderLock } from "../../../scripts/test-setup/build-lock.js";
 
 const CORE = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGES = join(CORE, "..");
@@ -35,9 +36,13 @@ function newest(dir: string): number {
  */
 export function buildDist(): void {
   const bundle = join(CORE, "dist/node/worker/chunk-worker.js");
-  const sources = Math.max(...BUILT_PACKAGES.map((name) => newest(join(PACKAGES, name, "src"))));
-  if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
-  const tsc = createRequire(join(CORE, "package.json")).resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-b", CORE], { stdio: "inherit" });
-  execFileSync(process.execPath, [join(CORE, "scripts/bundle-worker.mjs")], { stdio: "inherit", cwd: CORE });
+  const fresh = (): boolean => {
+    const sources = Math.max(...BUILT_PACKAGES.map((name) => newest(join(PACKAGES, name, "src"))));
+    return existsSync(bundle) && statSync(bundle).mtimeMs >= sources;
+  };
+  buildUnderLock(fresh, () => {
+    const tsc = createRequire(join(CORE, "package.json")).resolve("typescript/bin/tsc");
+    execFileSync(process.execPath, [tsc, "-b", CORE], { stdio: "inherit" });
+    execFileSync(process.execPath, [join(CORE, "scripts/bundle-worker.mjs")], { stdio: "inherit", cwd: CORE });
+  });
 }
