@@ -10,6 +10,8 @@
 // `fnuz` formats have one NaN (0x80) and no negative zero. Reading gives the float32 ml_dtypes
 // gives, bit for bit (a NaN keeps its sign, so writing it back keeps it too). Ints wrap to their
 // bits, as NumPy and TensorStore convert. So `get` after `set` gives back exactly the stored values.
+// uint4 and uint2 (Zarr v3 extension data types; ml_dtypes has them, TensorStore 0.1.85 does not)
+// are held as `Uint8Array`s, one element per byte, zero-extended.
 
 /** The dtype names TensorStore's zarr driver writes for its extension dtypes. */
 export type ExtensionName =
@@ -21,7 +23,9 @@ export type ExtensionName =
   | "float8_e5m2"
   | "float8_e5m2fnuz"
   | "int4"
-  | "int2";
+  | "int2"
+  | "uint4"
+  | "uint2";
 
 /** How a float format encodes its special values. */
 type Specials =
@@ -44,6 +48,7 @@ interface FloatFormat {
 interface IntFormat {
   readonly kind: "int";
   readonly bits: 2 | 4;
+  readonly signed: boolean;
 }
 
 export type ExtensionFormat = FloatFormat | IntFormat;
@@ -71,8 +76,10 @@ const FORMATS: Readonly<Record<ExtensionName, ExtensionFormat>> = {
   float8_e4m3b11fnuz: float(8, 4, 3, 11, "fnuz"),
   float8_e5m2: float(8, 5, 2, 15, "ieee"),
   float8_e5m2fnuz: float(8, 5, 2, 16, "fnuz"),
-  int4: { kind: "int", bits: 4 },
-  int2: { kind: "int", bits: 2 },
+  int4: { kind: "int", bits: 4, signed: true },
+  int2: { kind: "int", bits: 2, signed: true },
+  uint4: { kind: "int", bits: 4, signed: false },
+  uint2: { kind: "int", bits: 2, signed: false },
 };
 
 export const EXTENSION_NAMES = Object.keys(FORMATS) as readonly ExtensionName[];
@@ -213,29 +220,37 @@ function decodeTable(format: FloatFormat): Uint32Array {
 
 // --- ints ---------------------------------------------------------------------------------------
 
-/** The value of a stored byte: its low `bits` bits, sign-extended (higher bits are ignored, as TensorStore and ml_dtypes read them). */
-function decodeIntByte(bits: 2 | 4, byte: number): number {
-  const shift = 32 - bits;
+/**
+ * The value of a stored byte: its low `bits` bits, sign-extended for the signed formats (higher
+ * bits are ignored, as TensorStore and ml_dtypes read them).
+ */
+function decodeIntByte(format: IntFormat, byte: number): number {
+  if (!format.signed) return byte & ((1 << format.bits) - 1);
+  const shift = 32 - format.bits;
   return (byte << shift) >> shift;
 }
 
-/** The stored byte of an int: wrapped to `bits` bits and sign-extended into the byte, as TensorStore's padded ints store it. */
-function encodeIntByte(bits: 2 | 4, value: number): number {
-  return decodeIntByte(bits, value) & 0xff;
+/**
+ * The stored byte of an int: wrapped to `bits` bits and sign-extended into the byte (zero-extended
+ * for the unsigned formats), as TensorStore's padded ints store it.
+ */
+function encodeIntByte(format: IntFormat, value: number): number {
+  return decodeIntByte(format, value) & 0xff;
 }
 
 // --- chunks -------------------------------------------------------------------------------------
 
 /**
- * Stored bytes (little-endian) to the in-memory values: a `Float32Array` or an `Int8Array`. Floats
+ * Stored bytes (little-endian) to the in-memory values: a `Float32Array`, an `Int8Array` (int4,
+ * int2) or a `Uint8Array` (uint4, uint2). Floats
  * are the float32s ml_dtypes converts each code to, bit for bit: a NaN keeps its sign (and, in
  * bfloat16, its payload), so `encodeExtension` gives back the stored NaN's sign.
  */
-export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32Array | Int8Array {
+export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32Array | Int8Array | Uint8Array {
   const format = FORMATS[name];
   if (format.kind === "int") {
-    const out = new Int8Array(bytes.length);
-    for (let i = 0; i < bytes.length; i++) out[i] = decodeIntByte(format.bits, bytes[i]!);
+    const out = format.signed ? new Int8Array(bytes.length) : new Uint8Array(bytes.length);
+    for (let i = 0; i < bytes.length; i++) out[i] = decodeIntByte(format, bytes[i]!);
     return out;
   }
   if (format.bits === 16) {
@@ -262,7 +277,7 @@ export function encodeExtension(name: ExtensionName, values: ArrayLike<number>):
   const format = FORMATS[name];
   if (format.kind === "int") {
     const out = new Uint8Array(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format.bits, values[i]!);
+    for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format, values[i]!);
     return out;
   }
   const bits =
@@ -358,12 +373,13 @@ function float8FromBits(plan: Float8Plan, bits: number): number {
 /** `x` as the nearest value of a float format (NaN for NaN and, without infinities, for overflow). */
 export function roundToExtension(name: ExtensionName, x: number): number {
   const format = FORMATS[name];
-  if (format.kind === "int") return decodeIntByte(format.bits, x);
+  if (format.kind === "int") return decodeIntByte(format, x);
   return decodeFloatCode(format, encodeFloatCode(format, x));
 }
 
-/** The range of an int format, e.g. [-8, 7] for int4. */
+/** The range of an int format, e.g. [-8, 7] for int4, [0, 15] for uint4. */
 export function extensionIntRange(name: ExtensionName): readonly [number, number] | undefined {
   const format = FORMATS[name];
-  return format.kind === "int" ? [-(2 ** (format.bits - 1)), 2 ** (format.bits - 1) - 1] : undefined;
+  if (format.kind !== "int") return undefined;
+  return format.signed ? [-(2 ** (format.bits - 1)), 2 ** (format.bits - 1) - 1] : [0, 2 ** format.bits - 1];
 }
