@@ -87,7 +87,8 @@ export function arrayMetadataV3ToJson(meta: ArrayMetadataV3): JsonObject {
   if (meta.dimensionNames !== undefined) doc.dimension_names = [...meta.dimensionNames];
   doc.zarr_format = 3;
   doc.node_type = "array";
-  if (meta.storageTransformers !== undefined) doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
+  if (meta.storageTransformers !== undefined)
+    doc.storage_transformers = meta.storageTransformers.map(namedConfigToJson);
   for (const [name, value] of Object.entries(meta.extraFields ?? {})) {
     if (KNOWN.has(name)) throw fieldError("zarr.json", name, "an extra member that is not one of the spec's", value);
     doc[name] = value;
@@ -147,7 +148,7 @@ function readChunkGrid(
 
 function readCodecs(doc: JsonObject, key: string): NamedConfig[] {
   const value = requireField(doc, "codecs", key);
-  const expected = "a non-empty list of codecs (names or objects with a string \"name\")";
+  const expected = 'a non-empty list of codecs (names or objects with a string "name")';
   if (!Array.isArray(value) || value.length === 0) throw fieldError(key, "codecs", expected, value);
   return (value as readonly JsonValue[]).map((item, i) => readNamedConfig(item, key, `codecs[${i}]`));
 }

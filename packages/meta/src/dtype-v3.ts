@@ -141,9 +141,15 @@ function fromName(name: string, configuration: JsonObject | undefined, key: stri
 function onlyMembers(configuration: JsonObject, members: readonly string[], key: string, field: string): void {
   for (const member of Object.keys(configuration)) {
     if (!members.includes(member)) {
-      throw fieldError(key, `${field}.configuration`, `only ${members.map((m) => `"${m}"`).join(" and ")}`, configuration, {
-        at: `(unknown member ${JSON.stringify(member)})`,
-      });
+      throw fieldError(
+        key,
+        `${field}.configuration`,
+        `only ${members.map((m) => `"${m}"`).join(" and ")}`,
+        configuration,
+        {
+          at: `(unknown member ${JSON.stringify(member)})`,
+        },
+      );
     }
   }
 }
@@ -164,13 +170,30 @@ function timeType(name: string, configuration: JsonObject, key: string, field: s
   return { ...simple(name === "numpy.datetime64" ? "M" : "m", 8), unit: normalised };
 }
 
-function fixedLength(name: string, kind: "S" | "U" | "V", configuration: JsonObject, key: string, field: string): DataType {
+function fixedLength(
+  name: string,
+  kind: "S" | "U" | "V",
+  configuration: JsonObject,
+  key: string,
+  field: string,
+): DataType {
   onlyMembers(configuration, ["length_bytes"], key, field);
   const length = configuration.length_bytes;
   const step = kind === "U" ? 4 : 1;
-  if (typeof length !== "number" || !Number.isInteger(length) || length < step || length > MAX_ITEMSIZE || length % step) {
+  if (
+    typeof length !== "number" ||
+    !Number.isInteger(length) ||
+    length < step ||
+    length > MAX_ITEMSIZE ||
+    length % step
+  ) {
     const what = kind === "U" ? "a positive multiple of 4" : "a positive integer";
-    throw fieldError(key, `${field}.configuration.length_bytes`, `${what} up to ${MAX_ITEMSIZE} for "${name}"`, length ?? null);
+    throw fieldError(
+      key,
+      `${field}.configuration.length_bytes`,
+      `${what} up to ${MAX_ITEMSIZE} for "${name}"`,
+      length ?? null,
+    );
   }
   return simple(kind, length);
 }

@@ -10,13 +10,23 @@ import type { DataType, SimpleDataType } from "./dtype-model.js";
 import { dataTypeV3Name, type DataTypeV3, type DataTypeV3JSON } from "./dtype-v3.js";
 import { decodeExtension, encodeExtension, extensionIntRange, roundToExtension } from "./extension-dtypes.js";
 import { fillValueBytes } from "./fill-value-bytes.js";
-import { INT64_MAX, INT64_MIN, NAT, fillValueError, fitBytes, intFillValue, intRange, roundFloat } from "./fill-value-rules.js";
+import {
+  INT64_MAX,
+  INT64_MIN,
+  NAT,
+  fillValueError,
+  fitBytes,
+  intFillValue,
+  intRange,
+  roundFloat,
+} from "./fill-value-rules.js";
 import { float16FromBits } from "./float16.js";
 import { JsonFloat, type JsonValue } from "./json-value.js";
 import { isJsonObject } from "./metadata-document.js";
 
 const FLOAT_EXPECTED = 'a number, "NaN", "Infinity", "-Infinity" or the bits in hex ("0x...")';
 const HEX = /^0x([0-9a-fA-F]+)$/;
+const RAW_BITS = /^r[0-9]+$/;
 
 /**
  * The fill value a `zarr.json` holds for its data type. Booleans take `true`/`false`; integers a
@@ -169,7 +179,7 @@ export function encodeFillValueV3(value: FillValue, type: DataTypeV3): JsonValue
     }
     case "V":
       if (!(value instanceof Uint8Array)) throw fillValueError(dtype, "a Uint8Array", value);
-      return dataTypeV3Name(dataType).startsWith("r")
+      return RAW_BITS.test(dataTypeV3Name(dataType))
         ? Array.from(fitBytes(value, dtype.itemsize))
         : encodeBase64(fitBytes(value, dtype.itemsize));
     case "structured": {
@@ -213,7 +223,8 @@ function decodeFloat(json: JsonValue, dtype: SimpleDataType): number | Uint8Arra
   if (hex === undefined || hex.length !== 2 * dtype.itemsize) return undefined;
   // The spec's hex is the element's bits as an unsigned integer; elements are little-endian.
   const bytes = new Uint8Array(dtype.itemsize);
-  for (let i = 0; i < dtype.itemsize; i++) bytes[dtype.itemsize - 1 - i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < dtype.itemsize; i++)
+    bytes[dtype.itemsize - 1 - i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return valueFromBytes(bytes, dtype) as number | Uint8Array;
 }
 

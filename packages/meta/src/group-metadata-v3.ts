@@ -53,7 +53,8 @@ function readConsolidated(value: JsonValue | undefined, key: string): Consolidat
     throw fieldError(key, field, expected, value, { at: `(unknown member ${JSON.stringify(extra)})` });
   }
   const nodes = value.metadata;
-  if (!isJsonObject(nodes)) throw fieldError(key, `${field}.metadata`, "an object of zarr.json documents by path", nodes ?? null);
+  if (!isJsonObject(nodes))
+    throw fieldError(key, `${field}.metadata`, "an object of zarr.json documents by path", nodes ?? null);
   const metadata = new Map<string, NodeMetadataV3>();
   for (const [path, node] of Object.entries(nodes)) {
     if (path === "" || path.startsWith("/") || path.endsWith("/")) {
