@@ -16,8 +16,8 @@ export interface ChunkKeyEncodingV3 {
 }
 
 /**
- * Reads `chunk_key_encoding` (`{"name": "default"}`, `{"name": "v2", "configuration": {"separator":
- * "/"}}`, or the bare name): the encoding, and the member as written (kept so that it is written
+ * Reads `chunk_key_encoding` (`{"name": "default"}`, the `v2` encoding with a separator, or the
+ * bare name): the encoding, and the member as written (kept so that it is written
  * back as it was: TensorStore leaves out a default separator, zarr-python writes it). An unknown
  * encoding is an `UnsupportedExtensionError`; `must_understand: false` does not make it ignorable
  * (the spec does not allow that for chunk key encodings).

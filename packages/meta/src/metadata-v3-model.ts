@@ -53,8 +53,8 @@ export interface GroupMetadataV3 {
 export type NodeMetadataV3 = ArrayMetadataV3 | GroupMetadataV3;
 
 /**
- * zarr-python 3's consolidated metadata, inline in a group's `zarr.json` (`{"kind": "inline",
- * "must_understand": false, "metadata": {...}}`): the `zarr.json` of every node below the group,
+ * zarr-python 3's consolidated metadata, inline in a group's `zarr.json` (the member
+ * `consolidated_metadata` of kind `inline`, `must_understand: false`): the `zarr.json` of every node below the group,
  * by path relative to it (`"a"`, `"a/b"`). A `Map`, because paths such as `"0"` would be reordered
  * as the keys of a plain object.
  */
