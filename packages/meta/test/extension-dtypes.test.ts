@@ -20,7 +20,7 @@ import {
   type SimpleDataType,
 } from "@z/meta";
 
-/** Conversions computed by ml_dtypes 0.5 (test/python/ml_dtypes_goldens.py). */
+/** Conversions computed by ml_dtypes (0.6; test/python/ml_dtypes_goldens.py). */
 interface FloatGolden {
   /** float32 bits of the value of each of the 256 codes */
   decode: number[];
@@ -31,6 +31,8 @@ interface Goldens {
   bfloat16: { encode: [number, number][] };
   int4: { decode: number[] };
   int2: { decode: number[] };
+  uint4: { decode: number[] };
+  uint2: { decode: number[] };
   [name: string]: unknown;
 }
 const goldens = JSON.parse(
@@ -164,6 +166,23 @@ describe("int4 and int2", () => {
   it("write values sign-extended into the byte, as TensorStore's padded ints, wrapping out-of-range values", () => {
     expect(Array.from(encodeExtension("int4", [-8, -1, 0, 7, 8, 100]))).toEqual([0xf8, 0xff, 0x00, 0x07, 0xf8, 0x04]);
     expect(Array.from(encodeExtension("int2", [-2, -1, 1, 2]))).toEqual([0xfe, 0xff, 0x01, 0xfe]);
+  });
+});
+
+describe("uint4 and uint2 (Zarr v3 extension data types)", () => {
+  for (const name of ["uint4", "uint2"] as const) {
+    it(`${name}: every byte reads as ml_dtypes reads it (its low bits), as a Uint8Array`, () => {
+      const values = decodeExtension(name, codes(256));
+      expect(values).toBeInstanceOf(Uint8Array);
+      expect(Array.from(values)).toEqual(goldens[name].decode);
+      expect(typedArrayConstructor(parseDataType(name))).toBe(Uint8Array);
+    });
+  }
+
+  it("write values zero-extended into the byte, wrapping out-of-range values", () => {
+    expect(Array.from(encodeExtension("uint4", [0, 15, 16, 17, -1]))).toEqual([0, 15, 0, 1, 15]);
+    expect(Array.from(encodeExtension("uint2", [0, 3, 4, -1]))).toEqual([0, 3, 0, 3]);
+    expect(roundToExtension("uint4", 18)).toBe(2);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   parseArrayMetadataV3,
   parseChunkKeyV3,
   parseDataType,
+  parseDataTypeV3,
   parseGroupMetadataV3,
   parseJson,
   parseNodeMetadataV3,
@@ -598,5 +599,26 @@ describe("dataTypeToV3: the data_type zarr-python 3 writes for a v2-style dtype"
       },
     });
     expect(() => dataTypeToV3(parseDataType("|O"))).toThrow(/"string" or "bytes"/);
+  });
+
+  it("reads back as the same dtype, little-endian", () => {
+    for (const v2 of [
+      "|b1",
+      ">i2",
+      "<u8",
+      ">f2",
+      "<c16",
+      "uint4",
+      "float8_e5m2",
+      ">M8[ns]",
+      "<m8[5D]",
+      "|S3",
+      ">U2",
+      "|V7",
+    ]) {
+      const dtype = parseDataType(v2);
+      const little = parseDataType(v2.replace(">", "<"));
+      expect(parseDataTypeV3(dataTypeToV3(dtype) as JsonValue).dtype, v2).toEqual(little);
+    }
   });
 });
