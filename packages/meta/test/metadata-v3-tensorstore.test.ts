@@ -18,7 +18,6 @@ import {
   parseChunkKeyV3,
   parseJson,
   serializeArrayMetadataV3,
-  UnsupportedExtensionError,
   type DataType,
   type JsonValue,
 } from "@z/meta";
@@ -61,6 +60,8 @@ const DTYPES: Record<string, DataType> = {
   float8_e4m3b11fnuz: ext("float8_e4m3b11fnuz"),
   float8_e5m2: ext("float8_e5m2"),
   float8_e5m2fnuz: ext("float8_e5m2fnuz"),
+  float4_e2m1fn: ext("float4_e2m1fn"),
+  float8_e8m0fnu: ext("float8_e8m0fnu"),
   float16: le("f", 2),
   bfloat16: ext("bfloat16", 2),
   float32: le("f", 4),
@@ -68,8 +69,14 @@ const DTYPES: Record<string, DataType> = {
   complex64: le("c", 8),
   complex128: le("c", 16),
 };
-/** TensorStore's types z does not hold (yet): refused by name. */
-const UNSUPPORTED = new Set(["float4_e2m1fn", "float8_e8m0fnu"]);
+/**
+ * Where TensorStore 0.1.85 holds a fill other than the one its zarr.json states: for
+ * float8_e8m0fnu it reads 4.0 as the code 0x41 (2^-62); 4.0 is the code 0x81, as ml_dtypes and z
+ * convert it.
+ */
+const TENSORSTORE_FILL_BUGS: Record<string, { tensorstore: string; z: string }> = {
+  "dtype-float8_e8m0fnu": { tensorstore: "41", z: "81" },
+};
 
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -83,23 +90,15 @@ describe("zarr.json documents TensorStore 0.1.85 wrote", () => {
     const c = manifest[name]!;
     const dataType = c.metadata.data_type as string;
 
-    if (UNSUPPORTED.has(dataType)) {
-      it(`${name}: refused by name, as a data type z does not support`, () => {
-        expect(() => parseArrayMetadataV3(text(name), `${name}/zarr.json`)).toThrow(UnsupportedExtensionError);
-        expect(() => parseArrayMetadataV3(text(name), `${name}/zarr.json`)).toThrow(
-          new RegExp(`"${name}/zarr.json" has a data type z does not support: "${dataType}"`),
-        );
-      });
-      continue;
-    }
-
     it(`${name}: reads the model TensorStore wrote`, () => {
       const meta = parseArrayMetadataV3(text(name), `${name}/zarr.json`);
       expect(meta.dtype).toEqual(DTYPES[dataType]);
       expect(meta.dataType).toBe(dataType);
       expect(meta.shape).toEqual(c.metadata.shape);
       // The fill element's bytes are the ones TensorStore holds, bit for bit (NaN payloads too).
-      expect(hex(fillValueBytes(meta.fillValue, meta.dtype))).toBe(c.fill_bytes);
+      const bug = TENSORSTORE_FILL_BUGS[name];
+      if (bug !== undefined) expect(c.fill_bytes).toBe(bug.tensorstore);
+      expect(hex(fillValueBytes(meta.fillValue, meta.dtype))).toBe(bug?.z ?? c.fill_bytes);
       if (c.metadata.dimension_names !== undefined) expect(meta.dimensionNames).toEqual(c.metadata.dimension_names);
       const given = c.metadata.chunk_grid as { configuration: { chunk_shape: number[] } } | undefined;
       if (given !== undefined) expect(meta.chunkShape).toEqual(given.configuration.chunk_shape);

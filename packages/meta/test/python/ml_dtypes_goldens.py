@@ -19,6 +19,8 @@ import ml_dtypes
 import numpy as np
 
 FLOAT8 = ["float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz"]
+# Formats ml_dtypes 0.5 did not have (float4_e2m1fn is stored one per byte, as TensorStore does).
+FLOAT8 += ["float4_e2m1fn", "float8_e8m0fnu"]
 
 
 def f32_bits(values):
