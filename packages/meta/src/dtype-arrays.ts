@@ -1,6 +1,6 @@
 import type { DataType } from "./dtype-model.js";
 import { DataTypeError } from "./errors.js";
-import { extensionFormat } from "./extension-dtypes.js";
+import { extensionFormat, extensionIntRange } from "./extension-dtypes.js";
 import { typestr } from "./typestr.js";
 
 export type TypedArray =
@@ -32,7 +32,7 @@ export type TypedArrayConstructor =
  * 8-byte integers, datetimes and timedeltas as bigints; complex numbers as `valuesPerElement` = 2
  * floats (re, im); `f2` as its raw 16 bits in a `Uint16Array` (JS has no float16 array in Node 20);
  * `S`, `U`, `V` and structured elements as `itemsize` raw bytes each; TensorStore's extension
- * floats (bfloat16, float8) as their `Float32Array` values and its int4/int2 as an `Int8Array`,
+ * floats (bfloat16, float8) as their `Float32Array` values, int4/int2 as an `Int8Array` and uint4/uint2 as a `Uint8Array`,
  * which differ from the stored bytes (`decodeExtension`/`encodeExtension` convert). Object dtypes
  * have none.
  */
@@ -59,7 +59,8 @@ export function typedArrayConstructor(dtype: DataType): TypedArrayConstructor {
       throw new DataTypeError(`Object dtype "${typestr(dtype)}" elements are JS values, not typed array numbers`);
     case "x":
       // In memory, not as stored: see extension-dtypes.ts.
-      return extensionFormat(dtype.extension!).kind === "float" ? Float32Array : Int8Array;
+      if (extensionFormat(dtype.extension!).kind === "float") return Float32Array;
+      return extensionIntRange(dtype.extension!)![0] < 0 ? Int8Array : Uint8Array;
   }
 }
 

@@ -5,8 +5,9 @@ import type { ExtensionName } from "./extension-dtypes.js";
 
 /**
  * NumPy kind characters of the simple dtypes Zarr v2 allows (`O` is the object dtype of vlen
- * arrays), and `x` for TensorStore's extension dtypes (bfloat16, float8 formats, int4, int2),
- * which the spec does not define: `extension` names which.
+ * arrays, and of Zarr v3's variable-length `string` and `bytes`), and `x` for the extension
+ * dtypes of TensorStore and the Zarr v3 registry (bfloat16, the float8 formats, float4_e2m1fn,
+ * int4, int2, uint4, uint2), which the v2 spec does not define: `extension` names which.
  */
 export type SimpleKind = "b" | "i" | "u" | "f" | "c" | "m" | "M" | "S" | "U" | "V" | "O" | "x";
 

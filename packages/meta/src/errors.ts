@@ -73,3 +73,23 @@ export class TooLargeError extends ZarrError {
     this.limit = options.limit;
   }
 }
+
+/**
+ * Something a Zarr v3 document asks for that z does not implement, refused by name as the spec
+ * requires ("an implementation MUST fail to open ... if any metadata fields are present which it
+ * does not recognize and are not `must_understand: false`"): a data type, chunk grid or chunk key
+ * encoding it does not know, a storage transformer, or a top-level member of `zarr.json` it does
+ * not know. The document itself may be valid; z cannot read it faithfully.
+ */
+export class UnsupportedExtensionError extends ZarrError {
+  /** The member of the document that names it (`data_type`, `chunk_grid`, `storage_transformers`, a top-level member). */
+  readonly field: string;
+  /** The extension's name (or the top-level member's). */
+  readonly extension: string;
+
+  constructor(message: string, options: { key?: string; field: string; extension: string; cause?: unknown }) {
+    super("ZARR_UNSUPPORTED", message, options);
+    this.field = options.field;
+    this.extension = options.extension;
+  }
+}

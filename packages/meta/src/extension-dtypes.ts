@@ -10,6 +10,10 @@
 // `fnuz` formats have one NaN (0x80) and no negative zero. Reading gives the float32 ml_dtypes
 // gives, bit for bit (a NaN keeps its sign, so writing it back keeps it too). Ints wrap to their
 // bits, as NumPy and TensorStore convert. So `get` after `set` gives back exactly the stored values.
+// uint4 and uint2 (Zarr v3 extension data types; ml_dtypes has them, TensorStore 0.1.85 does not)
+// are held as `Uint8Array`s, one element per byte, zero-extended. float4_e2m1fn (no infinity, no
+// NaN: out-of-range values saturate) and float8_e8m0fnu (powers of two only, unsigned, no zero)
+// convert as ml_dtypes converts them, which rounds to float32 first: see `encodeFloatCode`.
 
 /** The dtype names TensorStore's zarr driver writes for its extension dtypes. */
 export type ExtensionName =
@@ -20,8 +24,12 @@ export type ExtensionName =
   | "float8_e4m3b11fnuz"
   | "float8_e5m2"
   | "float8_e5m2fnuz"
+  | "float4_e2m1fn"
+  | "float8_e8m0fnu"
   | "int4"
-  | "int2";
+  | "int2"
+  | "uint4"
+  | "uint2";
 
 /** How a float format encodes its special values. */
 type Specials =
@@ -30,11 +38,15 @@ type Specials =
   /** No infinities; NaN only where exponent and mantissa are all ones (`fn`). */
   | "fn"
   /** No infinities and no negative zero; the one NaN is the negative-zero code (`fnuz`). */
-  | "fnuz";
+  | "fnuz"
+  /** No infinities and no NaN: values beyond the largest saturate to it (float4_e2m1fn). */
+  | "saturate"
+  /** No sign, no mantissa, no zero: 2^(code - bias), and 0xff is NaN (float8_e8m0fnu). */
+  | "e8m0";
 
 interface FloatFormat {
   readonly kind: "float";
-  readonly bits: 8 | 16;
+  readonly bits: 4 | 8 | 16;
   readonly exponentBits: number;
   readonly mantissaBits: number;
   readonly bias: number;
@@ -44,12 +56,13 @@ interface FloatFormat {
 interface IntFormat {
   readonly kind: "int";
   readonly bits: 2 | 4;
+  readonly signed: boolean;
 }
 
 export type ExtensionFormat = FloatFormat | IntFormat;
 
 const float = (
-  bits: 8 | 16,
+  bits: 4 | 8 | 16,
   exponentBits: number,
   mantissaBits: number,
   bias: number,
@@ -71,8 +84,12 @@ const FORMATS: Readonly<Record<ExtensionName, ExtensionFormat>> = {
   float8_e4m3b11fnuz: float(8, 4, 3, 11, "fnuz"),
   float8_e5m2: float(8, 5, 2, 15, "ieee"),
   float8_e5m2fnuz: float(8, 5, 2, 16, "fnuz"),
-  int4: { kind: "int", bits: 4 },
-  int2: { kind: "int", bits: 2 },
+  float4_e2m1fn: float(4, 2, 1, 1, "saturate"),
+  float8_e8m0fnu: float(8, 8, 0, 127, "e8m0"),
+  int4: { kind: "int", bits: 4, signed: true },
+  int2: { kind: "int", bits: 2, signed: true },
+  uint4: { kind: "int", bits: 4, signed: false },
+  uint2: { kind: "int", bits: 2, signed: false },
 };
 
 export const EXTENSION_NAMES = Object.keys(FORMATS) as readonly ExtensionName[];
@@ -95,6 +112,9 @@ export function extensionItemsize(name: ExtensionName): 1 | 2 {
 /** The value of one code of a float format (exact; a float32 holds it). */
 export function decodeFloatCode(format: FloatFormat, code: number): number {
   const { bits, exponentBits, mantissaBits, bias, specials } = format;
+  if (specials === "e8m0") return code === 0xff ? NaN : 2 ** (code - bias);
+  // ml_dtypes reads a float4 byte with any bit above the low three set as negative.
+  if (specials === "saturate" && code > 7) code = 8 | (code & 7);
   const signBit = 1 << (bits - 1);
   const maxExponent = (1 << exponentBits) - 1;
   const mantissaMask = (1 << mantissaBits) - 1;
@@ -129,6 +149,12 @@ const maxima = new WeakMap<FloatFormat, number>();
  */
 export function encodeFloatCode(format: FloatFormat, x: number): number {
   const { bits, exponentBits, mantissaBits, bias, specials } = format;
+  if (specials === "e8m0") return e8m0FromBits(float32Bits(x));
+  if (specials === "saturate") {
+    // As ml_dtypes: through float32 first; a NaN becomes a zero of the opposite sign.
+    if (Number.isNaN(x)) return negativeNaN(x) ? 0 : 8;
+    x = Math.fround(x);
+  }
   const signBit = 1 << (bits - 1);
   const maxExponent = (1 << exponentBits) - 1;
   const negative = x < 0 || Object.is(x, -0) || (Number.isNaN(x) && negativeNaN(x));
@@ -143,6 +169,7 @@ export function encodeFloatCode(format: FloatFormat, x: number): number {
   const a = Math.abs(x);
   let max = maxima.get(format);
   if (max === undefined) maxima.set(format, (max = maxFinite(format)));
+  if (specials === "saturate" && (a === Infinity || a > max)) return sign | ((maxExponent << mantissaBits) | 1);
   if (a === Infinity) return specials === "ieee" ? sign | (maxExponent << mantissaBits) : nan;
   const minNormal = 2 ** (1 - bias);
   // The spacing of representable values around `a`: fixed below the normal range.
@@ -160,6 +187,28 @@ export function encodeFloatCode(format: FloatFormat, x: number): number {
 
 const double = new Float64Array(1);
 const doubleHigh = new Uint32Array(double.buffer, 4, 1);
+const single = new Float32Array(1);
+const singleBits = new Uint32Array(single.buffer);
+
+/** The bits of `x` rounded to float32 (a NaN keeps its sign: typed arrays store bits as they are). */
+function float32Bits(x: number): number {
+  single[0] = x;
+  return singleBits[0]!;
+}
+
+/**
+ * float8_e8m0fnu from float32 bits, as ml_dtypes converts (checked on 200,000 random patterns):
+ * the exponent field, plus one when the mantissa is at least a half (more than a half below the
+ * normal range); NaN for zero, negatives, infinities, NaNs and overflow.
+ */
+function e8m0FromBits(bits: number): number {
+  const exp = (bits >>> 23) & 0xff;
+  const man = bits & 0x7fffff;
+  if (bits >>> 31 || exp === 0xff || (exp === 0 && man === 0)) return 0xff;
+  if (exp === 0) return man > 0x400000 ? 1 : 0;
+  const code = exp + (man >= 0x400000 ? 1 : 0);
+  return code > 0xfe ? 0xff : code;
+}
 
 /** Whether a NaN's sign bit is set (a typed array stores a double's bits as they are). */
 function negativeNaN(x: number): boolean {
@@ -200,7 +249,7 @@ function decodeTable(format: FloatFormat): Uint32Array {
     for (let code = 0; code < 256; code++) {
       const value = decodeFloatCode(format, code);
       if (Number.isNaN(value)) {
-        table[code] = code & signBit ? 0xffc00000 : 0x7fc00000;
+        table[code] = code & signBit && format.specials !== "e8m0" ? 0xffc00000 : 0x7fc00000;
       } else {
         one[0] = value;
         table[code] = new Uint32Array(one.buffer)[0]!;
@@ -213,29 +262,37 @@ function decodeTable(format: FloatFormat): Uint32Array {
 
 // --- ints ---------------------------------------------------------------------------------------
 
-/** The value of a stored byte: its low `bits` bits, sign-extended (higher bits are ignored, as TensorStore and ml_dtypes read them). */
-function decodeIntByte(bits: 2 | 4, byte: number): number {
-  const shift = 32 - bits;
+/**
+ * The value of a stored byte: its low `bits` bits, sign-extended for the signed formats (higher
+ * bits are ignored, as TensorStore and ml_dtypes read them).
+ */
+function decodeIntByte(format: IntFormat, byte: number): number {
+  if (!format.signed) return byte & ((1 << format.bits) - 1);
+  const shift = 32 - format.bits;
   return (byte << shift) >> shift;
 }
 
-/** The stored byte of an int: wrapped to `bits` bits and sign-extended into the byte, as TensorStore's padded ints store it. */
-function encodeIntByte(bits: 2 | 4, value: number): number {
-  return decodeIntByte(bits, value) & 0xff;
+/**
+ * The stored byte of an int: wrapped to `bits` bits and sign-extended into the byte (zero-extended
+ * for the unsigned formats), as TensorStore's padded ints store it.
+ */
+function encodeIntByte(format: IntFormat, value: number): number {
+  return decodeIntByte(format, value) & 0xff;
 }
 
 // --- chunks -------------------------------------------------------------------------------------
 
 /**
- * Stored bytes (little-endian) to the in-memory values: a `Float32Array` or an `Int8Array`. Floats
+ * Stored bytes (little-endian) to the in-memory values: a `Float32Array`, an `Int8Array` (int4,
+ * int2) or a `Uint8Array` (uint4, uint2). Floats
  * are the float32s ml_dtypes converts each code to, bit for bit: a NaN keeps its sign (and, in
  * bfloat16, its payload), so `encodeExtension` gives back the stored NaN's sign.
  */
-export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32Array | Int8Array {
+export function decodeExtension(name: ExtensionName, bytes: Uint8Array): Float32Array | Int8Array | Uint8Array {
   const format = FORMATS[name];
   if (format.kind === "int") {
-    const out = new Int8Array(bytes.length);
-    for (let i = 0; i < bytes.length; i++) out[i] = decodeIntByte(format.bits, bytes[i]!);
+    const out = format.signed ? new Int8Array(bytes.length) : new Uint8Array(bytes.length);
+    for (let i = 0; i < bytes.length; i++) out[i] = decodeIntByte(format, bytes[i]!);
     return out;
   }
   if (format.bits === 16) {
@@ -262,7 +319,7 @@ export function encodeExtension(name: ExtensionName, values: ArrayLike<number>):
   const format = FORMATS[name];
   if (format.kind === "int") {
     const out = new Uint8Array(values.length);
-    for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format.bits, values[i]!);
+    for (let i = 0; i < values.length; i++) out[i] = encodeIntByte(format, values[i]!);
     return out;
   }
   const bits =
@@ -279,6 +336,14 @@ export function encodeExtension(name: ExtensionName, values: ArrayLike<number>):
   const out = new Uint8Array(values.length);
   if (bits === undefined) {
     for (let i = 0; i < values.length; i++) out[i] = encodeFloatCode(format, values[i]!);
+  } else if (format.specials === "e8m0") {
+    for (let i = 0; i < values.length; i++) out[i] = e8m0FromBits(bits[i]!);
+  } else if (format.specials === "saturate") {
+    // A NaN's sign from its bits (a JS number need not keep it); other values are float32s already.
+    for (let i = 0; i < values.length; i++) {
+      const b = bits[i]!;
+      out[i] = (b & 0x7fffffff) > 0x7f800000 ? (b >>> 31 ? 0 : 8) : encodeFloatCode(format, values[i]!);
+    }
   } else {
     const plan = float8Plan(format);
     for (let i = 0; i < values.length; i++) out[i] = float8FromBits(plan, bits[i]!);
@@ -358,12 +423,13 @@ function float8FromBits(plan: Float8Plan, bits: number): number {
 /** `x` as the nearest value of a float format (NaN for NaN and, without infinities, for overflow). */
 export function roundToExtension(name: ExtensionName, x: number): number {
   const format = FORMATS[name];
-  if (format.kind === "int") return decodeIntByte(format.bits, x);
+  if (format.kind === "int") return decodeIntByte(format, x);
   return decodeFloatCode(format, encodeFloatCode(format, x));
 }
 
-/** The range of an int format, e.g. [-8, 7] for int4. */
+/** The range of an int format, e.g. [-8, 7] for int4, [0, 15] for uint4. */
 export function extensionIntRange(name: ExtensionName): readonly [number, number] | undefined {
   const format = FORMATS[name];
-  return format.kind === "int" ? [-(2 ** (format.bits - 1)), 2 ** (format.bits - 1) - 1] : undefined;
+  if (format.kind !== "int") return undefined;
+  return format.signed ? [-(2 ** (format.bits - 1)), 2 ** (format.bits - 1) - 1] : [0, 2 ** format.bits - 1];
 }

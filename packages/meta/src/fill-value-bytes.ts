@@ -6,19 +6,25 @@ import { byteSwapInPlace } from "./dtype-arrays.js";
 import type { DataType, SimpleDataType } from "./dtype-model.js";
 import { DataTypeError } from "./errors.js";
 import { fillValueError, fitBytes, isJsonNumber, pythonStr } from "./fill-value-rules.js";
-import { encodeExtension } from "./extension-dtypes.js";
+import { decodeExtension, encodeExtension } from "./extension-dtypes.js";
 import { float16Bits } from "./float16.js";
 import { typestr } from "./typestr.js";
 
 /**
  * The `itemsize` bytes of one element equal to `value`, in the dtype's own byte order; `null`
  * gives zeros (the spec leaves such chunks undefined; zeros are what NumPy's empty chunks hold in
- * practice). `U` strings are cut to the dtype's length, as NumPy stores them.
+ * practice). `U` strings are cut to the dtype's length, as NumPy stores them. A float, complex or
+ * extension float fill given as a `Uint8Array` is the element's bytes themselves: how a Zarr v3
+ * fill written in hex (`"0x7fc00001"`) keeps a NaN's payload, which a JS number need not keep.
  */
 export function fillValueBytes(value: FillValue, dtype: DataType): Uint8Array {
   if (dtype.kind === "O") throw objectError(dtype);
   const out = new Uint8Array(dtype.itemsize);
   if (value === null || value === undefined) return out;
+  if (isRawBits(value, dtype)) {
+    out.set(value);
+    return out;
+  }
   if (dtype.kind === "x") {
     if (typeof value !== "number") throw fillValueError(dtype, "a number", value);
     return encodeExtension(dtype.extension!, [value]);
@@ -70,13 +76,24 @@ export function fillValueBytes(value: FillValue, dtype: DataType): Uint8Array {
  * The value to `fill()` a `typedArrayConstructor(dtype)` array with: 0/1 for booleans, a number
  * or (8-byte kinds) a bigint, the raw bits of an `f2`, `[re, im]` for complex dtypes (to write
  * into each pair of entries), and for byte-backed dtypes the element's bytes in little-endian
- * order. `null` gives the zero element.
+ * order; a float fill given by its bytes (a NaN payload) is also its little-endian bytes, which
+ * `fill` copies bit for bit. `null` gives the zero element.
  */
 export function fillValueToElement(
   value: FillValue,
   dtype: DataType,
 ): number | bigint | readonly [number, number] | Uint8Array {
   const none = value === null || value === undefined;
+  if (isRawBits(value, dtype)) {
+    if (dtype.kind === "x") {
+      // The in-memory float32 (or int) bits of the stored element.
+      const one = decodeExtension(dtype.extension!, value);
+      return new Uint8Array(one.buffer, one.byteOffset, one.byteLength);
+    }
+    const bytes = value.slice();
+    byteSwapInPlace(bytes, dtype);
+    return bytes;
+  }
   switch (dtype.kind) {
     case "O":
       throw objectError(dtype);
@@ -160,6 +177,15 @@ function writeUnicode(view: DataView, length: number, text: string, little: bool
     view.setUint32(i * 4, char.codePointAt(0)!, little);
     i++;
   }
+}
+
+/** A number-kind fill given by the element's own bytes (see `fillValueBytes`). */
+function isRawBits(value: unknown, dtype: DataType): value is Uint8Array {
+  return (
+    value instanceof Uint8Array &&
+    (dtype.kind === "f" || dtype.kind === "c" || dtype.kind === "x") &&
+    value.length === dtype.itemsize
+  );
 }
 
 function isPair(value: unknown): value is readonly [number, number] {

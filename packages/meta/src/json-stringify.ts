@@ -2,23 +2,48 @@ import { MetadataError } from "./errors.js";
 import { JsonFloat, type JsonValue } from "./json-value.js";
 import { formatPythonFloat } from "./python-float.js";
 
-const INDENT = "    ";
+/** How `stringifyJson` lays out its text. */
+export interface StringifyJsonOptions {
+  /** Spaces per level: 4 (zarr-python 2.13's `.zarray`), 2 (zarr-python 3's `zarr.json`). */
+  readonly indent?: number;
+  /**
+   * Whether object keys are sorted by code point (zarr-python 2.13's `sort_keys=True`) or kept in
+   * the order they were inserted (zarr-python 3, whose key order is its dataclasses' field order).
+   */
+  readonly sortKeys?: boolean;
+}
+
+/** The layout while writing: the indent unit and whether keys are sorted. */
+interface Layout {
+  readonly unit: string;
+  readonly sort: boolean;
+}
 
 /**
  * JSON text byte-identical to what zarr-python writes into `.zarray`, `.zgroup` and `.zattrs`:
  * Python's `json.dumps(value, indent=4, sort_keys=True, ensure_ascii=True, separators=(",", ": "))`.
+ * With `{ indent: 2, sortKeys: false }`, what zarr-python 3 writes into `zarr.json`
+ * (`json.dumps(value, indent=2)`).
  *
  * A `JsonFloat` is written as a Python float (`1.0`, `1e-07`); a plain number as an integer when
  * it is one and as a float otherwise; a `bigint` as its digits; NaN and ±Infinity as the bare
  * tokens Python writes. Object properties whose value is `undefined` are skipped.
  */
-export function stringifyJson(value: JsonValue): string {
+export function stringifyJson(value: JsonValue, options: StringifyJsonOptions = {}): string {
   const out: string[] = [];
-  writeValue(value, "", out, new Set(), "$");
+  const layout: Layout = { unit: " ".repeat(options.indent ?? 4), sort: options.sortKeys ?? true };
+  writeValue(value, "", out, new Set(), "$", layout);
   return out.join("");
 }
 
-function writeValue(value: unknown, indent: string, out: string[], open: Set<object>, where: string): void {
+function writeValue(
+  value: unknown,
+  indent: string,
+  out: string[],
+  open: Set<object>,
+  where: string,
+  layout: Layout,
+): void {
   switch (typeof value) {
     case "string":
       out.push(quote(value));
@@ -43,8 +68,8 @@ function writeValue(value: unknown, indent: string, out: string[], open: Set<obj
       }
       if (open.has(value)) throw notJson(where, "it contains itself");
       open.add(value);
-      if (Array.isArray(value)) writeArray(value, indent, out, open, where);
-      else if (isPlainObject(value)) writeObject(value, indent, out, open, where);
+      if (Array.isArray(value)) writeArray(value, indent, out, open, where, layout);
+      else if (isPlainObject(value)) writeObject(value, indent, out, open, where, layout);
       else throw notJson(where, `a ${value.constructor?.name ?? "non-plain object"} is not a JSON value`);
       open.delete(value);
       return;
@@ -53,32 +78,46 @@ function writeValue(value: unknown, indent: string, out: string[], open: Set<obj
   }
 }
 
-function writeArray(items: readonly unknown[], indent: string, out: string[], open: Set<object>, where: string): void {
+function writeArray(
+  items: readonly unknown[],
+  indent: string,
+  out: string[],
+  open: Set<object>,
+  where: string,
+  layout: Layout,
+): void {
   if (items.length === 0) {
     out.push("[]");
     return;
   }
-  const inner = indent + INDENT;
+  const inner = indent + layout.unit;
   out.push("[");
   items.forEach((item, i) => {
     out.push(i === 0 ? "\n" : ",\n", inner);
-    writeValue(item, inner, out, open, `${where}[${i}]`);
+    writeValue(item, inner, out, open, `${where}[${i}]`, layout);
   });
   out.push("\n", indent, "]");
 }
 
-function writeObject(obj: object, indent: string, out: string[], open: Set<object>, where: string): void {
+function writeObject(
+  obj: object,
+  indent: string,
+  out: string[],
+  open: Set<object>,
+  where: string,
+  layout: Layout,
+): void {
   const entries = Object.entries(obj).filter(([, v]) => v !== undefined);
   if (entries.length === 0) {
     out.push("{}");
     return;
   }
-  entries.sort(([a], [b]) => compareCodePoints(a, b));
-  const inner = indent + INDENT;
+  if (layout.sort) entries.sort(([a], [b]) => compareCodePoints(a, b));
+  const inner = indent + layout.unit;
   out.push("{");
   entries.forEach(([k, v], i) => {
     out.push(i === 0 ? "\n" : ",\n", inner, quote(k), ": ");
-    writeValue(v, inner, out, open, `${where}.${k}`);
+    writeValue(v, inner, out, open, `${where}.${k}`, layout);
   });
   out.push("\n", indent, "}");
 }

@@ -3,7 +3,7 @@ import { parseJson, type ParseJsonOptions } from "./json-parse.js";
 import { stringifyJson } from "./json-stringify.js";
 
 export { parseJson, type ParseJsonOptions } from "./json-parse.js";
-export { stringifyJson } from "./json-stringify.js";
+export { stringifyJson, type StringifyJsonOptions } from "./json-stringify.js";
 export { formatPythonFloat } from "./python-float.js";
 
 const encoder = new TextEncoder();

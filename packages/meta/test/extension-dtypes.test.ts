@@ -20,7 +20,7 @@ import {
   type SimpleDataType,
 } from "@z/meta";
 
-/** Conversions computed by ml_dtypes 0.5 (test/python/ml_dtypes_goldens.py). */
+/** Conversions computed by ml_dtypes (0.6; test/python/ml_dtypes_goldens.py). */
 interface FloatGolden {
   /** float32 bits of the value of each of the 256 codes */
   decode: number[];
@@ -31,6 +31,8 @@ interface Goldens {
   bfloat16: { encode: [number, number][] };
   int4: { decode: number[] };
   int2: { decode: number[] };
+  uint4: { decode: number[] };
+  uint2: { decode: number[] };
   [name: string]: unknown;
 }
 const goldens = JSON.parse(
@@ -44,6 +46,8 @@ const FLOAT8 = [
   "float8_e4m3b11fnuz",
   "float8_e5m2",
   "float8_e5m2fnuz",
+  "float4_e2m1fn",
+  "float8_e8m0fnu",
 ] as const;
 
 const f32 = (bits: number): number => new Float32Array(new Uint32Array([bits]).buffer)[0]!;
@@ -81,7 +85,7 @@ describe("TensorStore's extension dtypes in .zarray", () => {
   });
 });
 
-describe("float8 formats against ml_dtypes", () => {
+describe("float8 formats (and float4_e2m1fn) against ml_dtypes", () => {
   for (const name of FLOAT8) {
     const golden = goldens[name] as FloatGolden;
     it(`${name}: every one of the 256 codes decodes to ml_dtypes' float32, bit for bit (a NaN keeps its sign)`, () => {
@@ -92,7 +96,9 @@ describe("float8 formats against ml_dtypes", () => {
       const values = decodeExtension(name, codes(256));
       const again = encodeExtension(name, values);
       for (let code = 0; code < 256; code++) {
-        if (!Number.isNaN(values[code]!)) expect(again[code], `code ${code}`).toBe(code);
+        // float4's codes are its low four bits; ml_dtypes reads any byte above 7 as negative.
+        const canonical = name === "float4_e2m1fn" && code > 7 ? 8 | (code & 7) : code;
+        if (!Number.isNaN(values[code]!)) expect(again[code], `code ${code}`).toBe(canonical);
       }
       const inputs = floats(golden.encode.map(([bits]) => bits));
       const got = encodeExtension(name, inputs);
@@ -102,17 +108,20 @@ describe("float8 formats against ml_dtypes", () => {
       expect(golden.encode.filter(([bits]) => bits === 0xffc00000).length).toBe(1);
     });
 
-    it(`${name}: a stored NaN's sign survives a read and a write, as through ml_dtypes' float32`, () => {
-      const nanCodes = Array.from(codes(256)).filter((code) => Number.isNaN(f32(golden.decode[code]!)));
-      expect(nanCodes.length).toBeGreaterThan(0);
-      const again = encodeExtension(name, decodeExtension(name, Uint8Array.from(nanCodes)));
-      // What ml_dtypes writes for the float32 it read: the format's NaN of that sign.
-      const written = new Map(golden.encode);
-      expect(Array.from(again)).toEqual(nanCodes.map((code) => written.get(golden.decode[code]!)));
-      // The same from doubles (a Float64Array's -NaN), as ml_dtypes converts float64.
-      const doubles = new Float64Array(new BigUint64Array([0xfff8000000000000n, 0x7ff8000000000000n]).buffer);
-      expect(Array.from(encodeExtension(name, doubles))).toEqual([written.get(0xffc00000), written.get(0x7fc00000)]);
-    });
+    // float4_e2m1fn has no NaN.
+    if (name !== "float4_e2m1fn") {
+      it(`${name}: a stored NaN's sign survives a read and a write, as through ml_dtypes' float32`, () => {
+        const nanCodes = Array.from(codes(256)).filter((code) => Number.isNaN(f32(golden.decode[code]!)));
+        expect(nanCodes.length).toBeGreaterThan(0);
+        const again = encodeExtension(name, decodeExtension(name, Uint8Array.from(nanCodes)));
+        // What ml_dtypes writes for the float32 it read: the format's NaN of that sign.
+        const written = new Map(golden.encode);
+        expect(Array.from(again)).toEqual(nanCodes.map((code) => written.get(golden.decode[code]!)));
+        // The same from doubles (a Float64Array's -NaN), as ml_dtypes converts float64.
+        const doubles = new Float64Array(new BigUint64Array([0xfff8000000000000n, 0x7ff8000000000000n]).buffer);
+        expect(Array.from(encodeExtension(name, doubles))).toEqual([written.get(0xffc00000), written.get(0x7fc00000)]);
+      });
+    }
   }
 
   it("fnuz formats have one NaN (0x80) and no negative zero; fn formats no infinity", () => {
@@ -164,6 +173,23 @@ describe("int4 and int2", () => {
   it("write values sign-extended into the byte, as TensorStore's padded ints, wrapping out-of-range values", () => {
     expect(Array.from(encodeExtension("int4", [-8, -1, 0, 7, 8, 100]))).toEqual([0xf8, 0xff, 0x00, 0x07, 0xf8, 0x04]);
     expect(Array.from(encodeExtension("int2", [-2, -1, 1, 2]))).toEqual([0xfe, 0xff, 0x01, 0xfe]);
+  });
+});
+
+describe("uint4 and uint2 (Zarr v3 extension data types)", () => {
+  for (const name of ["uint4", "uint2"] as const) {
+    it(`${name}: every byte reads as ml_dtypes reads it (its low bits), as a Uint8Array`, () => {
+      const values = decodeExtension(name, codes(256));
+      expect(values).toBeInstanceOf(Uint8Array);
+      expect(Array.from(values)).toEqual(goldens[name].decode);
+      expect(typedArrayConstructor(parseDataType(name))).toBe(Uint8Array);
+    });
+  }
+
+  it("write values zero-extended into the byte, wrapping out-of-range values", () => {
+    expect(Array.from(encodeExtension("uint4", [0, 15, 16, 17, -1]))).toEqual([0, 15, 0, 1, 15]);
+    expect(Array.from(encodeExtension("uint2", [0, 3, 4, -1]))).toEqual([0, 3, 0, 3]);
+    expect(roundToExtension("uint4", 18)).toBe(2);
   });
 });
 

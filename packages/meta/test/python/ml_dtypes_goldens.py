@@ -5,11 +5,12 @@ TensorStore, JAX and the zarr-python users of these dtypes share).
 Usage: PYTHONPATH=<dir with ml_dtypes> /usr/bin/python3 ml_dtypes_goldens.py > ../fixtures/ml-dtypes-goldens.json
 
 Debian has no ml_dtypes package; unpack its wheel (0.5.x, cp311) into a directory and put that on
-PYTHONPATH. For each float8 format: the float32 value of every one of the 256 codes (as float32
+PYTHONPATH, or run it with the python of the TensorStore venv (apps/bench/python/ensure-tensorstore.sh;
+ml_dtypes 0.6, which made the committed file). For each float8 format: the float32 value of every one of the 256 codes (as float32
 bits, so NaN stays visible), and the code each of a list of float32 inputs rounds to (every code's
 value, every midpoint between neighbouring codes and its float32 neighbours, overflow, NaN, -0.0,
-infinities). For bfloat16 the same with random and tie-case float32 inputs. For int4 and int2 the
-value of every byte.
+infinities). For bfloat16 the same with random and tie-case float32 inputs. For int4, int2, uint4
+and uint2 the value of every byte.
 """
 import json
 import sys
@@ -18,6 +19,8 @@ import ml_dtypes
 import numpy as np
 
 FLOAT8 = ["float8_e3m4", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e4m3b11fnuz", "float8_e5m2", "float8_e5m2fnuz"]
+# Formats ml_dtypes 0.5 did not have (float4_e2m1fn is stored one per byte, as TensorStore does).
+FLOAT8 += ["float4_e2m1fn", "float8_e8m0fnu"]
 
 
 def f32_bits(values):
@@ -68,7 +71,19 @@ def int_case(name):
     return {"decode": np.arange(256, dtype=np.uint8).view(t).astype(np.int8).tolist()}
 
 
-out = {"ml_dtypes": ml_dtypes.__version__, "bfloat16": bfloat16_case(), "int4": int_case("int4"), "int2": int_case("int2")}
+def uint_case(name):
+    t = getattr(ml_dtypes, name)
+    return {"decode": np.arange(256, dtype=np.uint8).view(t).astype(np.uint8).tolist()}
+
+
+out = {
+    "ml_dtypes": ml_dtypes.__version__,
+    "bfloat16": bfloat16_case(),
+    "int4": int_case("int4"),
+    "int2": int_case("int2"),
+    "uint4": uint_case("uint4"),
+    "uint2": uint_case("uint2"),
+}
 for name in FLOAT8:
     out[name] = float8_case(name)
 json.dump(out, sys.stdout, separators=(",", ":"))
