@@ -1,8 +1,8 @@
 /*
  * Functions and constants @z/core's index exports as constants of this module rather than as
  * re-exports: with code splitting, esbuild keeps a re-exported module in what a page loads first
- * whenever a lazily loaded module uses it too (openArray loads creation on demand, openSpec uses
- * locations, info() the formatting), so a page that only reads would load them all. An unused
+ * whenever a lazily loaded module uses it too (openArray loads creation on demand, @z/spec's openSpec
+ * uses locations, info() the formatting), so a page that only reads would load them all. An unused
  * constant is left out with its import. They are the same functions as their modules' own,
  * typed in full here so that the API reference shows their signatures.
  */

@@ -39,6 +39,9 @@ export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
 export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
+// How a write's value is checked and broadcast to a selection, for views over arrays of their own
+// (@z/spec's field views) that write as arrays do.
+export { toWriteSource, type WriteSource } from "./values.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
@@ -116,26 +119,3 @@ export {
 } from "@z/codecs/registry";
 export type { CodecDefinition, CodecImplementation, ConfiguredCodec, DefinedCodec } from "@z/codecs/define";
 export { defineCodec } from "./codec-definition.js";
-export {
-  openSpec,
-  openSpecStore,
-  specZarray,
-  parseSpecText,
-  SpecContext,
-  CachePool,
-  type SpecFieldView,
-  SpecError,
-  SpecUnsupportedError,
-  type ConcurrencyLimit,
-  type FieldViewOptions,
-  type KvStoreSpec,
-  type OpenSpecOptions,
-  type Provider,
-  type ResourceOf,
-  type Resources,
-  type SpecArray,
-  type SpecStore,
-  type SpecStores,
-  type S3KvStoreSpec,
-  type SpecS3Options,
-} from "./spec/index.js";
