@@ -31,6 +31,7 @@ export {
   openLocation,
   OBJECT_CODEC_IDS,
   objectShorthand,
+  toWriteSource,
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
@@ -39,9 +40,7 @@ export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
 export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
-// How a write's value is checked and broadcast to a selection, for views over arrays of their own
-// (@z/spec's field views) that write as arrays do.
-export { toWriteSource, type WriteSource } from "./values.js";
+export type { WriteSource } from "./values.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";

@@ -31,12 +31,13 @@ describe("@z/core's re-exports", () => {
 
   // What the index exports as constants (index-constants.ts: see there why) is the
   // modules' own functions and classes, not copies.
-  it("exports creation, formatting and locations as the modules' own", async () => {
+  it("exports creation, formatting, locations and write values as the modules' own", async () => {
     const modules = await Promise.all([
       import("../src/create.js"),
       import("../src/info.js"),
       import("../src/location.js"),
       import("../src/object-create.js"),
+      import("../src/values.js"),
     ]);
     const names = [
       [
@@ -55,6 +56,7 @@ describe("@z/core's re-exports", () => {
       ["codecRepr", "fixed1", "humanSize", "tupleRepr"],
       ["parseLocation", "openLocation", "LocationError"],
       ["OBJECT_CODEC_IDS", "objectShorthand"],
+      ["toWriteSource"],
     ];
     modules.forEach((module, i) => {
       for (const name of names[i]!) {
