@@ -19,7 +19,7 @@
 // |---------|-----------------------------------------|----------------------------------------------------------|
 // | browser | @z/core @z/store-http                   | tsc x3 (1 without @types/node); Chromium reads arrays    |
 // | dataset | @z/core @z/store-http @z/xarray         | tsc x3 (1 without @types/node); Chromium reads a dataset |
-// | node    | @z/core @z/store-fs, then +@z/store-zip | missing peers named; files and zips; tsc x2              |
+// | node    | @z/core @z/store-fs, +@z/store-zip, +@z/spec | missing peers named; files, zips, specs; tsc x2     |
 // | s3      | @z/core @z/store-s3                     | s3:// write/read with AWS_* env; tsc x2                  |
 // | plugin  | @z/meta @z/codecs                       | the /testing kits, require(); tsc x2                     |
 // | cli     | @z/cli                                  | the installed zarr command; tsc x2                       |
@@ -72,7 +72,7 @@ export const subsets = [
   },
   {
     name: "node",
-    title: "Node user (@z/core + @z/store-fs, then + @z/store-zip)",
+    title: "Node user (@z/core + @z/store-fs, then + @z/store-zip, then + @z/spec)",
     stages: [
       {
         packages: ["@z/core", "@z/store-fs"],
@@ -89,6 +89,11 @@ export const subsets = [
           ["node/require.cjs"],
         ],
       },
+      {
+        packages: ["@z/spec"],
+        absent: ["@z/store-http", "@z/store-s3", "@z/huge-pages"],
+        run: [["node/spec.js", FIXTURES]],
+      },
     ],
     sources: [
       "common/one-import.ts",
@@ -98,6 +103,7 @@ export const subsets = [
       "node/locations.ts",
       "node/one-import.ts",
       "node/s3-missing.ts",
+      "node/spec.ts",
       "node/require.cjs",
     ],
     tsconfigs: ["nodenext", "bundler"],

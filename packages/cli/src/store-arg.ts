@@ -7,11 +7,10 @@ import {
   LocationError,
   openLocation,
   parseLocation,
-  parseSpecText,
-  type KvStoreSpec,
   type Location,
 } from "@z/core";
-import { openSpec, openSpecStore } from "@z/core/node";
+import { parseSpecText, type KvStoreSpec } from "@z/spec";
+import { openSpec, openSpecStore } from "@z/spec/node";
 import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
 import { httpLocations } from "@z/store-http";

@@ -1,7 +1,7 @@
 /**
  * TensorStore zarr2 specs where the CLI takes a STORE (inline JSON or @file), and
  * `zarr create --spec`: the array TensorStore 0.1.85 would create (the reference's chunk choice,
- * its .zarray text, checked against TensorStore itself in @z/core's spec tests).
+ * its .zarray text, checked against TensorStore itself in @z/spec's tests).
  */
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 /*
  * Functions and constants @z/core's index exports as constants of this module rather than as
  * re-exports: with code splitting, esbuild keeps a re-exported module in what a page loads first
- * whenever a lazily loaded module uses it too (openArray loads creation on demand, openSpec uses
- * locations, info() the formatting), so a page that only reads would load them all. An unused
+ * whenever a lazily loaded module uses it too (openArray loads creation on demand, @z/spec's openSpec
+ * uses locations, info() the formatting), so a page that only reads would load them all. An unused
  * constant is left out with its import. They are the same functions as their modules' own,
  * typed in full here so that the API reference shows their signatures.
  */
@@ -15,6 +15,8 @@ import type { NdArrayLike } from "./nd-array.js";
 import * as info from "./info.js";
 import * as location from "./location.js";
 import * as objects from "./object-create.js";
+import * as values from "./values.js";
+import type { WriteSource } from "./values.js";
 
 /** Creates an array, with every ancestor group, and returns it opened. */
 export const create: (options: CreateOptions) => Promise<ZarrArray> = creation.create;
@@ -74,3 +76,10 @@ export const objectShorthand: (
   dtype: unknown,
   objectCodec: CodecConfig | undefined,
 ) => { dtype: DataType; objectCodec: CodecConfig } | undefined = objects.objectShorthand;
+/**
+ * A value to write into a selection of `shape`, checked and converted to `dtype` before any chunk
+ * is touched (`key` names the array in errors): one element, or a view broadcast to `shape` as
+ * numpy broadcasts. For views over arrays that write as arrays do (`@z/spec`'s field views).
+ */
+export const toWriteSource: (value: unknown, shape: readonly number[], dtype: DataType, key: string) => WriteSource =
+  values.toWriteSource;

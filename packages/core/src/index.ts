@@ -31,6 +31,7 @@ export {
   openLocation,
   OBJECT_CODEC_IDS,
   objectShorthand,
+  toWriteSource,
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
@@ -39,6 +40,7 @@ export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
 export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
+export type { WriteSource } from "./values.js";
 export * from "./errors.js";
 export { slice, ELLIPSIS, type BasicSelection, type BasicSelectionItem, type Slice } from "@z/indexing/basic";
 export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_KEY } from "./consolidated.js";
@@ -116,26 +118,3 @@ export {
 } from "@z/codecs/registry";
 export type { CodecDefinition, CodecImplementation, ConfiguredCodec, DefinedCodec } from "@z/codecs/define";
 export { defineCodec } from "./codec-definition.js";
-export {
-  openSpec,
-  openSpecStore,
-  specZarray,
-  parseSpecText,
-  SpecContext,
-  CachePool,
-  type SpecFieldView,
-  SpecError,
-  SpecUnsupportedError,
-  type ConcurrencyLimit,
-  type FieldViewOptions,
-  type KvStoreSpec,
-  type OpenSpecOptions,
-  type Provider,
-  type ResourceOf,
-  type Resources,
-  type SpecArray,
-  type SpecStore,
-  type SpecStores,
-  type S3KvStoreSpec,
-  type SpecS3Options,
-} from "./spec/index.js";

@@ -104,4 +104,3 @@ export async function openGroupPath(
 const joinPaths = (a: string, b: string | undefined): string => [a, b ?? ""].filter((p) => p !== "").join("/");
 
 export { WorkerPool, type WorkerPoolOptions } from "./node/worker-pool.js";
-export { openSpec, openSpecStore, nodeSpecStores } from "./node/spec.js";

@@ -1,5 +1,6 @@
-import { create, ZarrArray, type SpecArray } from "@z/core";
-import { openSpec } from "@z/core/node";
+import { create, ZarrArray } from "@z/core";
+import type { SpecArray } from "@z/spec";
+import { openSpec } from "@z/spec/node";
 import { dataTypeToJSON, parseDataType, type JsonObject, type JsonValue } from "@z/meta";
 import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, jsonFlag, settleCodecs } from "../array-options.js";
 import type { Command, Io, ParsedArgs } from "../command.js";
