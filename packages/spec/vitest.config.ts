@@ -1,5 +1,11 @@
 import { defineProject } from "vitest/config";
-import { encodersSetup, generousTimeouts, s3ServerSetup, testServerSetup, workspaceAliases } from "../../vitest.shared.ts";
+import {
+  encodersSetup,
+  generousTimeouts,
+  s3ServerSetup,
+  testServerSetup,
+  workspaceAliases,
+} from "../../vitest.shared.ts";
 
 export default defineProject({
   resolve: { alias: workspaceAliases },
