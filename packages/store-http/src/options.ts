@@ -65,8 +65,7 @@ export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
     return resolved;
   };
   return {
-    transport:
-      options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetch),
+    transport: options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetch),
     headers: headerRecord(options.headers),
     concurrency: number("concurrency", options.concurrency, 6, { integer: true, min: 1 }),
     retries: number("retries", options.retries, 3, { integer: true }),

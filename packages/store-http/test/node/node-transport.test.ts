@@ -98,7 +98,6 @@ describe("bodies", () => {
     expect(same(chunked)).toBe(true);
     expect(isPlain(chunked)).toBe(true);
   });
-
 });
 
 describe("Content-Encoding", () => {
