@@ -18,24 +18,23 @@ export interface FetchTransportOptions {
 
 /** Requests with `fetch` (which decodes Content-Encoding itself). */
 export function fetchTransport(fetcher: FetchFunction, options: FetchTransportOptions = {}): Transport {
-  const redirect = options.redirect ?? "follow";
-  const cache = options.cache === undefined ? {} : { cache: options.cache };
+  const { redirect = "follow", cache } = options;
   return async ({ method, url, headers, body, signal }) => {
+    // An undefined `body` or `cache` is as good as none (WebIDL dictionaries skip them). A copy of
+    // the body would be made by fetch anyway; pass a plain ArrayBuffer-backed view.
     const response = await fetcher(url, {
       method,
       headers,
-      // A copy would be made by fetch anyway; pass a plain ArrayBuffer-backed view.
-      ...(body === undefined ? {} : { body: body as Uint8Array<ArrayBuffer> }),
+      body: body as Uint8Array<ArrayBuffer>,
       signal,
       redirect,
-      ...cache,
+      cache,
     });
     return {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
-      // A HEAD has no body, whatever its Content-Length says.
-      body: async () => (method === "HEAD" ? new Uint8Array(0) : readBody(response)),
+      body: () => readBody(response),
       discard: () => discardBody(response),
     };
   };

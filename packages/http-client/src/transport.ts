@@ -21,7 +21,7 @@ export interface TransportResponse {
   readonly statusText: string;
   readonly headers: { get(name: string): string | null };
   /**
-   * The whole body, decoded when it came with a Content-Encoding (empty for a HEAD). A body of
+   * The whole body, decoded when it came with a Content-Encoding. A body of
    * another length than its Content-Length rejects with a `TransientFailure`, a connection lost
    * part way with an `Error` saying what went wrong.
    */

@@ -25,11 +25,19 @@ const S3_FETCH: FetchTransportOptions = {
 
 /** Requests with `fetch`: no redirects followed, never from a browser's HTTP cache. */
 export function fetchTransport(fetcher: FetchFunction): Transport {
-  return anyFetchTransport(fetcher, S3_FETCH);
+  return headless(anyFetchTransport(fetcher, S3_FETCH));
+}
+
+/** `transport` with no body for a HEAD, whatever its Content-Length says (the store reads every answer's). */
+function headless(transport: Transport): Transport {
+  return async (request) => {
+    const response = await transport(request);
+    return request.method === "HEAD" ? { ...response, body: async () => new Uint8Array(0) } : response;
+  };
 }
 
 /** `fetch` with `globalThis.fetch`, looked up at each request (so it can be replaced or mocked). */
-export const globalFetchTransport: Transport = anyGlobalFetchTransport(S3_FETCH, "the S3Store options");
+export const globalFetchTransport: Transport = headless(anyGlobalFetchTransport(S3_FETCH, "the S3Store options"));
 
 let defaultTransport: Transport | undefined;
 
