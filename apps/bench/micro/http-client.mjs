@@ -1,7 +1,7 @@
 // One process of the HTTP micro-benchmark (http.mjs starts it): reads R1 over HTTP `--reps` times
 // with one transport and prints one JSON line of times. The first repetition is the process's
 // cold one, the others warm (as `pnpm bench` counts them).
-//   --transport ours            @z/store-http's default in Node (store-http/src/node/)
+//   --transport ours            @z/store-http's default in Node (@z/http-client/node, http-client/src/node/)
 //               fetch           HttpStore({ fetch: globalThis.fetch }): Node's bundled undici fetch
 //               undici-fetch    HttpStore({ fetch: undici.fetch }), undici 7 from npm
 //               undici-request  HttpStore over undici.request()

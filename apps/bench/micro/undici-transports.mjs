@@ -1,5 +1,5 @@
 // Two @z/store-http transports (src/transport.ts) over undici 7, to measure against ours
-// (store-http/src/node/) and fetch on the H1 case: `request()` (undici's documented fast API, a
+// (@z/http-client/node, http-client/src/node/) and fetch on the H1 case: `request()` (undici's documented fast API, a
 // Pool per origin under its Agent) and `dispatch()` with a handler copying each body straight
 // into one buffer of its Content-Length (the least undici can do per response). Enough of a
 // transport for GETs of a benchmark: no redirects, no Content-Encoding.

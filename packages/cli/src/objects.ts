@@ -20,12 +20,13 @@ import {
   type DataType,
   type JsonValue,
   type TypedArray,
+  pythonStrRepr,
 } from "@z/meta";
 import { fromBase64, toBase64 } from "./base64-text.js";
 import { CommandError } from "./command.js";
 import { elementFromJson, elementJson, readElements, writeElements } from "./elements.js";
 import { bytesToTyped, typedToBytes } from "./nd.js";
-import { pyBytesRepr, pyStrRepr } from "./python-repr.js";
+import { pyBytesRepr } from "./python-repr.js";
 import { arrayRepr } from "./repr/array-repr.js";
 
 /** An object array's object codec: the first of its filters, where zarr-python puts it. */
@@ -76,13 +77,13 @@ export function pyRepr(value: unknown): string {
   if (typeof value === "number")
     return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? String(value) : pyFloatRepr(value);
   if (value instanceof JsonFloat) return pyFloatRepr(value.value);
-  if (typeof value === "string") return pyStrRepr(value);
+  if (typeof value === "string") return pythonStrRepr(value);
   if (value instanceof Uint8Array) return pyBytesRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
   if (value instanceof Map) return `{${[...value].map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
   if (isPlainObject(value))
     return `{${Object.entries(value)
-      .map(([k, v]) => `${pyStrRepr(k)}: ${pyRepr(v)}`)
+      .map(([k, v]) => `${pythonStrRepr(k)}: ${pyRepr(v)}`)
       .join(", ")}}`;
   const ext = value as { type?: unknown; data?: unknown };
   if (typeof ext.type === "number" && ext.data instanceof Uint8Array)

@@ -1,29 +1,7 @@
 // Python's `repr` of the few value types this package prints or writes the way Python does
 // (`.npy` headers, numpy-style array text).
 
-const NON_PRINTABLE = /[\p{C}\p{Zl}\p{Zp}\p{Zs}]/u;
-
-/** Python's `repr(str)`: single quotes unless the text has `'` and no `"`; unprintable characters escaped. */
-export function pyStrRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (char === quote || char === "\\") out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (char !== " " && NON_PRINTABLE.test(char)) out += pyEscape(code);
-    else out += char;
-  }
-  return out + quote;
-}
-
-function pyEscape(code: number): string {
-  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
-  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
-  return `\\U${code.toString(16).padStart(8, "0")}`;
-}
+// `repr(str)` is @z/meta's `pythonStrRepr`.
 
 /** Python's `repr(bytes)`: `b'...'` with printable ASCII as is, everything else as `\xhh`. */
 export function pyBytesRepr(bytes: Uint8Array): string {

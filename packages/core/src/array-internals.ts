@@ -1,6 +1,6 @@
 /*
  * What the parts of `ZarrArray` that load on first use (array-write.ts: writing and resizing;
- * array-extra.ts: checksums, chunk counts, `info`, `islice`, views) reach of an array: its public face and its
+ * array-stored.ts: checksums, chunk counts, `info`; array-islice.ts; array-views.ts) reach of an array: its public face and its
  * private state, handed over by the class (see `ZarrArray`'s static block). A page that only reads
  * never loads those parts.
  */

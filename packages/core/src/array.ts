@@ -119,7 +119,7 @@ const RAW_PARTS_BYTES = 256 << 10;
 
 /** Set by `ZarrArray`'s static block (it reaches a private field): see `createdLayout`. */
 let settleFlat: (array: ZarrArray) => void;
-/** Set by `ZarrArray`'s static block: what its parts loaded on first use reach (array-write.ts, array-extra.ts). */
+/** Set by `ZarrArray`'s static block: what its parts loaded on first use reach (array-write.ts, array-stored.ts, array-islice.ts, array-views.ts). */
 let internalsOf: (array: ZarrArray) => ArrayInternals;
 
 /**
@@ -684,7 +684,7 @@ export class ZarrArray {
     end?: number,
     options: RunOptions = {},
   ): AsyncGenerator<NdArray<T>> {
-    const { islice } = await import("./array-extra.js");
+    const { islice } = await import("./array-islice.js");
     yield* islice<T>(this, start, end, options);
   }
 
@@ -753,7 +753,7 @@ export class ZarrArray {
    * `readOnly`) write data, but never changes the stored `.zarray`.
    */
   async view(options: ViewOptions = {}): Promise<ZarrArray> {
-    const { viewMetadata } = await import("./array-extra.js");
+    const { viewMetadata } = await import("./array-views.js");
     const meta = viewMetadata(this.#meta, options);
     const registry = this.#options.registry ?? defaultCodecRegistry();
     const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
@@ -773,7 +773,7 @@ export class ZarrArray {
 
   /** A read-only view converting values to `dtype` on read, as zarr-python's `astype`. */
   async astype(dtype: string | DataType): Promise<ZarrArray> {
-    const { astypeView } = await import("./array-extra.js");
+    const { astypeView } = await import("./array-views.js");
     return this.view(astypeView(this.#meta, dtype));
   }
 
@@ -785,7 +785,7 @@ export class ZarrArray {
    * `attrs`).
    */
   async digest(hashname: HashName = "sha1", options: RunOptions = {}): Promise<Uint8Array> {
-    const { digest } = await import("./array-extra.js");
+    const { digest } = await import("./array-stored.js");
     return digest(internalsOf(this), hashname, options);
   }
 
@@ -838,7 +838,7 @@ export class ZarrArray {
 
   /** The chunk keys of this array present in the store (needs a listable store). */
   async initializedChunkKeys(options: RunOptions = {}): Promise<string[]> {
-    const { initializedChunkKeys } = await import("./array-extra.js");
+    const { initializedChunkKeys } = await import("./array-stored.js");
     return initializedChunkKeys(internalsOf(this), options);
   }
 
@@ -849,13 +849,13 @@ export class ZarrArray {
 
   /** Bytes stored for this array: metadata, attributes and chunks; `undefined` when the store cannot list. */
   async nbytesStored(options: RunOptions = {}): Promise<number | undefined> {
-    const { nbytesStored } = await import("./array-extra.js");
+    const { nbytesStored } = await import("./array-stored.js");
     return nbytesStored(internalsOf(this), options);
   }
 
   /** A text report like zarr-python's `Array.info`. */
   async info(options: RunOptions = {}): Promise<string> {
-    const { info } = await import("./array-extra.js");
+    const { info } = await import("./array-stored.js");
     return info(internalsOf(this), options);
   }
 }

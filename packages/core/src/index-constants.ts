@@ -1,10 +1,11 @@
 /*
- * Functions and constants @z/core's index exports as constants of this module rather than as
- * re-exports: with code splitting, esbuild keeps a re-exported module in what a page loads first
- * whenever a lazily loaded module uses it too (openArray loads creation on demand, @z/spec's openSpec
- * uses locations, info() the formatting), so a page that only reads would load them all. An unused
- * constant is left out with its import. They are the same functions as their modules' own,
- * typed in full here so that the API reference shows their signatures.
+ * A bundler workaround (esbuild's code splitting), nothing more: functions and constants
+ * @z/core's index exports as constants of this module rather than as re-exports. With code
+ * splitting, esbuild keeps a re-exported module in what a page loads first whenever a lazily
+ * loaded module uses it too (openArray loads creation on demand, @z/spec's openSpec uses locations, info()
+ * the formatting), so a page that only reads would load them all. An unused constant is left out
+ * with its import. They are the same functions as their modules' own, typed in full here so that
+ * the API reference shows their signatures.
  */
 import type { ArrayMetadata, CodecConfig, DataType, TypedArray } from "@z/meta";
 import type { ZarrArray } from "./array.js";

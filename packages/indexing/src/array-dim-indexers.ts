@@ -1,6 +1,6 @@
 import type { OrthogonalDimIndexer } from "./dim-indexer.js";
 import { SelectionError } from "./errors.js";
-import { asRange, groupByKey, outPositions, type Groups } from "./group.js";
+import { asRange, groupByKey, outPositions, type Groups } from "./group-by-key.js";
 import { wrapAndCheck } from "./read-index-array.js";
 import type { OrthogonalDimProjection } from "./projection.js";
 

@@ -1,6 +1,6 @@
 import { checkGrid } from "./basic-indexer.js";
 import { SelectionError } from "./errors.js";
-import { groupByKey, outPositions, type Groups } from "./group.js";
+import { groupByKey, outPositions, type Groups } from "./group-by-key.js";
 import { cStrides, type IndexArray } from "./index-array.js";
 import { readIndexArray, wrapAndCheck } from "./read-index-array.js";
 import type { PointChunkProjection } from "./projection.js";

@@ -27,6 +27,8 @@ export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
+export { checkByteRange } from "./byte-range.js";
+export { pythonStrRepr } from "./python-repr.js";
 // For stores over a network (@z/store-http, @z/store-s3, a store of one's own): a concurrency
 // bound and retries with backoff.
 export { Semaphore } from "./semaphore.js";

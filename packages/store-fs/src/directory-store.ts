@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, type 
 import { dirname, join, resolve, sep } from "node:path";
 import {
   StoreError,
+  checkByteRange,
   checkKey,
   type ByteRange,
   type DirectoryListing,
@@ -214,7 +215,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
    */
   async getRange(key: string, range: ByteRange, options: StoreOptions = {}): Promise<Uint8Array | undefined> {
     const path = this.filePath(key);
-    checkRange(key, range);
+    checkByteRange(key, range);
     options.signal?.throwIfAborted();
     if (!("suffixLength" in range) && range.length !== undefined && range.length <= DIRECT_RANGE) {
       // The common case (a chunk's header, its blocks): no fstat, the buffer is the length asked for.
@@ -282,7 +283,7 @@ export class DirectoryStore implements WritableStore, ListableStore {
    */
   getRangeSyncInto(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined {
     const path = this.filePath(key);
-    checkRange(key, range);
+    checkByteRange(key, range);
     if (this.#ownFs) throw new StoreError(`getRangeSync cannot use the replaced fs of this store (${key})`, { key });
     let fd: number;
     try {
@@ -503,22 +504,4 @@ function owned(buffer: Uint8Array): Uint8Array {
     return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
   }
   return new Uint8Array(buffer);
-}
-
-function checkRange(key: string, range: ByteRange): void {
-  const fields: [string, number | undefined][] =
-    "suffixLength" in range
-      ? [["suffixLength", range.suffixLength]]
-      : [
-          ["offset", range.offset],
-          ["length", range.length],
-        ];
-  for (const [name, value] of fields) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(
-        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
-        { key },
-      );
-    }
-  }
 }

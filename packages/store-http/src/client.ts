@@ -1,134 +1,25 @@
-import { StoreError, parseRetryAfter, retryDelay, Semaphore, sleep } from "@z/meta";
-import { HttpStoreError, TransientFailure } from "./errors.js";
+import { HttpClient } from "@z/http-client";
+import { HttpStoreError } from "./errors.js";
 import type { ResolvedHttpOptions } from "./options.js";
-import type { TransportResponse } from "./transport.js";
-
-export interface HttpRequest {
-  method: "GET" | "HEAD" | "PUT" | "DELETE";
-  url: URL;
-  /** The store key the request is for, for error messages. */
-  key?: string;
-  /** Lower-case names: they replace the options' headers of the same name. */
-  headers?: Record<string, string>;
-  body?: Uint8Array;
-  signal?: AbortSignal;
-}
 
 /**
- * Turns a response into a result, inside the attempt (so reading the body holds a concurrency
- * slot and counts towards the timeout). Throw a {@link TransientFailure} to try again, anything
- * else to fail at once.
+ * The client {@link HttpStore} and {@link HttpByteSource} send with (`@z/http-client`'s, with the
+ * options' headers under each request's): retries exhausted end in an {@link HttpStoreError}.
  */
-export type ResponseHandler<T> = (response: TransportResponse) => Promise<T>;
-
-/**
- * Sends requests with the options' transport (`fetch`, or the Node transport in Node): at most
- * `concurrency` at once, each attempt bounded by `timeout`, retried with backoff on transient
- * failures, aborted by the caller's signal (whose reason is then thrown as it is, at any point:
- * waiting for a slot, in flight, between attempts).
- */
-export class HttpClient {
-  readonly #options: ResolvedHttpOptions;
-  readonly #slots: Semaphore;
-
-  constructor(options: ResolvedHttpOptions) {
-    this.#options = options;
-    this.#slots = new Semaphore(options.concurrency);
-  }
-
-  async send<T>(request: HttpRequest, handle: ResponseHandler<T>): Promise<T> {
-    const { retries, retryDelay: base, maxRetryDelay } = this.#options;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.#attempt(request, handle);
-      } catch (err) {
-        if (!(err instanceof TransientFailure)) throw err;
-        if (attempt >= retries) {
-          const tries = attempt + 1;
-          throw new HttpStoreError(
-            `${request.method} ${request.url.href} failed${tries > 1 ? ` after ${tries} attempts` : ""}: ${err.message}`,
-            {
-              method: request.method,
-              url: request.url.href,
-              status: err.status,
-              key: request.key,
-              cause: err.cause ?? err,
-            },
-          );
-        }
-        await sleep(retryDelay(attempt + 1, base, maxRetryDelay, err.retryAfter), request.signal);
-      }
-    }
-  }
-
-  async #attempt<T>(request: HttpRequest, handle: ResponseHandler<T>): Promise<T> {
-    const release = await this.#slots.acquire(request.signal);
-    const controller = new AbortController();
-    const callerSignal = request.signal;
-    const onAbort = () => controller.abort(callerSignal?.reason);
-    callerSignal?.addEventListener("abort", onAbort, { once: true });
-    const { timeout } = this.#options;
-    let timedOut = false;
-    const timer =
-      timeout > 0
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort(new TransientFailure(`no complete response within ${timeout} ms (timeout)`));
-          }, timeout)
-        : undefined;
-    // Whatever went wrong, the caller's abort and our timeout say best what happened.
-    const explain = (err: unknown, during: string): unknown => {
-      if (callerSignal?.aborted === true) return callerSignal.reason;
-      if (timedOut) return new TransientFailure(`no complete response within ${timeout} ms (timeout)`);
-      if (err instanceof TransientFailure || err instanceof StoreError) return err;
-      const detail = err instanceof Error ? describe(err) : String(err);
-      return new TransientFailure(`${during}: ${detail}`, undefined, undefined, { cause: err });
-    };
-    try {
-      callerSignal?.throwIfAborted();
-      const headers =
-        request.headers === undefined ? this.#options.headers : { ...this.#options.headers, ...request.headers };
-      let response: TransportResponse;
-      try {
-        response = await this.#options.transport({
+export function httpStoreClient(options: ResolvedHttpOptions): HttpClient {
+  return new HttpClient(options, {
+    headers: (request) =>
+      request.headers === undefined ? options.headers : { ...options.headers, ...request.headers },
+    exhausted: (request, err, tries) =>
+      new HttpStoreError(
+        `${request.method} ${request.url.href} failed${tries > 1 ? ` after ${tries} attempts` : ""}: ${err.message}`,
+        {
           method: request.method,
-          url: request.url,
-          headers,
-          body: request.body,
-          signal: controller.signal,
-        });
-      } catch (err) {
-        throw explain(err, "network error");
-      }
-      // 429 Too Many Requests is the server asking to come back later (often saying when, in
-      // Retry-After), like 503: retried, never a failure of the key.
-      if (response.status >= 500 || response.status === 429) {
-        await response.discard();
-        throw new TransientFailure(
-          `${response.status} ${response.statusText}`.trim(),
-          response.status,
-          parseRetryAfter(response.headers.get("retry-after")),
-        );
-      }
-      try {
-        return await handle(response);
-      } catch (err) {
-        await response.discard();
-        throw explain(err, "network error while reading the response");
-      }
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      callerSignal?.removeEventListener("abort", onAbort);
-      release();
-    }
-  }
-}
-
-/** An error's message with its cause's (undici says "fetch failed", the cause says why). */
-function describe(err: Error): string {
-  // Node's connection attempts to several addresses fail with an AggregateError and no message.
-  if (err instanceof AggregateError && err.message === "")
-    return err.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join("; ");
-  const cause = err.cause;
-  return cause instanceof Error && cause.message !== err.message ? `${err.message} (${cause.message})` : err.message;
+          url: request.url.href,
+          status: err.status,
+          key: request.key,
+          cause: err.cause ?? err,
+        },
+      ),
+  });
 }

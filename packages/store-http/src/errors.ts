@@ -24,20 +24,5 @@ export class HttpStoreError extends StoreError {
   }
 }
 
-/**
- * Thrown inside an attempt when trying again may help (a 5xx, a dropped connection, a truncated
- * body, a timeout). The retry loop catches it; when attempts run out, its message ends up in the
- * final {@link HttpStoreError}.
- */
-export class TransientFailure extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    /** How long the server asked us to wait (Retry-After), in milliseconds. */
-    readonly retryAfter?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "TransientFailure";
-  }
-}
+// Thrown inside an attempt when trying again may help; shared with @z/store-s3 (the client lives in @z/http-client).
+export { TransientFailure } from "@z/http-client";

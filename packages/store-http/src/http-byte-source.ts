@@ -1,10 +1,9 @@
 import type { ByteSource } from "@z/meta";
-import { HttpClient } from "./client.js";
+import { isHtml, isOk, type HttpClient, type TransportResponse } from "@z/http-client";
+import { httpStoreClient } from "./client.js";
 import { HttpStoreError } from "./errors.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
 import { parseContentRange, partialMismatch } from "./ranges.js";
-import { isHtml } from "./response-body.js";
-import { isOk, type TransportResponse } from "./transport.js";
 
 /**
  * One remote file read with HTTP range requests, with the retries, concurrency limit and timeouts
@@ -24,7 +23,7 @@ export class HttpByteSource implements ByteSource {
 
   constructor(url: string | URL, options: HttpOptions = {}) {
     this.url = new URL(url);
-    this.#client = new HttpClient(resolveHttpOptions(options));
+    this.#client = httpStoreClient(resolveHttpOptions(options));
   }
 
   /** The file's size in bytes, asked for once. */

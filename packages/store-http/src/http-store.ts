@@ -1,11 +1,10 @@
 import { StoreError, type ByteRange, type StoreOptions, type WritableStore } from "@z/meta";
-import { HttpClient } from "./client.js";
+import { isHtml, isOk, type HttpClient, type TransportResponse } from "@z/http-client";
+import { httpStoreClient } from "./client.js";
 import { HttpStoreError } from "./errors.js";
 import { baseUrl, keyUrl } from "./keys.js";
 import { resolveHttpOptions, type HttpOptions } from "./options.js";
 import { parseContentRange, partialMismatch, rangeHeader, sliceRange } from "./ranges.js";
-import { isHtml } from "./response-body.js";
-import { isOk, type TransportResponse } from "./transport.js";
 
 /** {@link HttpOptions} plus what a store does with responses and writes. */
 export interface HttpStoreOptions extends HttpOptions {
@@ -73,7 +72,7 @@ export class HttpStore implements WritableStore {
     this.url = baseUrl(url);
     this.writable = options.writable ?? false;
     this.dimensionSeparator = options.dimensionSeparator;
-    this.#client = new HttpClient(resolveHttpOptions(options));
+    this.#client = httpStoreClient(resolveHttpOptions(options));
     this.#rejectHtml = options.rejectHtml ?? true;
     const missing = options.missingStatuses ?? [404];
     for (const status of missing) {

@@ -1,7 +1,10 @@
 import { StoreError } from "@z/meta";
-import { fetchTransport, globalFetchTransport } from "./fetch-transport.js";
+import { fetchTransport, globalFetchTransport, type Transport } from "@z/http-client";
 import { headerRecord } from "./headers.js";
-import { getDefaultTransport, type Transport } from "./transport.js";
+import { getDefaultTransport } from "./transport.js";
+
+/** `globalThis.fetch`, following redirects. */
+const globalFetch = globalFetchTransport();
 
 /** How requests are made: shared by {@link HttpStore} and {@link HttpByteSource}. */
 export interface HttpOptions {
@@ -62,8 +65,7 @@ export function resolveHttpOptions(options: HttpOptions): ResolvedHttpOptions {
     return resolved;
   };
   return {
-    transport:
-      options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetchTransport),
+    transport: options.fetch !== undefined ? fetchTransport(options.fetch) : (getDefaultTransport() ?? globalFetch),
     headers: headerRecord(options.headers),
     concurrency: number("concurrency", options.concurrency, 6, { integer: true, min: 1 }),
     retries: number("retries", options.retries, 3, { integer: true }),

@@ -1,4 +1,4 @@
-import { StoreError, type ByteRange } from "@z/meta";
+import { checkByteRange, type ByteRange } from "@z/meta";
 
 /**
  * The Range header for `range`. A zero-length range cannot be asked for, yet a missing key must
@@ -6,7 +6,7 @@ import { StoreError, type ByteRange } from "@z/meta";
  * answer then means the key exists and is shorter).
  */
 export function rangeHeader(key: string, range: ByteRange): { header: string; probe: boolean } {
-  checkRange(key, range);
+  checkByteRange(key, range);
   if ("suffixLength" in range) {
     return range.suffixLength === 0
       ? { header: "bytes=-1", probe: true }
@@ -75,22 +75,4 @@ export function sliceRange(value: Uint8Array, range: ByteRange): Uint8Array {
     start,
     range.length === undefined ? value.length : Math.min(value.length, range.offset + range.length),
   );
-}
-
-function checkRange(key: string, range: ByteRange): void {
-  const fields: [string, number | undefined][] =
-    "suffixLength" in range
-      ? [["suffixLength", range.suffixLength]]
-      : [
-          ["offset", range.offset],
-          ["length", range.length],
-        ];
-  for (const [name, value] of fields) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(
-        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
-        { key },
-      );
-    }
-  }
 }

@@ -1,36 +1,8 @@
-/**
- * The seam between {@link HttpClient} (slots, timeouts, retries) and whatever sends the bytes:
- * `fetch` everywhere (fetch-transport.ts), in Node our HTTP/1.1 client or `node:https` (node/node-transport.ts). A
- * transport makes one attempt, follows redirects, and hands back a response whose body is read
- * whole or thrown away, nothing in between, so no transport has to build a WHATWG `Response`.
- */
-export interface TransportRequest {
-  method: "GET" | "HEAD" | "PUT" | "DELETE";
-  url: URL;
-  /** Every header to send (the options' and the request's, merged), by lower-case name. */
-  headers: Readonly<Record<string, string>>;
-  body?: Uint8Array;
-  /** Aborts the attempt: a pending `send` or `body()` then rejects. */
-  signal: AbortSignal;
-}
+import type { Transport } from "@z/http-client";
 
-export interface TransportResponse {
-  status: number;
-  statusText: string;
-  headers: { get(name: string): string | null };
-  /**
-   * The whole body, decoded when it came with a Content-Encoding. A body of another length than
-   * its Content-Length rejects with a `TransientFailure` or an `Error` saying what went wrong.
-   */
-  body(): Promise<Uint8Array>;
-  /** Lets go of the body unread, so the connection can serve another request. */
-  discard(): Promise<void>;
-}
-
-export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
-
-/** A 2xx status. */
-export const isOk = (status: number): boolean => status >= 200 && status < 300;
+// The seam between the client and whatever sends the bytes lives in @z/http-client; here only
+// which transport this package's stores use by default.
+export { isOk, type Transport, type TransportRequest, type TransportResponse } from "@z/http-client";
 
 let defaultTransport: Transport | undefined;
 

@@ -48,21 +48,6 @@ export class S3StoreError extends StoreError {
   }
 }
 
-/**
- * Thrown inside an attempt when trying again may help (a 5xx, `SlowDown`, a dropped connection, a
- * truncated body, a timeout). The retry loop catches it; when attempts run out, its message ends
- * up in the final {@link S3StoreError}.
- */
-export class TransientFailure extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    readonly s3Code?: string,
-    /** How long the server asked us to wait (Retry-After), in milliseconds. */
-    readonly retryAfter?: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "TransientFailure";
-  }
-}
+// Thrown inside an attempt when trying again may help (its `code` the S3 error code, e.g.
+// `SlowDown`); shared with @z/store-http (the client lives in @z/http-client).
+export { TransientFailure } from "@z/http-client";

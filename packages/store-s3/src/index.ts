@@ -3,7 +3,7 @@
  * interoperability mode): ranged GETs, PUT, DELETE, ListObjectsV2 listings, SigV4 signing (by
  * aws4fetch), retries with backoff and bounded concurrency, over `fetch`. Browser-safe; in Node
  * (the package's `node` export condition) the `AWS_*` environment variables fill in what the
- * options leave out, and requests go through `node:http`/`node:https` instead of `fetch`.
+ * options leave out, and requests go through `@z/http-client`'s HTTP/1.1 client and `node:https` instead of `fetch`.
  *
  * ```ts
  * import { S3Store } from "@z/store-s3";

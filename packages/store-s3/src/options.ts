@@ -80,7 +80,7 @@ export interface S3StoreOptions {
   listPageSize?: number;
   /**
    * The `fetch` to send requests with. Default: in Node (the package's `node` export condition)
-   * `node:http`/`node:https` with keep-alive connections, which costs far less CPU than Node's
+   * `@z/http-client`'s HTTP/1.1 client (`node:https` for `https:`) with keep-alive connections, which costs far less CPU than Node's
    * `fetch` on large values; elsewhere `globalThis.fetch`, looked up at each request.
    */
   fetch?: FetchFunction;

@@ -1,4 +1,4 @@
-import { checkKey, StoreError, type ByteRange } from "@z/meta";
+import { checkByteRange, checkKey, StoreError, type ByteRange } from "@z/meta";
 
 // A zip cannot be escaped, but tools that extract it can be: keys follow the shared rules of @z/meta.
 export { checkKey };
@@ -23,21 +23,7 @@ export function checkListPrefix(prefix: string): void {
 
 /** `range` clamped to a value of `size` bytes, like `Uint8Array.prototype.slice`. */
 export function clampRange(key: string, range: ByteRange, size: number): { start: number; end: number } {
-  const fields: [string, number | undefined][] =
-    "suffixLength" in range
-      ? [["suffixLength", range.suffixLength]]
-      : [
-          ["offset", range.offset],
-          ["length", range.length],
-        ];
-  for (const [name, value] of fields) {
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-      throw new StoreError(
-        `invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer, got ${value}`,
-        { key },
-      );
-    }
-  }
+  checkByteRange(key, range);
   if ("suffixLength" in range) return { start: Math.max(0, size - range.suffixLength), end: size };
   const start = Math.min(range.offset, size);
   return { start, end: range.length === undefined ? size : Math.min(size, range.offset + range.length) };

@@ -1,7 +1,7 @@
 // xarray's Dataset repr (xarray/core/formatting.py, display_width 80 and display_max_rows 12): a
 // summary of dimensions, coordinates (index coordinates with their values, as xarray holds them
 // in memory), data variables and attributes, as `print(xr.open_dataset(path, engine="zarr"))`.
-import { formatPythonFloat } from "@z/meta";
+import { formatPythonFloat, pythonStrRepr } from "@z/meta";
 import { CFDatetime } from "./cf/cftime.js";
 import { civilFromDays, NAT } from "./cf/times.js";
 import type { Dataset } from "./dataset.js";
@@ -20,22 +20,6 @@ function prettyPrint(text: string, width: number): string {
 
 function maybeTruncate(text: string, width = 500): string {
   return text.length > width ? `${text.slice(0, width - 3)}...` : text;
-}
-
-/** Python's `repr(str)`. */
-export function pythonRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (char === quote || char === "\\") out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += char;
-  }
-  return out + quote;
 }
 
 /** Python's `repr(bytes)` of bytes held as Latin-1 text. */
@@ -172,12 +156,12 @@ function formatItem(values: Values, i: number): string {
     case "b":
       return value ? "True" : "False";
     case "U":
-      return pythonRepr(value as string);
+      return pythonStrRepr(value as string);
     case "S":
       return bytesRepr(value as string);
     case "O":
       if (value === null) return "nan";
-      if (typeof value === "string") return pythonRepr(value);
+      if (typeof value === "string") return pythonStrRepr(value);
       if (typeof value === "boolean") return value ? "True" : "False";
       if (typeof value === "number") return formatPythonFloat(value).replace(/^NaN$/, "nan");
       return String(value);
@@ -267,7 +251,7 @@ function summarizeVariable(
 export function pythonStr(value: unknown, nested = false): string {
   if (value === null) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "string") return nested ? pythonRepr(value) : value;
+  if (typeof value === "string") return nested ? pythonStrRepr(value) : value;
   if (typeof value === "bigint") return String(value);
   if (typeof value === "number") {
     if (Number.isNaN(value)) return "nan";
@@ -278,7 +262,7 @@ export function pythonStr(value: unknown, nested = false): string {
   if (value instanceof CFDatetime) return value.toString();
   if (typeof value === "object")
     return `{${Object.entries(value as object)
-      .map(([k, v]) => `${pythonRepr(k)}: ${pythonStr(v, true)}`)
+      .map(([k, v]) => `${pythonStrRepr(k)}: ${pythonStr(v, true)}`)
       .join(", ")}}`;
   return String(value);
 }

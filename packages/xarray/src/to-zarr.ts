@@ -1,18 +1,11 @@
 import { consolidateMetadata, create, openGroup, type RunOptions, ZarrArray } from "@z/core";
 import { joinPath, normalizeStoragePath, type JsonValue, type Store } from "@z/meta";
-import {
-  defaultFillValue,
-  encodeBools,
-  encodeDatetimes,
-  encodeDtype,
-  encodeMask,
-  encodeScaleOffset,
-  encodeStrings,
-  encodeTimedeltas,
-  encodeUnsigned,
-  type Encoding,
-  utf32Data,
-} from "./cf/encode.js";
+import { encodeDtype } from "./cf/cast.js";
+import type { Encoding } from "./cf/encoding.js";
+import { defaultFillValue, encodeMask, encodeUnsigned } from "./cf/mask.js";
+import { encodeScaleOffset } from "./cf/scale.js";
+import { encodeBools, encodeStrings, utf32Data } from "./cf/strings.js";
+import { encodeDatetimes, encodeTimedeltas } from "./cf/times.js";
 import { CFDatetime } from "./cf/cftime.js";
 import { openDataset, type Dataset, DIMENSION_KEY } from "./dataset.js";
 import { kindOf, itemsizeOf } from "./dtype.js";

@@ -2,9 +2,17 @@
 // holding a Python dict literal {'descr', 'fortran_order', 'shape'}, then the raw elements. Headers
 // are written byte for byte as `np.save` writes them, and read as `np.load` reads them.
 
-import { dataTypeToJSON, parseDataType, ZarrError, type DataType, type JsonValue, type StructuredField } from "@z/meta";
+import {
+  dataTypeToJSON,
+  parseDataType,
+  ZarrError,
+  type DataType,
+  type JsonValue,
+  type StructuredField,
+  pythonStrRepr,
+} from "@z/meta";
 import { CommandError } from "../command.js";
-import { pyStrRepr, pyTupleRepr } from "../python-repr.js";
+import { pyTupleRepr } from "../python-repr.js";
 import { parsePyLiteral, PyLiteralError, PyTuple, type PyValue } from "./python-literal.js";
 
 export { parsePyLiteral, PyTuple, type PyValue } from "./python-literal.js";
@@ -163,10 +171,10 @@ export function descrRepr(dtype: DataType): string {
 }
 
 function reprJsonDescr(json: JsonValue): string {
-  if (typeof json === "string") return pyStrRepr(json);
+  if (typeof json === "string") return pythonStrRepr(json);
   const fields = (json as readonly JsonValue[]).map((entry) => {
     const [name, type, shape] = entry as readonly JsonValue[];
-    const parts = [pyStrRepr(name as string), reprJsonDescr(type!)];
+    const parts = [pythonStrRepr(name as string), reprJsonDescr(type!)];
     if (shape !== undefined) parts.push(pyTupleRepr(shape as number[]));
     return `(${parts.join(", ")})`;
   });

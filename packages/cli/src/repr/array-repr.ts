@@ -3,10 +3,10 @@
 // of objects (whose elements' text the caller gives).
 
 import type { DataType, SimpleDataType } from "@z/meta";
-import { typestr } from "@z/meta";
+import { typestr, pythonStrRepr } from "@z/meta";
 import { type Complex, NAT, readElements, type Struct, type ElementValue, type Nested } from "../elements.js";
 import { numpyDtypeName } from "../dtype-text.js";
-import { pyBytesRepr, pyStrRepr, pyTupleRepr } from "../python-repr.js";
+import { pyBytesRepr, pyTupleRepr } from "../python-repr.js";
 import { datetimeString, splitUnit } from "./datetime.js";
 import { formatPositional, formatScientific, type FormatOptions } from "./float-format.js";
 
@@ -354,7 +354,7 @@ function formatterFor(dtype: DataType, values: readonly ElementValue[], is0d: bo
     case "S":
       return (v) => pyBytesRepr(v as Uint8Array);
     case "U":
-      return (v) => pyStrRepr(v as string);
+      return (v) => pythonStrRepr(v as string);
     case "V":
       return (v) => `b'${[...(v as Uint8Array)].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("")}'`;
     case "O":

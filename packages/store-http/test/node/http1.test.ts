@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import "../../src/index-node.js";
 import { HttpStore } from "@z/store-http";
-import { nodeTransport } from "../../src/node/node-transport.js";
+import { nodeTransport } from "@z/http-client/node";
 import type { TransportRequest } from "../../src/transport.js";
 import { rawServer, response, writeEach, type RawRequest } from "./raw-server.js";
 

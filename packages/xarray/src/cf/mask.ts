@@ -3,6 +3,10 @@
 import { float16Bits, roundToFloat16 } from "@z/meta";
 import { intDtype, kindOf, itemsizeOf, numericArray } from "../dtype.js";
 import { ByteString, bytesElement, latin1, numberAt, type Held } from "../values.js";
+import { float16FromBits } from "@z/meta";
+import { CFError } from "../errors.js";
+import { castNumbers, dtypeNamed } from "./cast.js";
+import { type Encoding, popToAttrs } from "./encoding.js";
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT16_MAX = 65504;
@@ -176,4 +180,102 @@ export function castFillToInt(fill: PyValue, dtype: string): PyValue {
   const bits = itemsizeOf(dtype) * 8;
   const wrapped = kindOf(dtype) === "u" ? BigInt.asUintN(bits, value) : BigInt.asIntN(bits, value);
   return bits === 64 ? wrapped : Number(wrapped);
+}
+
+// Encoding: `_FillValue`/`missing_value` (xarray's CFMaskCoder) and `_Unsigned` (UnsignedIntegerCoder).
+
+/**
+ * A fill value as the target dtype holds it (`dtype.type(fv)`): rounded to a float's precision,
+ * an integer wrapped to an integer's bits as NumPy 1.24 wraps (`np.int8(255)` is -1).
+ */
+function castScalar(value: unknown, dtype: string, state: Encoding, key: string): unknown {
+  if (isNull(value)) return value;
+  const kind = kindOf(dtype);
+  const n = typeof value === "boolean" ? Number(value) : value;
+  if (typeof n !== "number" && typeof n !== "bigint") return value;
+  if (kind === "f") {
+    const x = Number(n);
+    return dtype === "float32" ? Math.fround(x) : dtype === "float16" ? roundToFloat16(x) : x;
+  }
+  if (kind === "i" || kind === "u") {
+    if (typeof n === "number" && !Number.isInteger(n))
+      throw new CFError(`${state.name}: ${key} ${n} is not an integer of ${dtype}`, {
+        variable: state.name,
+        attribute: key,
+      });
+    const bits = itemsizeOf(dtype) * 8;
+    const wrapped = kind === "u" ? BigInt.asUintN(bits, BigInt(n)) : BigInt.asIntN(bits, BigInt(n));
+    return bits === 64 ? wrapped : Number(wrapped);
+  }
+  return value;
+}
+
+/** CFMaskCoder.encode: `_FillValue` (and `missing_value`) into attributes, NaN replaced by it. */
+export function encodeMask(state: Encoding): void {
+  const target = "dtype" in state.encoding ? dtypeNamed(state.encoding.dtype, state.name) : state.held.dtype;
+  const fv = state.encoding._FillValue;
+  const mv = state.encoding.missing_value;
+  if (fv !== undefined && fv !== null && mv !== undefined && mv !== null && !sameValue(fv, mv))
+    throw new CFError(`${state.name}: conflicting _FillValue (${String(fv)}) and missing_value (${String(mv)})`, {
+      variable: state.name,
+      attribute: "_FillValue",
+    });
+  if (fv !== undefined && fv !== null) {
+    state.encoding._FillValue = castScalar(fv, target, state, "_FillValue");
+    const fill = popToAttrs(state, "_FillValue");
+    if (!isNull(fill)) fillNaN(state, fill);
+  } else if (fv === null) {
+    delete state.encoding._FillValue;
+    state.attrs._FillValue = null;
+  }
+  if (mv !== undefined && mv !== null) {
+    state.encoding.missing_value = castScalar(mv, target, state, "missing_value");
+    const missing = popToAttrs(state, "missing_value");
+    if (!isNull(missing) && (fv === undefined || fv === null)) fillNaN(state, missing);
+  }
+}
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b ||
+  (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b)) ||
+  Number(a) === Number(b);
+
+/** `fillna`: NaN (and NaT) replaced by `fill` (floats only hold NaN; other data is unchanged). */
+function fillNaN(state: Encoding, fill: unknown): void {
+  const held = state.held;
+  const kind = kindOf(held.dtype);
+  if (held.dtype === "float16") {
+    const bits = (held.data as Uint16Array).slice();
+    const value = float16Bits(Number(fill));
+    for (let i = 0; i < bits.length; i++) if (Number.isNaN(float16FromBits(bits[i]!))) bits[i] = value;
+    state.held = { ...held, data: bits };
+  } else if (kind === "f") {
+    const data = (held.data as Float32Array | Float64Array).slice();
+    const value = Number(fill);
+    for (let i = 0; i < data.length; i++) if (Number.isNaN(data[i]!)) data[i] = value;
+    state.held = { ...held, data };
+  } else if (kind === "O") {
+    state.held = {
+      ...held,
+      data: (held.data as unknown[]).map((v) => (v === null || (typeof v === "number" && Number.isNaN(v)) ? fill : v)),
+    };
+  }
+}
+
+/** UnsignedIntegerCoder.encode: `_Unsigned: "true"` stores unsigned values in the signed type of their size. */
+export function encodeUnsigned(state: Encoding): void {
+  if (state.encoding._Unsigned !== "true") return;
+  popToAttrs(state, "_Unsigned");
+  const held = state.held;
+  const size = itemsizeOf(held.dtype);
+  const signed = `int${size * 8}`;
+  if ("_FillValue" in state.attrs && !isNull(state.attrs._FillValue))
+    state.attrs._FillValue = Number(BigInt.asIntN(size * 8, BigInt(state.attrs._FillValue as number)));
+  state.held = castNumbers(held, signed, state.name, true);
+}
+
+/** `maybe_default_fill_value`: floats get a NaN `_FillValue` unless one is given (or `null`). */
+export function defaultFillValue(state: Encoding): void {
+  if ("_FillValue" in state.attrs || "_FillValue" in state.encoding) return;
+  if (kindOf(state.held.dtype) === "f") state.attrs._FillValue = NaN;
 }

@@ -3,6 +3,8 @@
 import { itemsizeOf, kindOf } from "../dtype.js";
 import { CFError } from "../errors.js";
 import { numberAt, type Held } from "../values.js";
+import { numericArray } from "../dtype.js";
+import { type Encoding, popToAttrs } from "./encoding.js";
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 
@@ -90,4 +92,50 @@ export function applyScaleOffset(
     out[i] = x;
   }
   return { dtype, shape: held.shape, data: out };
+}
+
+// Encoding: packing with `scale_factor` and `add_offset` (xarray's CFScaleOffsetCoder).
+
+/** A `scale_factor`/`add_offset` given in encoding, as a number. */
+function packingNumber(state: Encoding, key: string): number | undefined {
+  const value = state.encoding[key];
+  if (value === undefined || value === null) return undefined;
+  const scalar = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (typeof scalar !== "number" && typeof scalar !== "bigint")
+    throw new CFError(`${state.name}: encoding ${key} must be a number`, { variable: state.name, attribute: key });
+  return Number(scalar);
+}
+
+/** CFScaleOffsetCoder.encode: `(values - add_offset) / scale_factor` in xarray's float dtype. */
+export function encodeScaleOffset(state: Encoding): void {
+  if (!("scale_factor" in state.encoding) && !("add_offset" in state.encoding)) return;
+  const held = state.held;
+  const kind = kindOf(held.dtype);
+  if (!(kind === "f" || kind === "i" || kind === "u"))
+    throw new CFError(`${state.name}: ${held.dtype} values cannot be packed`, {
+      variable: state.name,
+      attribute: "scale_factor",
+    });
+  const dtype = unpackedDtype(held.dtype, "add_offset" in state.encoding);
+  const offset = packingNumber(state, "add_offset");
+  const scale = packingNumber(state, "scale_factor");
+  popToAttrs(state, "add_offset");
+  popToAttrs(state, "scale_factor");
+  const length = held.shape.reduce((a, b) => a * b, 1);
+  const out = numericArray(dtype, length) as Float32Array | Float64Array;
+  // float32 in-place arithmetic with a Python float: in float32 unless it is beyond float32's range.
+  const f32 = (v: number): number => (Number.isFinite(v) && Math.abs(v) > FLOAT32_MAX ? v : Math.fround(v));
+  for (let i = 0; i < length; i++) {
+    let x = numberAt(held, i);
+    if (dtype === "float32") {
+      x = Math.fround(x);
+      if (offset !== undefined) x = Math.fround(x - f32(offset));
+      if (scale !== undefined) x = Math.fround(x / f32(scale));
+    } else {
+      if (offset !== undefined) x -= offset;
+      if (scale !== undefined) x /= scale;
+    }
+    out[i] = x;
+  }
+  state.held = { dtype, shape: held.shape, data: out };
 }

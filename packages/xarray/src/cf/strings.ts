@@ -3,6 +3,8 @@
 import { CFError } from "../errors.js";
 import { itemsizeOf, kindOf } from "../dtype.js";
 import { ByteString, bytesElement, latin1, numberAt, type Held } from "../values.js";
+import { latin1Bytes } from "../values.js";
+import { type Encoding, safeSet } from "./encoding.js";
 
 /**
  * `char_to_bytes`: `|S1` characters along the last dimension joined into `|S<n>` strings (the
@@ -98,4 +100,83 @@ function truthy(value: unknown): boolean {
   if (typeof value === "string") return value !== "";
   if (Array.isArray(value)) return value.length > 0;
   return Boolean(value);
+}
+
+// Encoding: booleans and strings as stored (xarray's BooleanCoder, EncodedStringCoder, CharacterArrayCoder).
+
+/** `maybe_encode_bools`: booleans as int8 with the attribute `dtype: "bool"`. */
+export function encodeBools(state: Encoding): void {
+  if (state.held.dtype !== "bool" || "dtype" in state.encoding || "dtype" in state.attrs) return;
+  state.attrs.dtype = "bool";
+  state.held = { dtype: "int8", shape: state.held.shape, data: Int8Array.from(state.held.data as Uint8Array) };
+}
+
+/**
+ * `ensure_dtype_not_object` and the zarr backend's string handling: object arrays of strings are
+ * stored as vlen UTF-8 (missing ones as ""), of bytes as fixed-width `|S`; `<U` stays `<U`; strings
+ * with `_Encoding` (or encoding dtype `S1`) are stored as their bytes in it.
+ */
+export function encodeStrings(state: Encoding): void {
+  const held = state.held;
+  const kind = kindOf(held.dtype);
+  const asChars = state.encoding.dtype === "S1" || state.encoding.dtype === "|S1";
+  const stringEncoding = state.encoding._Encoding ?? (asChars ? "utf-8" : undefined);
+  if ((kind === "U" || kind === "O") && stringEncoding !== undefined) {
+    delete state.encoding._Encoding;
+    if (typeof stringEncoding !== "string" || !/^utf-?8$/i.test(stringEncoding))
+      throw new CFError(`${state.name}: only _Encoding utf-8 is written`, {
+        variable: state.name,
+        attribute: "_Encoding",
+      });
+    safeSet(state, "_Encoding", "utf-8");
+    const encoder = new TextEncoder();
+    const strings = (held.data as unknown[]).map((v) => encoder.encode(v === null ? "" : String(v)));
+    state.held = fixedBytes(strings, held.shape);
+    return;
+  }
+  if (kind !== "O") return;
+  const values = held.data as unknown[];
+  const present = values.filter((v) => !(v === null || (typeof v === "number" && Number.isNaN(v))));
+  if (present.length === 0 && values.length > 0) {
+    state.held = { dtype: "float64", shape: held.shape, data: new Float64Array(values.length).fill(NaN) };
+    return;
+  }
+  const first = present[0];
+  if (typeof first === "string" || values.length === 0) {
+    state.held = { dtype: "object", shape: held.shape, data: values.map((v) => (typeof v === "string" ? v : "")) };
+  } else if (first instanceof ByteString) {
+    const bytes = values.map((v) => (v instanceof ByteString ? latin1Bytes(v.text)! : new Uint8Array(0)));
+    state.held = fixedBytes(bytes, held.shape);
+  } else if (typeof first === "boolean" || typeof first === "number") {
+    state.held = {
+      dtype: "float64",
+      shape: held.shape,
+      data: Float64Array.from(values, (v) => (v === null ? NaN : Number(v))),
+    };
+  } else {
+    throw new CFError(
+      `${state.name}: cannot store object values like ${String(first)} (xarray stores strings, bytes and numbers)`,
+      {
+        variable: state.name,
+      },
+    );
+  }
+}
+
+/** Bytes as `|S<n>` raw data, `n` the longest (at least 1). */
+function fixedBytes(values: Uint8Array[], shape: number[]): Held {
+  const width = Math.max(1, ...values.map((v) => v.length));
+  const data = new Uint8Array(values.length * width);
+  values.forEach((v, i) => data.set(v, i * width));
+  return { dtype: `|S${width}`, shape, data };
+}
+
+/** UTF-32 strings as `<U<n>` raw data (`n` the longest in code points, at least 1). */
+export function utf32Data(strings: readonly string[], width?: number): { data: Uint8Array; width: number } {
+  const points = strings.map((s) => [...s].map((c) => c.codePointAt(0)!));
+  const n = width ?? Math.max(1, ...points.map((p) => p.length));
+  const data = new Uint8Array(strings.length * n * 4);
+  const view = new DataView(data.buffer);
+  points.forEach((p, i) => p.forEach((c, j) => view.setUint32((i * n + j) * 4, c, true)));
+  return { data, width: n };
 }

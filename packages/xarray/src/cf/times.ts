@@ -5,7 +5,8 @@ import { CFError } from "../errors.js";
 import { kindOf } from "../dtype.js";
 import { numberAt, type Held } from "../values.js";
 import { type Calendar, isStandardCalendar, requireCalendar } from "./calendar.js";
-import { type CFDatetime, cftimeMicros, cftimeUnits } from "./cftime.js";
+import { CFDatetime, cftimeMicros, cftimeUnits } from "./cftime.js";
+import { type Encoding, safeSet } from "./encoding.js";
 
 /** NumPy's NaT: the smallest int64. */
 export const NAT = -(2n ** 63n);
@@ -324,4 +325,227 @@ export function decodeTimedeltas(held: Held, units: string, variable?: string): 
 export function rint(x: number): number {
   const r = Math.round(x);
   return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+// Encoding: datetimes and timedeltas as counts with `units` (and `calendar`), as xarray's CFDatetimeCoder and CFTimedeltaCoder encode them.
+
+const INT64_MIN = -(2n ** 63n);
+
+const NS_PER: Readonly<Record<string, bigint>> = {
+  days: 86_400_000_000_000n,
+  hours: 3_600_000_000_000n,
+  minutes: 60_000_000_000n,
+  seconds: 1_000_000_000n,
+  milliseconds: 1_000_000n,
+  microseconds: 1_000n,
+  nanoseconds: 1n,
+};
+
+/** `_NETCDF_TIME_UNITS_NUMPY`, coarsest first; cftime's stop at microseconds. */
+const UNITS_NUMPY = ["days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"];
+
+const UNITS_CFTIME = UNITS_NUMPY.slice(0, -1);
+
+/** `_infer_time_units_from_diff`: the coarsest unit dividing every difference ("seconds" if none). */
+function unitDividing(differences: readonly bigint[], units: readonly string[]): string {
+  for (const unit of units) if (differences.every((d) => d % NS_PER[unit]! === 0n)) return unit;
+  return "seconds";
+}
+
+/** `str(pd.Timestamp(ns))`: `2000-01-01 00:00:00`, with `.ffffff` or `.fffffffff` when needed. */
+function timestampText(ns: bigint): string {
+  const seconds = ns >= 0n ? ns / 1_000_000_000n : -((-ns + 999_999_999n) / 1_000_000_000n);
+  const fraction = ns - seconds * 1_000_000_000n;
+  const days = Math.floor(Number(seconds) / 86400);
+  const inDay = Number(seconds) - days * 86400;
+  const [y, m, d] = civilFromDays(days);
+  const p = (v: number, n = 2): string => String(v).padStart(n, "0");
+  const time = `${p(Math.floor(inDay / 3600))}:${p(Math.floor(inDay / 60) % 60)}:${p(inDay % 60)}`;
+  const frac =
+    fraction === 0n
+      ? ""
+      : fraction % 1000n === 0n
+        ? `.${p(Number(fraction / 1000n), 6)}`
+        : `.${p(Number(fraction), 9)}`;
+  return `${p(y, 4)}-${p(m)}-${p(d)} ${time}${frac}`;
+}
+
+/** `format_cftime_datetime`: `YYYY-MM-DD HH:MM:SS.ffffff`. */
+function cftimeText(date: CFDatetime): string {
+  const p = (v: number, n = 2): string => String(v).padStart(n, "0");
+  return `${p(date.year, 4)}-${p(date.month)}-${p(date.day)} ${p(date.hour)}:${p(date.minute)}:${p(date.second)}.${p(date.microsecond, 6)}`;
+}
+
+/** `_cleanup_netcdf_time_units`: the reference date as `format_timestamp` writes it, where pandas reads it. */
+function cleanUnits(units: string): string {
+  const match = /^(.+) since (.+)/.exec(units);
+  if (match === null) return units;
+  const ns = pandasTimestamp(match[2]!.trim());
+  if (ns === undefined) return units;
+  const [date, time] = timestampText(ns).split(" ") as [string, string];
+  return `${match[1]!.trim()} since ${time === "00:00:00" ? date : `${date}T${time}`}`;
+}
+
+/** Python's `int / int`: the quotient of two integers correctly rounded to a float64. */
+export function ratio(a: bigint, b: bigint): number {
+  if (b < 0n) return ratio(-a, -b);
+  const negative = a < 0n;
+  const n = negative ? -a : a;
+  const whole = n / b;
+  // Enough bits of the quotient (and a sticky bit) that one rounding to 53 bits is correct.
+  const shift = Math.max(0, 64 - whole.toString(2).length);
+  const scaled = (n << BigInt(shift)) / b;
+  const sticky = (n << BigInt(shift)) % b !== 0n ? 1n : 0n;
+  const value = Number((scaled << 1n) | sticky) / 2 ** (shift + 1);
+  return negative ? -value : value;
+}
+
+/**
+ * CFDatetimeCoder.encode: datetime64[ns] values or `CFDatetime`s as counts of a unit since a date
+ * (the encoding's `units` and `calendar`, or inferred as xarray infers them), integers when every
+ * time is a whole number of units.
+ */
+export function encodeDatetimes(state: Encoding): void {
+  const { held } = state;
+  const isNumpy = held.dtype === "datetime64[ns]";
+  const dates = held.data as BigInt64Array | (CFDatetime | null)[];
+  let units = state.encoding.units as string | undefined;
+  let calendar = state.encoding.calendar as string | undefined;
+  delete state.encoding.units;
+  delete state.encoding.calendar;
+  if (units === undefined || units === null) units = inferDatetimeUnits(dates, isNumpy);
+  else units = cleanUnits(units);
+  if (calendar === undefined || calendar === null) {
+    const first = isNumpy ? undefined : (dates as (CFDatetime | null)[]).find((d) => d !== null);
+    calendar = isNumpy ? "proleptic_gregorian" : (first?.calendar ?? "proleptic_gregorian");
+  }
+  let counts: (number | bigint)[] | undefined;
+  if (isNumpy && isStandardCalendar(calendar)) counts = pandasCounts(dates as BigInt64Array, units);
+  counts ??= cftimeCounts(state.name, dates, units, requireCalendar(calendar, state.name), isNumpy);
+  state.held = castToIntIfSafe(counts, held.shape);
+  safeSet(state, "units", units);
+  safeSet(state, "calendar", calendar);
+}
+
+function inferDatetimeUnits(dates: BigInt64Array | (CFDatetime | null)[], isNumpy: boolean): string {
+  if (isNumpy) {
+    const present = [...(dates as BigInt64Array)].filter((d) => d !== NAT);
+    const reference = present[0] ?? 0n;
+    const unit = unitDividing(uniqueDifferences(present), UNITS_NUMPY);
+    return `${unit} since ${timestampText(reference)}`;
+  }
+  const present = (dates as (CFDatetime | null)[]).filter((d): d is CFDatetime => d !== null);
+  if (present.length === 0) return "days since 1970-01-01";
+  const micros = present.map((d) => d.ordinal * 1000n);
+  return `${unitDividing(uniqueDifferences(micros), UNITS_CFTIME)} since ${cftimeText(present[0]!)}`;
+}
+
+const uniqueDifferences = (values: readonly bigint[]): bigint[] => {
+  const out = new Set<bigint>();
+  for (let i = 1; i < values.length; i++) out.add(values[i]! - values[i - 1]!);
+  return [...out];
+};
+
+/** The pandas path of `encode_cf_datetime`: undefined where xarray goes to cftime. */
+function pandasCounts(dates: BigInt64Array, units: string): (number | bigint)[] | undefined {
+  const match = /^(.+) since (.+)/.exec(units);
+  if (match === null) return undefined;
+  let unit = match[1]!.trim().toLowerCase();
+  if (!unit.endsWith("s")) unit += "s";
+  const perUnit = NS_PER[unit];
+  const ref = pandasTimestamp(match[2]!.trim());
+  if (perUnit === undefined || ref === undefined) return undefined;
+  const deltas: (bigint | null)[] = [];
+  for (const d of dates) {
+    if (d === NAT) {
+      deltas.push(null);
+      continue;
+    }
+    const delta = d - ref;
+    // pandas subtracts with an overflow check (OverflowError: xarray goes to cftime).
+    if (delta < INT64_MIN + 1n || delta > INT64_MAX) return undefined;
+    deltas.push(delta);
+  }
+  if (deltas.every((d) => d !== null && d % perUnit === 0n))
+    return deltas.map((d) => {
+      const q = d! / perUnit;
+      return d! < 0n && q * perUnit !== d! ? q - 1n : q;
+    });
+  return deltas.map((d) => (d === null ? NaN : Number(d) / Number(perUnit)));
+}
+
+/** `_encode_datetime_with_cftime`: `cftime.date2num` per date (NaT/missing as NaN). */
+function cftimeCounts(
+  name: string,
+  dates: BigInt64Array | (CFDatetime | null)[],
+  units: string,
+  calendar: Calendar,
+  isNumpy: boolean,
+): (number | bigint)[] {
+  const parsed = cftimeUnits(units, calendar, name);
+  const base = parsed.base.ordinal;
+  const out: (number | bigint)[] = [];
+  for (const value of dates) {
+    let date: CFDatetime | null;
+    if (isNumpy) {
+      if (value === NAT) date = null;
+      else {
+        // datetime64[ns] through Python datetimes (microseconds, truncated), fields taken as the calendar's.
+        const micros = (value as bigint) / 1000n - ((value as bigint) % 1000n < 0n ? 1n : 0n);
+        const days = Number(micros >= 0n ? micros / 86_400_000_000n : -((-micros + 86_399_999_999n) / 86_400_000_000n));
+        const rest = Number(micros - BigInt(days) * 86_400_000_000n);
+        const [y, m, d] = civilFromDays(days);
+        const s = Math.floor(rest / 1e6);
+        date = new CFDatetime(y, m, d, Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, rest % 1e6, calendar);
+      }
+    } else {
+      date = value as CFDatetime | null;
+      if (date !== null && date.calendar !== calendar) {
+        date = new CFDatetime(
+          date.year,
+          date.month,
+          date.day,
+          date.hour,
+          date.minute,
+          date.second,
+          date.microsecond,
+          calendar,
+        );
+      }
+    }
+    if (date === null) {
+      out.push(NaN);
+      continue;
+    }
+    const delta = date.ordinal - base;
+    out.push(delta % parsed.micros === 0n ? delta / parsed.micros : ratio(delta, parsed.micros));
+  }
+  return out;
+}
+
+/** `cast_to_int_if_safe`: int64 when every count is a whole number, float64 otherwise. */
+function castToIntIfSafe(counts: readonly (number | bigint)[], shape: number[]): Held {
+  const whole = counts.every((c) => typeof c === "bigint" || (Number.isFinite(c) && Number.isInteger(c)));
+  if (whole) return { dtype: "int64", shape, data: BigInt64Array.from(counts, (c) => BigInt(c)) };
+  return { dtype: "float64", shape, data: Float64Array.from(counts, (c) => Number(c)) };
+}
+
+/** CFTimedeltaCoder.encode: timedelta64[ns] as counts of `units` (inferred as xarray does). */
+export function encodeTimedeltas(state: Encoding): void {
+  const values = state.held.data as BigInt64Array;
+  let units = state.encoding.units as string | undefined;
+  delete state.encoding.units;
+  if (units === undefined || units === null) {
+    const present = new Set([...values].filter((v) => v !== NAT));
+    units = unitDividing([...present], UNITS_NUMPY);
+  }
+  const perUnit = NS_PER[units];
+  if (perUnit === undefined)
+    throw new CFError(`${state.name}: timedelta units must be one of ${UNITS_NUMPY.join(", ")}, got ${units}`, {
+      variable: state.name,
+      attribute: "units",
+    });
+  const counts = [...values].map((v) => (v === NAT ? NaN : (1.0 * Number(v)) / Number(perUnit)));
+  state.held = castToIntIfSafe(counts, state.held.shape);
+  safeSet(state, "units", units);
 }

@@ -1,10 +1,16 @@
 /// <reference types="node" />
-import type { Transport, TransportResponse } from "../transport.js";
+import type { Transport, TransportRequest, TransportResponse } from "../transport.js";
 import { ACCEPT_ENCODING, decodeContent } from "./content-encoding.js";
 import { http1Send } from "./http1.js";
 import { httpsSend } from "./https.js";
 import type { RawResponse } from "./raw-response.js";
 import { MAX_REDIRECTS, redirectHop, type Hop } from "./redirect.js";
+
+/** How a {@link nodeTransportWith} sends. */
+export interface NodeTransportOptions {
+  /** `"follow"` (the default, as `fetch` does) or `"manual"`: a redirect is the answer (S3's). */
+  redirect?: "follow" | "manual";
+}
 
 /**
  * Requests for Node, as `fetch` would make them (redirects followed, Content-Encoding decoded),
@@ -12,7 +18,15 @@ import { MAX_REDIRECTS, redirectHop, type Hop } from "./redirect.js";
  * body straight into one buffer of its Content-Length; `https:` with `node:https`, copying from
  * the socket's buffers into one such buffer.
  */
-export const nodeTransport: Transport = async (request) => {
+export const nodeTransport: Transport = nodeTransportWith({});
+
+/** {@link nodeTransport}, following redirects or not as `options` say. */
+export function nodeTransportWith(options: NodeTransportOptions): Transport {
+  const follow = (options.redirect ?? "follow") === "follow";
+  return (request) => send(request, follow);
+}
+
+async function send(request: TransportRequest, follow: boolean): Promise<TransportResponse> {
   const { signal } = request;
   let hop: Hop = {
     method: request.method,
@@ -22,6 +36,7 @@ export const nodeTransport: Transport = async (request) => {
   };
   for (let redirects = 0; ; redirects++) {
     const response = await (hop.url.protocol === "http:" ? http1Send : httpsSend)(hop, signal);
+    if (!follow) return answer(response, hop);
     let next: Hop | undefined;
     try {
       next = redirectHop(hop, response.status, response.header("location"));
@@ -35,7 +50,7 @@ export const nodeTransport: Transport = async (request) => {
     await response.discard();
     hop = next;
   }
-};
+}
 
 /** What fetch sends unless told otherwise, then the request's own headers. */
 function requestHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -1,0 +1,75 @@
+/*
+ * What `ZarrArray` says about what is stored, loaded by their first call (a page reading arrays
+ * seldom uses them): `digest` (and the hashes), `info`, and the stored chunk counts.
+ */
+import { isListable, keyPrefix, parseChunkKey } from "@z/meta";
+import type { ArrayInternals } from "./array-internals.js";
+import { arrayInfo } from "./array-info.js";
+import { forEachConcurrent, type RunOptions } from "./concurrency.js";
+import { ArgumentError } from "./errors.js";
+import { gridCoords } from "./grid-coords.js";
+import { createHash, type HashName } from "./hash.js";
+
+/**
+ * A checksum of the stored array, as zarr-python's `digest`: every chunk's stored bytes in chunk
+ * order (nothing for a missing chunk), then `.zarray`, then `.zattrs` (a v1 array's `meta` and
+ * `attrs`).
+ */
+export async function digest(self: ArrayInternals, hashname: HashName, options: RunOptions): Promise<Uint8Array> {
+  const { array } = self;
+  const hash = createHash(hashname);
+  const signal = options.signal;
+  for (const coords of gridCoords(array.cdataShape)) {
+    let value = await array.store.get(array.chunkKey(coords), { signal });
+    if (self.nested === undefined && value !== undefined) self.nested = false;
+    if (self.nested === undefined && (await self.nestedAfter(false, coords, signal)))
+      value = await array.store.get(array.chunkKey(coords), { signal });
+    if (value !== undefined) hash.update(value);
+  }
+  for (const key of [self.metaKey, array.attrs.key]) {
+    const value = await array.store.get(key, { signal });
+    if (value !== undefined) hash.update(value);
+  }
+  return hash.digest();
+}
+
+/** A text report like zarr-python's `Array.info`. */
+export async function info(self: ArrayInternals, options: RunOptions): Promise<string> {
+  const { array } = self;
+  await self.settleNested(undefined, options.signal);
+  return arrayInfo(
+    array,
+    await array.nbytesStored(options),
+    await array.nchunksInitialized(options).catch(() => undefined),
+  );
+}
+
+/** The chunk keys of the array present in the store (needs a listable store). */
+export async function initializedChunkKeys(self: ArrayInternals, options: RunOptions): Promise<string[]> {
+  const { array } = self;
+  if (!isListable(array.store)) throw new ArgumentError("the store cannot list its keys");
+  await self.settleNested(undefined, options.signal);
+  const prefix = keyPrefix(array.path);
+  const grid = array.cdataShape;
+  const keys = await array.store.list(prefix, { signal: options.signal });
+  return keys.filter((key) => {
+    const coords = parseChunkKey(key.slice(prefix.length), array.ndim, array.dimensionSeparator);
+    return coords?.every((c, i) => c < grid[i]!);
+  });
+}
+
+/** Bytes stored for the array: metadata, attributes and chunks; `undefined` when the store cannot list. */
+export async function nbytesStored(self: ArrayInternals, options: RunOptions): Promise<number | undefined> {
+  const { array } = self;
+  if (!isListable(array.store)) return undefined;
+  const keys = [self.metaKey, array.attrs.key, ...(await array.initializedChunkKeys(options))];
+  const sizes: number[] = [];
+  await forEachConcurrent(
+    keys,
+    async (key) => {
+      sizes.push((await array.store.get(key, { signal: options.signal }))?.length ?? 0);
+    },
+    options,
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
