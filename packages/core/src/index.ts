@@ -79,7 +79,15 @@ export {
 } from "./chunk-pool.js";
 // One import for common things. Errors: every ZarrError class of the layers below (with their
 // `code`s), so a caller catches what any operation here throws without importing those packages.
-export { ZarrError, MetadataError, DataTypeError, PathError, StoreError, TooLargeError } from "@z/meta";
+export {
+  ZarrError,
+  MetadataError,
+  DataTypeError,
+  PathError,
+  StoreError,
+  TooLargeError,
+  UnsupportedExtensionError,
+} from "@z/meta";
 export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs/registry";
 export { MissingEncoderError } from "./codec-definition.js";
 export { BoundsError, SelectionError } from "@z/indexing/basic";
