@@ -54,7 +54,7 @@ export interface EncodedFixture {
  * - `truncation`: truncated input must throw; other corruption may decode to something.
  * - `none`: anything may decode to something (filters such as delta or an xor).
  * In every mode, a decode that throws must throw a `CodecError` (code `ZARR_CODEC`) naming the
- * codec and the chunk key, and no decode may take longer than `timeout`.
+ * codec and the chunk key, and no decode may hang (still running after `timeout`).
  */
 export type CorruptionDetection = "checksum" | "truncation" | "none";
 
@@ -83,7 +83,7 @@ export interface CodecCheckOptions {
   readonly strictConfig?: boolean;
   /** Bytes per element of the default samples and contexts. Default 1. */
   readonly itemsize?: number;
-  /** The most milliseconds one encode or decode may take. Default 10000. */
+  /** How long one encode or decode may go on before it counts as hung (a guard, not a speed check). Default 60000. */
   readonly timeout?: number;
   /** Rebuilds codecs from configs when the subject is a `Codec` (to check configs other than its own). */
   readonly factory?: CodecFactory;
@@ -243,8 +243,11 @@ function offsetView(bytes: Uint8Array): { view: Uint8Array; guardsIntact: () => 
   return { view, guardsIntact };
 }
 
+/**
+ * `run`, failing only when it has not settled after `timeout` ms: a guard against a decoder that
+ * never returns on corrupt input, not a measure of speed (a slow machine is no contract breach).
+ */
 async function timed<T>(what: string, timeout: number, run: () => T | Promise<T>): Promise<T> {
-  const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const result = await Promise.race([
@@ -256,8 +259,6 @@ async function timed<T>(what: string, timeout: number, run: () => T | Promise<T>
         );
       }),
     ]);
-    const elapsed = Date.now() - started;
-    if (elapsed > timeout) throw new CodecContractError(`${what} took ${elapsed} ms (limit ${timeout} ms)`);
     return result;
   } finally {
     clearTimeout(timer);
@@ -315,7 +316,7 @@ export async function checkRoundTrip(
   samples: readonly (CodecSample | Uint8Array)[] = defaultSamples(),
   options: Pick<CodecCheckOptions, "itemsize" | "timeout"> = {},
 ): Promise<void> {
-  const timeout = options.timeout ?? 10000;
+  const timeout = options.timeout ?? 60000;
   for (const [index, raw] of samples.entries()) {
     const sample = asSample(raw, index);
     const what = `${configText(codec)}: round trip of ${sample.name}`;
@@ -358,7 +359,7 @@ export async function checkPartialDecode(
 ): Promise<void> {
   const { decodeRange, decodeInto } = codec;
   if (decodeRange === undefined && decodeInto === undefined) return;
-  const timeout = options.timeout ?? 10000;
+  const timeout = options.timeout ?? 60000;
   for (const [index, raw] of samples.entries()) {
     const sample = asSample(raw, index);
     if (!(sample.data instanceof Uint8Array)) continue;
@@ -511,7 +512,7 @@ export async function checkFixtures(
   fixtures: readonly EncodedFixture[],
   options: Pick<CodecCheckOptions, "exactEncoding" | "itemsize" | "timeout"> = {},
 ): Promise<void> {
-  const timeout = options.timeout ?? 10000;
+  const timeout = options.timeout ?? 60000;
   for (const [index, fixture] of fixtures.entries()) {
     const codec = await build(fixture.config);
     const what = `${configText(codec)}: fixture ${fixture.name ?? index}`;
@@ -537,7 +538,7 @@ export async function checkCorruptInput(
   options: Pick<CodecCheckOptions, "corruption" | "itemsize" | "timeout" | "boundedDecode"> = {},
 ): Promise<void> {
   const mode = options.corruption ?? "checksum";
-  const timeout = options.timeout ?? 10000;
+  const timeout = options.timeout ?? 60000;
   const attempt = async (
     what: string,
     input: Uint8Array,
@@ -614,7 +615,7 @@ export async function checkBoundedDecode(
   options: Pick<CodecCheckOptions, "itemsize" | "timeout"> = {},
 ): Promise<void> {
   const itemsize = options.itemsize ?? 1;
-  const timeout = options.timeout ?? 10000;
+  const timeout = options.timeout ?? 60000;
   const cases: { what: string; data: Uint8Array; elements: number }[] = [];
   for (const [index, raw] of samples.entries()) {
     const sample = asSample(raw, index);
@@ -760,7 +761,7 @@ export function checkCodec(
       for (const check of all) await check.run();
     })();
   }
-  const testTimeout = Math.max(60_000, 10 * (options.timeout ?? 10000));
+  const testTimeout = Math.max(120_000, 2 * (options.timeout ?? 60000));
   api.describe(`codec contract: ${subject.id}`, () => {
     const groups = new Map<string | undefined, NamedCheck[]>();
     for (const check of all) groups.set(check.group, [...(groups.get(check.group) ?? []), check]);
