@@ -17,6 +17,8 @@ const shims = join(root, "scripts/browser-shims");
 
 /** The packages whose sources must run in a browser, from scripts/layers.json. */
 export const browserSafePackages = layers["$browser-safe"];
+/** Each package's entries for Node only (scripts/layers.json's "$node-entries"). */
+const nodeEntries = layers["$node-entries"] ?? {};
 
 /** Node built-ins the browser run stands in for, and the names it provides. */
 const shimmed = {
@@ -99,9 +101,14 @@ function nodeReason(file, seen = new Set()) {
       const reason = builtinReason(spec, clause);
       if (reason) return `${where} ${reason}`;
     }
-    const workspace = /^@z\/([a-z0-9-]+)/.exec(spec);
+    const workspace = /^@z\/([a-z0-9-]+)(?:\/([a-z0-9-]+))?$/.exec(spec);
     if (workspace && !browserSafePackages.includes(workspace[1])) {
       return `${where} imports ${spec}, which is not browser-safe`;
+    }
+    // `@z/http-client/node`: a browser-safe package's Node entry, named in scripts/layers.json.
+    if (workspace?.[2] && (nodeEntries[workspace[1]] ?? []).includes(`src/${workspace[2]}.ts`)) {
+      const reason = nodeReason(join(root, "packages", workspace[1], "src", `${workspace[2]}.ts`), seen);
+      if (reason) return `${where} imports ${spec}, a Node entry: ${reason}`;
     }
     if (spec.startsWith(".")) {
       const target = resolveRelative(file, spec);
