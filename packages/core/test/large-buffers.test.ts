@@ -71,14 +71,13 @@ describe("large buffers", () => {
     expect(advised.includes((await reading).data)).toBe(true);
   });
 
-  // What z controls: @z/huge-pages loaded (CI requires it built) and the result's whole 2 MiB pages
+  // What z controls: @z/huge-pages loaded (built on Linux by scripts/ensure-tools.sh) and the result's whole 2 MiB pages
   // advised before the read writes them. Not how many huge pages Linux then grants: that depends
   // on the machine's free memory at the time, so apps/bench reports it per round.
-  const required = Boolean(process.env.CI) || process.env.Z_REQUIRE_HUGE_PAGES === "1";
-  it.runIf(process.platform === "linux" && (required || hugePagesUnavailable() === undefined))(
+  it.runIf(process.platform === "linux")(
     "in Node on Linux, a large read's result is advised for huge pages",
     async () => {
-      expect(hugePagesUnavailable()).toBeUndefined();
+      expect(hugePagesUnavailable(), "run 'bash scripts/ensure-tools.sh' (needs a C compiler)").toBeUndefined();
       const z = await array([4096, 4096], [1024, 1024]);
       await import("../src/index-node.js");
       const result = await z.get(undefined, { pool: false });
