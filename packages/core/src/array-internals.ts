@@ -14,6 +14,8 @@ import type {
   Synchronizer,
   TypedArray,
 } from "@z/meta";
+import type { ArrayFormat } from "./array-format.js";
+import type { ArrayLayout } from "./array-layout.js";
 import type { ChunkJobs } from "./chunk-jobs.js";
 import type { ChunkPool, StoreSpec } from "./chunk-pool.js";
 import type { RunOptions } from "./concurrency.js";
@@ -58,8 +60,10 @@ export interface ArrayFace extends ArrayInfoSource {
 /** An array's private state and operations, for its parts loaded on first use. */
 export interface ArrayInternals {
   readonly array: ArrayFace;
-  /** The decoded `.zarray` (`resize` replaces it). */
-  meta: ArrayMetadata;
+  /** What the engine works from (the format's layout, or a view's). */
+  readonly meta: ArrayLayout;
+  /** The array's documents, keys and chain; setting it (`resize`) sets `meta` to its layout. */
+  format: ArrayFormat;
   /** Where the metadata document is: `.zarray`, or a v1 array's `meta`. */
   readonly metaKey: string;
   readonly jobs: ChunkJobs;

@@ -2,7 +2,7 @@
  * What `ZarrArray` says about what is stored, loaded by their first call (a page reading arrays
  * seldom uses them): `digest` (and the hashes), `info`, and the stored chunk counts.
  */
-import { isListable, keyPrefix, parseChunkKey } from "@z/meta";
+import { isListable, keyPrefix } from "@z/meta";
 import type { ArrayInternals } from "./array-internals.js";
 import { arrayInfo } from "./array-info.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
@@ -26,7 +26,8 @@ export async function digest(self: ArrayInternals, hashname: HashName, options: 
       value = await array.store.get(array.chunkKey(coords), { signal });
     if (value !== undefined) hash.update(value);
   }
-  for (const key of [self.metaKey, array.attrs.key]) {
+  // A v3 array's attributes are in its zarr.json: one document, hashed once.
+  for (const key of new Set([self.metaKey, array.attrs.key])) {
     const value = await array.store.get(key, { signal });
     if (value !== undefined) hash.update(value);
   }
@@ -53,7 +54,7 @@ export async function initializedChunkKeys(self: ArrayInternals, options: RunOpt
   const grid = array.cdataShape;
   const keys = await array.store.list(prefix, { signal: options.signal });
   return keys.filter((key) => {
-    const coords = parseChunkKey(key.slice(prefix.length), array.ndim, array.dimensionSeparator);
+    const coords = self.format.chunkCoords(key.slice(prefix.length), array.ndim, array.dimensionSeparator);
     return coords?.every((c, i) => c < grid[i]!);
   });
 }
@@ -62,7 +63,7 @@ export async function initializedChunkKeys(self: ArrayInternals, options: RunOpt
 export async function nbytesStored(self: ArrayInternals, options: RunOptions): Promise<number | undefined> {
   const { array } = self;
   if (!isListable(array.store)) return undefined;
-  const keys = [self.metaKey, array.attrs.key, ...(await array.initializedChunkKeys(options))];
+  const keys = [...new Set([self.metaKey, array.attrs.key]), ...(await array.initializedChunkKeys(options))];
   const sizes: number[] = [];
   await forEachConcurrent(
     keys,

@@ -4,17 +4,17 @@ import {
   dataTypeToJSON,
   normalizeChunks,
   normalizeFillValue,
-  type ArrayMetadata,
   type CodecConfig,
   type DataType,
 } from "@z/meta";
 import type { ViewOptions } from "./array-internals.js";
+import type { ArrayLayout } from "./array-layout.js";
 
 const resolveViewDtype = (dtype: string | DataType): DataType =>
   typeof dtype === "string" ? dataTypeFromUser(dtype) : dtype;
 
 /** The metadata of a view of an array of `meta` (see `ZarrArray.view`). */
-export function viewMetadata(meta: ArrayMetadata, options: ViewOptions): ArrayMetadata {
+export function viewMetadata(meta: ArrayLayout, options: ViewOptions): ArrayLayout {
   const dtype = options.dtype === undefined ? meta.dtype : resolveViewDtype(options.dtype);
   const shape =
     options.shape === undefined ? meta.shape : typeof options.shape === "number" ? [options.shape] : [...options.shape];
@@ -30,7 +30,7 @@ export function viewMetadata(meta: ArrayMetadata, options: ViewOptions): ArrayMe
 }
 
 /** The view `astype(dtype)` is (see `ZarrArray.astype`): an `astype` filter, read-only. */
-export function astypeView(meta: ArrayMetadata, dtype: string | DataType): ViewOptions {
+export function astypeView(meta: ArrayLayout, dtype: string | DataType): ViewOptions {
   const target = resolveViewDtype(dtype);
   const cast: CodecConfig = {
     id: "astype",

@@ -19,12 +19,10 @@ import {
   type StridedView,
 } from "@z/indexing";
 import {
-  encodeArrayMetadata,
   isWritable,
   typedArrayConstructor,
   valuesPerElement,
   withLock,
-  type ArrayMetadata,
   type DataType,
   type TypedArray,
   type WritableStore,
@@ -36,7 +34,6 @@ import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, ReadOnlyError } from "./errors.js";
 import { selectFields, type FieldSelection } from "./fields.js";
 import { gridCoords } from "./grid-coords.js";
-import { arrayMetaKey } from "./keys.js";
 import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { cStrides, product } from "./nd-array.js";
 import { writeBuffers } from "./scratch-buffers.js";
@@ -45,9 +42,10 @@ import { checkChunkSize } from "./size-limits.js";
 import { toWriteSource, type WriteSource } from "./values.js";
 
 /** The store to write to; a `ReadOnlyError` for a read-only array or store. */
-function writableStore({ array }: ArrayInternals): WritableStore {
+function writableStore(self: ArrayInternals): WritableStore {
+  const { array } = self;
   if (array.readOnly || !isWritable(array.store)) {
-    throw new ReadOnlyError(`array ${JSON.stringify(array.path)}`, { key: arrayMetaKey(array.path) });
+    throw new ReadOnlyError(`array ${JSON.stringify(array.path)}`, { key: self.metaKey });
   }
   return array.store;
 }
@@ -61,7 +59,7 @@ export async function write(
 ): Promise<void> {
   const { array } = self;
   const store = writableStore(self);
-  const key = arrayMetaKey(array.path);
+  const key = self.metaKey;
   // Writing builds and encodes whole chunks.
   if (indexer.nchunks > 0) checkChunkSize(self.meta, self.metaKey);
   await self.settleNested(undefined, options.signal); // new chunks go where the others are
@@ -224,22 +222,23 @@ export async function resize(self: ArrayInternals, shape: readonly number[], opt
   const store = writableStore(self);
   if (array.isView)
     throw new ReadOnlyError(`the metadata of a view of ${JSON.stringify(array.path)}`, {
-      key: arrayMetaKey(array.path),
+      key: self.metaKey,
     });
   if (shape.length !== array.ndim || shape.some((s) => !Number.isInteger(s) || s < 0)) {
     throw new ArgumentError(`new shape [${shape.join(", ")}] must be ${array.ndim} non-negative integers`);
   }
   await self.settleNested(undefined, options.signal); // the chunks to delete are where they are
   const oldGrid = array.cdataShape;
-  const meta: ArrayMetadata = { ...self.meta, shape: [...shape] };
+  const format = self.format.resized(shape);
   const key = self.metaKey;
+  const { signal } = options;
   await withLock(
     array.synchronizer,
     key,
-    () => store.set(key, encodeArrayMetadata(meta), { signal: options.signal }),
-    options.signal,
+    async () => store.set(key, await format.encode(() => store.get(key, { signal })), { signal }),
+    signal,
   );
-  self.meta = meta;
+  self.format = format;
   const newGrid = array.cdataShape;
   const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
   await forEachConcurrent(doomed, (c) => store.delete(array.chunkKey(c), { signal: options.signal }), options);

@@ -16,16 +16,14 @@ import {
 import type { CoordinateSelection, MaskSelection, OrthogonalSelection } from "@z/indexing";
 import type { FancyKind } from "./fancy-indexers.js";
 import {
-  chunkKey,
   parseArrayMetadata,
   parseArrayMetadataV1,
-  V1_ATTRS_KEY,
   V1_META_KEY,
-  encodeArrayMetadata,
   keyPrefix,
   typedArrayConstructor,
   valuesPerElement,
   type ArrayMetadata,
+  type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
   type FillValue,
@@ -33,6 +31,8 @@ import {
   type Synchronizer,
   type TypedArray,
 } from "@z/meta";
+import { formatV1, formatV2, type ArrayFormat } from "./array-format.js";
+import type { ArrayLayout } from "./array-layout.js";
 import { Attributes } from "./attributes.js";
 import { ChunkCodec } from "./chunk-codec.js";
 import { ChunkJobs } from "./chunk-jobs.js";
@@ -47,7 +47,7 @@ import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.j
 import { ArgumentError, MissingChunkError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import { extractFields, selectFields } from "./fields.js";
 import type { HashName } from "./hash.js";
-import { arrayMetaKey, attrsKey } from "./keys.js";
+import { arrayMetaKey, ZARR_JSON } from "./keys.js";
 import { holdsNestedChunks } from "./nested-chunks.js";
 import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js";
 
@@ -134,14 +134,17 @@ export class ZarrArray {
   readonly writeEmptyChunks: boolean;
   readonly synchronizer: Synchronizer | undefined;
   readonly attrs: Attributes;
-  #meta: ArrayMetadata;
+  /** Its documents, keys and codec chain (`resize` replaces it). */
+  #format: ArrayFormat;
+  /** What the engine works from: the format's layout, or a view's. */
+  #meta: ArrayLayout;
   readonly #codec: ChunkCodec;
   readonly #pattern: Uint8Array;
   #objects: Promise<ObjectChunkCodec> | undefined;
   readonly #part: PartialReadTarget;
 
-  /** 2, or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
-  readonly zarrFormat: 1 | 2;
+  /** 3 (`zarr.json`), 2 (`.zarray`), or 1 for a spec-v1 array (`meta`/`attrs` keys), which opens read-only. */
+  readonly zarrFormat: 1 | 2 | 3;
   /** True for an array made by `view`/`astype`: its metadata lives in memory only. */
   readonly isView: boolean;
   readonly #options: ArrayOpenOptions;
@@ -160,26 +163,22 @@ export class ZarrArray {
   private constructor(
     store: Store,
     path: string,
-    meta: ArrayMetadata,
+    format: ArrayFormat,
     codec: ChunkCodec,
     options: ArrayOpenOptions,
-    zarrFormat: 1 | 2,
-    isView = false,
+    meta: ArrayLayout = format.layout,
   ) {
+    const zarrFormat = format.zarrFormat;
     this.store = store;
     this.path = path;
     this.zarrFormat = zarrFormat;
-    this.isView = isView;
+    this.isView = meta !== format.layout;
     this.#options = options;
     this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
     this.writeEmptyChunks = options.writeEmptyChunks ?? true;
     this.synchronizer = options.synchronizer;
-    this.attrs = new Attributes(
-      store,
-      zarrFormat === 1 ? V1_ATTRS_KEY : attrsKey(path),
-      this.readOnly,
-      options.synchronizer,
-    );
+    this.attrs = new Attributes(store, format.attrsKey, this.readOnly, options.synchronizer, format.attributes);
+    this.#format = format;
     this.#meta = meta;
     this.#codec = codec;
     this.#pattern = fillPattern(meta.fillValue, meta.dtype);
@@ -210,8 +209,12 @@ export class ZarrArray {
       get meta() {
         return array.#meta;
       },
-      set meta(meta) {
-        array.#meta = meta;
+      get format() {
+        return array.#format;
+      },
+      set format(format) {
+        array.#format = format;
+        array.#meta = format.layout;
       },
       metaKey: array.#metaKey,
       jobs: array.#jobs,
@@ -229,21 +232,35 @@ export class ZarrArray {
     });
   }
 
-  /** Opens the array whose `.zarray` is at `path` (already normalized). */
-  static async open(store: Store, path: string, options: ArrayOpenOptions = {}): Promise<ZarrArray> {
+  /**
+   * Opens the array at `path` (already normalized): its `zarr.json` (v3) or `.zarray` (v2), both
+   * asked at once; where both are, v3, as zarr-python 3 does. `zarrFormat` insists on one.
+   */
+  static async open(
+    store: Store,
+    path: string,
+    options: ArrayOpenOptions & { zarrFormat?: 2 | 3 } = {},
+  ): Promise<ZarrArray> {
     const key = arrayMetaKey(path);
-    const registry = options.registry ?? defaultCodecRegistry();
-    const bytes = await store.get(key, { signal: options.signal });
+    const { signal, zarrFormat } = options;
+    const [v3, bytes] = await Promise.all([
+      zarrFormat === 2 ? undefined : store.get(keyPrefix(path) + ZARR_JSON, { signal }),
+      zarrFormat === 3 ? undefined : store.get(key, { signal }),
+    ]);
+    if (v3 !== undefined) {
+      const { openedV3 } = await import("./format-v3.js");
+      return ZarrArray.#fromFormat(store, path, await openedV3(v3, path), options);
+    }
     if (bytes === undefined) {
       // Spec v1 had no hierarchies: its one array sits at the root of its store.
-      const v1 = path === "" ? await store.get(V1_META_KEY, { signal: options.signal }) : undefined;
-      if (v1 === undefined) throw new NodeNotFoundError("array", path, { key });
-      const meta = await readV1Metadata(v1, registry);
-      return new ZarrArray(store, path, meta, await ChunkCodec.create(meta, registry, V1_META_KEY), options, 1);
+      const v1 = path === "" && zarrFormat !== 3 ? await store.get(V1_META_KEY, { signal }) : undefined;
+      if (v1 === undefined) {
+        throw new NodeNotFoundError("array", path, { key: zarrFormat === 3 ? keyPrefix(path) + ZARR_JSON : key });
+      }
+      const registry = options.registry ?? defaultCodecRegistry();
+      return ZarrArray.#fromFormat(store, path, formatV1(await readV1Metadata(v1, registry)), options);
     }
-    const meta = parseArrayMetadata(bytes, key);
-    const codec = await ChunkCodec.create(meta, registry, key);
-    return new ZarrArray(store, path, meta, codec, options, 2);
+    return ZarrArray.#fromFormat(store, path, formatV2(parseArrayMetadata(bytes, key), path), options);
   }
 
   /**
@@ -253,25 +270,43 @@ export class ZarrArray {
   static async fromMetadata(
     store: Store,
     path: string,
-    meta: ArrayMetadata,
+    meta: ArrayMetadata | ArrayMetadataV3,
     options: ArrayOpenOptions = {},
   ): Promise<ZarrArray> {
-    const codec = await ChunkCodec.create(meta, options.registry ?? defaultCodecRegistry(), arrayMetaKey(path));
-    return new ZarrArray(store, path, meta, codec, options, 2);
+    if (meta.zarrFormat === 3) {
+      const { formatV3 } = await import("./format-v3.js");
+      return ZarrArray.#fromFormat(store, path, formatV3(meta, path), options);
+    }
+    const name = options.metadataKey;
+    const metaKey = name === undefined ? arrayMetaKey(path) : keyPrefix(path) + name;
+    return ZarrArray.#fromFormat(store, path, formatV2(meta, path, metaKey), options);
+  }
+
+  /** The array a format describes, its codec chain built. */
+  static async #fromFormat(
+    store: Store,
+    path: string,
+    format: ArrayFormat,
+    options: ArrayOpenOptions,
+  ): Promise<ZarrArray> {
+    const registry = options.registry ?? defaultCodecRegistry();
+    const { chain } = await format.chain(format.layout, registry);
+    return new ZarrArray(store, path, format, ChunkCodec.fromChain(chain, format.layout), options);
   }
 
   // --- metadata -------------------------------------------------------------------------------
 
-  /** Where the metadata document is: `.zarray`, or a v1 array's `meta`. */
+  /** Where the metadata document is: `zarr.json`, `.zarray`, or a v1 array's `meta`. */
   get #metaKey(): string {
-    if (this.zarrFormat === 1) return V1_META_KEY;
-    const name = this.#options.metadataKey;
-    return name === undefined ? arrayMetaKey(this.path) : keyPrefix(this.path) + name;
+    return this.#format.metaKey;
   }
 
-  /** The decoded `.zarray` document. */
-  get metadata(): ArrayMetadata {
-    return this.#meta;
+  /**
+   * The decoded metadata document: a v3 array's `zarr.json` (`zarrFormat: 3`), else its `.zarray`
+   * (a v1 array's read as v2). A view's is the metadata it sees the data through, as v2.
+   */
+  get metadata(): ArrayMetadata | ArrayMetadataV3 {
+    return this.isView ? { ...this.#meta, zarrFormat: 2 } : this.#format.document;
   }
   get shape(): readonly number[] {
     return this.#meta.shape;
@@ -288,9 +323,11 @@ export class ZarrArray {
   get order(): "C" | "F" {
     return this.#meta.order;
   }
+  /** The v2 compressor (`null` for none, and for v3 arrays, whose codecs are in `metadata.codecs`). */
   get compressor(): CodecConfig | null {
     return this.#meta.compressor;
   }
+  /** The v2 filters (`null` for none, and for v3 arrays: see `compressor`). */
   get filters(): readonly CodecConfig[] | null {
     return this.#meta.filters;
   }
@@ -345,7 +382,7 @@ export class ZarrArray {
 
   /** The store key of the chunk at `coords` in the chunk grid. */
   chunkKey(coords: readonly number[]): string {
-    return keyPrefix(this.path) + chunkKey(coords, this.dimensionSeparator);
+    return this.#format.chunkKey(coords, this.dimensionSeparator);
   }
 
   // --- reading --------------------------------------------------------------------------------
@@ -466,10 +503,9 @@ export class ZarrArray {
           ? (found: boolean, coords: readonly number[], signal?: AbortSignal) =>
               this.#nestedAfter(found, coords, signal)
           : undefined;
-      return objects.readObjects(this, codec, indexer, arrayMetaKey(this.path), options, layout) as Promise<NdArray<T>>;
+      return objects.readObjects(this, codec, indexer, this.#metaKey, options, layout) as Promise<NdArray<T>>;
     }
-    const fields =
-      options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, arrayMetaKey(this.path));
+    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, this.#metaKey);
     if (fields !== undefined && options.out !== undefined)
       throw new ArgumentError("out cannot be combined with fields");
     const size = product(indexer.shape);
@@ -576,10 +612,11 @@ export class ZarrArray {
     const pool = choice ?? (this.#options.pool === false ? undefined : (this.#options.pool ?? defaultChunkPool()));
     if (pool === undefined || nchunks * this.#codec.chunkBytes < (pool.minBytes ?? POOL_MIN_BYTES)) return undefined;
     this.#poolMeta ??= (async () => {
-      const configs = [...(this.filters ?? []), ...(this.compressor ? [this.compressor] : [])];
+      const text = this.#format.threadText(this.#meta);
+      if (text === undefined || this.dtype.kind === "O") return null;
       const registry = this.#options.registry ?? defaultCodecRegistry();
-      const poolable = this.dtype.kind !== "O" && (await usesBuiltinCodecs(registry, configs));
-      return poolable ? new TextDecoder().decode(encodeArrayMetadata(this.#meta)) : null;
+      const { configs } = await this.#format.chain(this.#meta, registry);
+      return (await usesBuiltinCodecs(registry, configs)) ? text : null;
     })();
     const meta = await this.#poolMeta;
     if (meta === null) return undefined;
@@ -605,7 +642,7 @@ export class ZarrArray {
     if (!(out instanceof Ctor) || out.length !== values) {
       throw new ValueError(
         `out must be a ${Ctor.name} of ${values} values for this selection, got a ${out.constructor.name} of ${out.length}`,
-        { key: arrayMetaKey(this.path) },
+        { key: this.#metaKey },
       );
     }
     return out;
@@ -664,11 +701,9 @@ export class ZarrArray {
   /** Object-array support (loaded only by arrays that need it) and this array's codec pipeline, made on first use. */
   async #objectArrays(): Promise<{ objects: typeof import("./object-chunks.js"); codec: ObjectChunkCodec }> {
     const objects = await import("./object-chunks.js");
-    this.#objects ??= objects.ObjectChunkCodec.create(
-      this.#meta,
-      this.#options.registry ?? defaultCodecRegistry(),
-      arrayMetaKey(this.path),
-    );
+    this.#objects ??= this.#format
+      .chain(this.#meta, this.#options.registry ?? defaultCodecRegistry())
+      .then(({ chain }) => objects.ObjectChunkCodec.fromChain(chain));
     return { objects, codec: await this.#objects };
   }
 
@@ -756,16 +791,15 @@ export class ZarrArray {
     const { viewMetadata } = await import("./array-views.js");
     const meta = viewMetadata(this.#meta, options);
     const registry = this.#options.registry ?? defaultCodecRegistry();
-    const codec = await ChunkCodec.create(meta, registry, arrayMetaKey(this.path));
+    const { chain } = await this.#format.chain(meta, registry);
     const readOnly = options.readOnly ?? this.readOnly;
     const view = new ZarrArray(
       this.store,
       this.path,
-      meta,
-      codec,
+      this.#format,
+      ChunkCodec.fromChain(chain, meta),
       { ...this.#options, readOnly },
-      this.zarrFormat,
-      true,
+      meta,
     );
     if (this.#nested === true && view.#nested === undefined) view.#nested = true;
     return view;

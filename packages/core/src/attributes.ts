@@ -11,9 +11,27 @@ import {
 import { ReadOnlyError } from "./errors.js";
 
 /**
- * The user attributes of an array or group, kept in its `.zattrs` document. Every call reads the
- * document afresh, so changes made by other writers are seen; writes replace the whole document,
- * as zarr-python does.
+ * How attributes sit in the document at `Attributes.key`: v2's `.zattrs` is the attributes
+ * themselves (the default); v3's `zarr.json` holds them as its `attributes` member, beside the
+ * node's metadata, which a write keeps.
+ */
+export interface AttributesDocument {
+  /** The attributes in the stored document (`{}` when it has none). */
+  read(bytes: Uint8Array, key: string): JsonObject;
+  /** The document to store for `values`, given the stored one (`undefined` when there is none). */
+  write(values: JsonObject, current: Uint8Array | undefined, key: string): Uint8Array;
+}
+
+/** v2 and v1: a document of the attributes alone. */
+const ZATTRS: AttributesDocument = {
+  read: (bytes, key) => parseAttributes(bytes, key),
+  write: (values) => encodeAttributes(values),
+};
+
+/**
+ * The user attributes of an array or group, kept in its `.zattrs` document (v3: its `zarr.json`).
+ * Every call reads the document afresh, so changes made by other writers are seen; writes replace
+ * all the attributes, as zarr-python does.
  */
 export class Attributes {
   constructor(
@@ -22,12 +40,13 @@ export class Attributes {
     readonly readOnly: boolean,
     /** Locks the document around read-modify-write updates, when writers may race. */
     readonly synchronizer?: Synchronizer,
+    readonly document: AttributesDocument = ZATTRS,
   ) {}
 
   /** All attributes (`{}` when the node has no `.zattrs`). */
   async asObject(): Promise<Record<string, JsonValue>> {
     const bytes = await this.store.get(this.key);
-    return bytes === undefined ? {} : { ...parseAttributes(bytes, this.key) };
+    return bytes === undefined ? {} : { ...this.document.read(bytes, this.key) };
   }
 
   async get(name: string): Promise<JsonValue | undefined> {
@@ -69,7 +88,10 @@ export class Attributes {
     if (this.readOnly || !isWritable(this.store)) throw new ReadOnlyError("attributes", { key: this.key });
     const store = this.store;
     await withLock(this.synchronizer, this.key, async () => {
-      await store.set(this.key, encodeAttributes(await next()));
+      const values = await next();
+      // v2 needs not read the document it replaces; v3 keeps the metadata around the attributes.
+      const current = this.document === ZATTRS ? undefined : await store.get(this.key);
+      await store.set(this.key, this.document.write(values, current, this.key));
     });
   }
 }

@@ -13,7 +13,8 @@ import {
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
-import { isPromise } from "./chunk-codec.js";
+import { formatV2 } from "./array-format.js";
+import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { ChunkJobs, KEEP_SCRATCH } from "./chunk-jobs.js";
 import type { EncodedItem, PoolBatch, SerializedError } from "./chunk-pool.js";
 
@@ -202,14 +203,28 @@ function checkAbort(flag: Int32Array): void {
   if (Atomics.load(flag, 0) !== 0) throw new PoolAborted();
 }
 
-/** Caches `ChunkJobs` by `.zarray` text, for pool threads that serve many arrays. */
+/**
+ * The chunk jobs of an array's metadata document as `ArrayFormat.threadText` gives it: a v3
+ * `zarr.json` or a v2 `.zarray`, which say which they are.
+ */
+async function jobsFromText(text: string, registry: CodecRegistry): Promise<ChunkJobs> {
+  const doc: unknown = JSON.parse(text);
+  const format =
+    (doc as { zarr_format?: unknown }).zarr_format === 3
+      ? (await import("./format-v3.js")).openedV3(new TextEncoder().encode(text), "")
+      : formatV2(parseArrayMetadata(text), "");
+  const { chain } = await format.chain(format.layout, registry);
+  return new ChunkJobs(format.layout, ChunkCodec.fromChain(chain, format.layout));
+}
+
+/** Caches `ChunkJobs` by metadata text, for pool threads that serve many arrays. */
 export function jobsCache(registry: () => CodecRegistry, limit = 16): (meta: string) => Promise<ChunkJobs> {
   const cache = new Map<string, Promise<ChunkJobs>>();
   return (text) => {
     let jobs = cache.get(text);
     if (jobs === undefined) {
       if (cache.size >= limit) cache.delete(cache.keys().next().value!);
-      jobs = ChunkJobs.create(parseArrayMetadata(text), registry(), ".zarray");
+      jobs = jobsFromText(text, registry());
       cache.set(text, jobs);
       jobs.catch(() => cache.delete(text));
     }

@@ -6,25 +6,38 @@ import type {
   DecodedRange,
   StoredRangeReader,
 } from "@z/codecs/registry";
-import { ZarrError, type ArrayMetadata } from "@z/meta";
+import { ZarrError } from "@z/meta";
+import type { ArrayLayout } from "./array-layout.js";
+import { chainV2, type CodecChain, type StageChunk } from "./codec-chain.js";
 import { ChunkError } from "./errors.js";
 
 /**
- * The filters and compressor of one array, applied as the spec orders them: filters in order then
- * the compressor to encode, the reverse to decode. It also guards the chunk size: a stored chunk
- * must decode to exactly one chunk's bytes, or the read fails naming the key.
+ * An array's codec chain (see codec-chain.ts), applied in order to encode and in reverse to
+ * decode. It knows nothing of the format the chain came from. It also guards the chunk size: a
+ * stored chunk must decode to exactly one chunk's bytes, or the read fails naming the key.
  */
 export class ChunkCodec {
-  private constructor(
-    private readonly codecs: readonly Codec[],
-    private readonly context: Omit<ChunkContext, "key" | "signal">,
-  ) {}
+  private readonly codecs: readonly Codec[];
+  /** What each stage is told about the chunk it encodes. */
+  private readonly stages: readonly StageChunk[];
+  /** The chunk as the array holds it (the first stage's input). */
+  private readonly context: StageChunk;
 
-  static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkCodec> {
-    const configs = [...(meta.filters ?? []), ...(meta.compressor ? [meta.compressor] : [])];
-    const codecs = await Promise.all(configs.map((config) => registry.create(config, { key })));
-    const elements = meta.chunks.reduce((a, b) => a * b, 1);
-    return new ChunkCodec(codecs, { dtype: meta.dtype, itemsize: meta.dtype.itemsize, elements });
+  private constructor(chain: CodecChain, context: StageChunk) {
+    this.codecs = chain.map((s) => s.codec);
+    this.stages = chain.map((s) => s.chunk);
+    this.context = context;
+  }
+
+  /** The chain of a v2 (or v1) array: its filters, then its compressor. */
+  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ChunkCodec> {
+    return ChunkCodec.fromChain(await chainV2(meta, registry, key), meta);
+  }
+
+  /** The codec of a chain compiled for chunks of `layout` (v3's `codecs`, say). */
+  static fromChain(chain: CodecChain, layout: Pick<ArrayLayout, "chunks" | "dtype">): ChunkCodec {
+    const elements = layout.chunks.reduce((a, b) => a * b, 1);
+    return new ChunkCodec(chain, { dtype: layout.dtype, itemsize: layout.dtype.itemsize, elements });
   }
 
   /**
@@ -35,9 +48,12 @@ export class ChunkCodec {
     return this.context.dtype.kind === "O" ? Infinity : this.chunkBytes * 8 + 4096;
   }
 
-  /** What a codec is told about the chunk at `key`: a literal rather than a spread, as this runs for every chunk. */
-  #chunk(key: string, signal: AbortSignal | undefined, maxDecodedSize: number | undefined): ChunkContext {
-    const { dtype, itemsize, elements, shape } = this.context;
+  /**
+   * What stage `i` is told about the chunk at `key`: a literal rather than a spread, as this runs
+   * for every chunk.
+   */
+  #chunk(i: number, key: string, signal: AbortSignal | undefined, maxDecodedSize: number | undefined): ChunkContext {
+    const { dtype, itemsize, elements, shape } = this.stages[i]!;
     return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal };
   }
 
@@ -68,7 +84,7 @@ export class ChunkCodec {
     for (; i >= 0; i--) {
       // The last step must give one chunk; inner steps give the next filter's encoding.
       const limit = i === 0 ? this.chunkBytes : this.innerLimit;
-      const step = runNow(this.codecs[i]!, "decode", data, this.#chunk(key, signal, limit));
+      const step = runNow(this.codecs[i]!, "decode", data, this.#chunk(i, key, signal, limit));
       if (isPromise(step)) {
         const next = i - 1;
         return step.then((d) => this.#decodeFrom(next, d, key, signal));
@@ -92,12 +108,12 @@ export class ChunkCodec {
     return data;
   }
 
-  /** Whether chunks are stored as they are held: no filters, no compressor. */
+  /** Whether chunks are stored as they are held: an empty chain (no filters, no compressor; v3: `bytes` alone). */
   get storesRaw(): boolean {
     return this.codecs.length === 0;
   }
 
-  /** Whether `decodeInto` decodes straight into the buffer given (no filters, a compressor with `Codec.decodeInto`). */
+  /** Whether `decodeInto` decodes straight into the buffer given (one stage, with `Codec.decodeInto`). */
   get decodesInto(): boolean {
     return this.codecs.length === 1 && this.codecs[0]!.decodeInto !== undefined;
   }
@@ -124,7 +140,7 @@ export class ChunkCodec {
       return isPromise(decoded) ? decoded.then(copy) : copy(decoded);
     }
     const codec = this.codecs[0]!;
-    const chunk = this.#chunk(key, signal, this.chunkBytes);
+    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
     let n: number | Promise<number>;
     try {
       n = codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
@@ -152,8 +168,8 @@ export class ChunkCodec {
   }
 
   /**
-   * Whether `decodeRange` can decode part of a chunk: the array has no filters, and no compressor
-   * or one with `Codec.decodeRange`.
+   * Whether `decodeRange` can decode part of a chunk: an empty chain, or one stage with
+   * `Codec.decodeRange`.
    */
   get decodesRanges(): boolean {
     return this.codecs.length === 0 || (this.codecs.length === 1 && this.codecs[0]!.decodeRange !== undefined);
@@ -179,7 +195,7 @@ export class ChunkCodec {
       const decodedSize = bytes.length === end - start ? this.chunkBytes : start + bytes.length;
       return { bytes: bytes.subarray(0, end - start), decodedSize };
     }
-    const chunk = this.#chunk(key, signal, this.chunkBytes);
+    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
     try {
       return await codec.decodeRange!(read, start, end, chunk);
     } catch (error) {
@@ -192,9 +208,9 @@ export class ChunkCodec {
   }
 
   async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
-    const chunk = this.#chunk(key, signal, undefined);
     let data: CodecData = raw;
-    for (const codec of this.codecs) data = await run(codec, "encode", data, chunk);
+    for (const [i, codec] of this.codecs.entries())
+      data = await run(codec, "encode", data, this.#chunk(i, key, signal, undefined));
     if (!(data instanceof Uint8Array)) {
       throw new ChunkError(`chunk ${key} did not encode to bytes`, { key });
     }

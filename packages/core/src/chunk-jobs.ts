@@ -9,7 +9,8 @@ import {
   type DimSelection,
   type StridedView,
 } from "@z/indexing/basic";
-import { needsByteSwap, valuesPerElement, type ArrayMetadata, type TypedArray } from "@z/meta";
+import { needsByteSwap, valuesPerElement, type TypedArray } from "@z/meta";
+import type { ArrayLayout } from "./array-layout.js";
 import { ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 
@@ -19,7 +20,7 @@ import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } fr
  * threads both call these, so the two paths cannot drift apart.
  */
 export class ChunkJobs {
-  readonly meta: ArrayMetadata;
+  readonly meta: ArrayLayout;
   readonly codec: ChunkCodec;
   /** One element of the fill value, little-endian. */
   readonly pattern: Uint8Array;
@@ -34,7 +35,7 @@ export class ChunkJobs {
   /** The chunk's shape and strides, for locating a projection in it (no data). */
   readonly #chunkLayout: StridedView<TypedArray>;
 
-  constructor(meta: ArrayMetadata, codec: ChunkCodec) {
+  constructor(meta: ArrayLayout, codec: ChunkCodec) {
     this.meta = meta;
     this.codec = codec;
     this.pattern = fillPattern(meta.fillValue, meta.dtype);
@@ -46,7 +47,7 @@ export class ChunkJobs {
     this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
-  static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
+  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
     return new ChunkJobs(meta, await ChunkCodec.create(meta, registry, key));
   }
 
@@ -196,7 +197,7 @@ const rangesOnly = (selection: readonly unknown[]): boolean =>
 export const elements = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 /** Whether an array's values are held in memory as they are stored (no byte swap, no conversion). */
-export const heldAsStored = (meta: ArrayMetadata): boolean =>
+export const heldAsStored = (meta: Pick<ArrayLayout, "dtype">): boolean =>
   meta.dtype.kind !== "x" && !needsByteSwap(meta.dtype) && meta.dtype.kind !== "O";
 
 /** A projection of ranges (and single indices) on both sides, which a strided view can describe. */

@@ -25,6 +25,7 @@ import type { OpenMode } from "./open-array.js";
 export const CONSOLIDATED_KEY = ".zmetadata";
 
 const isMetadataKey = (key: string): boolean => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(key);
+const isZarrJson = (key: string): boolean => key === "zarr.json" || key.endsWith("/zarr.json");
 
 /**
  * Gathers every `.zarray`, `.zgroup` and `.zattrs` under `path` into one `.zmetadata` document,
@@ -106,7 +107,9 @@ export class ConsolidatedStore implements Store {
     if (isMetadataKey(key)) return this.documents.get(key)?.slice();
     // Opening the root looks for spec v1's `meta` too; a consolidated (v2) hierarchy has none, and
     // asking the store (a 404 over HTTP) would only say so slower.
-    if (key === V1_META_KEY) return undefined;
+    // Likewise v3's `zarr.json`, which opening a node asks beside `.zarray`: a v2 consolidation
+    // answers for the hierarchy's metadata, and it has none.
+    if (key === V1_META_KEY || isZarrJson(key)) return undefined;
     return this.inner.get(key, options);
   }
 

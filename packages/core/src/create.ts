@@ -16,6 +16,7 @@ import {
   type DimensionSeparator,
   type JsonObject,
   type JsonValue,
+  type NamedConfig,
   type Order,
   type Store,
   type Synchronizer,
@@ -30,15 +31,40 @@ import type { NdArrayLike } from "./nd-array.js";
 import { DEFAULT_COMPRESSOR } from "./defaults.js";
 import { objectFilters, objectShorthand } from "./object-create.js";
 
-/** What `create` and its relatives accept; names follow zarr-python's arguments. */
+/** A codec for a v3 array: `{name, configuration}` as `zarr.json` holds it, a bare name, or a v2 config (`numcodecs.<id>`). */
+export type CodecSpec = NamedConfig | CodecConfig | string;
+
+/** What `create` and its relatives accept; names follow zarr-python's arguments (v3's, `create_array`'s). */
 export interface CreateOptions {
+  /**
+   * 2 (default) writes `.zarray`; 3 writes `zarr.json` as zarr-python 3's `create_array` does, its
+   * codecs from `codecs`, or from `filters`, `serializer` and `compressors` (default: `bytes` and
+   * `zstd` level 0; `vlen-utf8` for strings).
+   */
+  zarrFormat?: 2 | 3;
   shape: number | readonly number[];
   /** `true`/omitted: guessed as zarr-python does; `false`: one chunk; a number or list: as given (`null`/-1 = full length). */
   chunks?: ChunksSpec;
   /** A v2 type string (`<f8`), a numpy-style name (`float32`, `i4`), a structured descr, or a parsed dtype. Default `<f8`. */
   dtype?: string | JsonValue | DataType;
-  /** The compressor's config, `null` for none; default blosc lz4 as zarr-python. */
+  /** The compressor's config, `null` for none; default blosc lz4 as zarr-python (v3: see `compressors`). */
   compressor?: CodecConfig | null;
+  /** v3: the bytes→bytes codecs, in order (`null` or `[]`: none; default zstd level 0). */
+  compressors?: readonly CodecSpec[] | null;
+  /** v3: the array→bytes codec (default `bytes`, little-endian; `vlen-utf8` for strings, `vlen-bytes` for bytes). */
+  serializer?: CodecSpec;
+  /** v3: the whole `codecs` list as `zarr.json` holds it (instead of filters, serializer and compressors). */
+  codecs?: readonly CodecSpec[];
+  /**
+   * v3: the shard shape, a multiple of `chunks` in each dimension: the chunk grid is of shards, each
+   * stored as one `sharding_indexed` object of chunks (index at the end, `bytes` + `crc32c`), as
+   * zarr-python 3's `create_array(shards=…)`.
+   */
+  shards?: readonly number[];
+  /** v3: a name (or `null`) for each dimension, written as `dimension_names`. */
+  dimensionNames?: readonly (string | null)[];
+  /** v3: `default` (`c/0/1`, the default) or `v2` (`0.1`) keys, separated by `dimensionSeparator` (default `/`; `.` for `v2`). */
+  chunkKeyEncoding?: "default" | "v2" | NamedConfig;
   /** Default 0 (as zarr-python's `create`); `null` for no fill value. */
   fillValue?: unknown;
   order?: Order;
@@ -47,6 +73,7 @@ export interface CreateOptions {
   path?: string;
   /** Remove anything at `path` first (default false: existing arrays or groups are an error). */
   overwrite?: boolean;
+  /** The filters (v3: array→array codecs before the serializer, written as zarr-python 3's `numcodecs.<id>`; v3's own, such as `transpose`, go in `codecs`). */
   filters?: readonly CodecConfig[] | null;
   /**
    * For object arrays (dtype `"|O"`/`"object"`): the codec that turns values into bytes, written as
@@ -72,6 +99,10 @@ export interface CreateOptions {
 
 /** Creates an array, with every ancestor group, and returns it opened. */
 export async function create(options: CreateOptions): Promise<ZarrArray> {
+  if (options.zarrFormat === 3) return import("./create-v3.js").then(({ createV3 }) => createV3(options));
+  if (options.zarrFormat !== undefined && options.zarrFormat !== 2) {
+    throw new ArgumentError(`zarrFormat must be 2 or 3, got ${JSON.stringify(options.zarrFormat)}`);
+  }
   const store = options.store ?? new MemoryStore();
   if (!isWritable(store)) throw new ReadOnlyError("the store");
   const path = normalizeStoragePath(options.path);

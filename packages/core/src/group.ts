@@ -10,7 +10,7 @@ import {
   type WritableStore,
 } from "@z/meta";
 import { ZarrArray, type ArrayOpenOptions } from "./array.js";
-import { Attributes } from "./attributes.js";
+import { Attributes, type AttributesDocument } from "./attributes.js";
 import { canCastSafely } from "./can-cast.js";
 import {
   array as createArrayFrom,
@@ -32,6 +32,7 @@ import {
   containsArray,
   containsGroup,
   movePrefix,
+  groupDocument,
   prepareNewNode,
   removeSubtree,
   requireParentGroups,
@@ -39,7 +40,7 @@ import {
 import type { NdArrayLike } from "./nd-array.js";
 import type { TypedArray } from "@z/meta";
 import { drawTree, type TreeNode } from "./tree.js";
-import { arrayMetaKey, attrsKey, groupMetaKey } from "./keys.js";
+import { arrayMetaKey, attrsKey, groupMetaKey, zarrJsonKey } from "./keys.js";
 import { MemoryStore } from "./memory-store.js";
 
 /** Options for arrays created inside a group: everything but where they go. */
@@ -53,10 +54,18 @@ export interface GroupOptions {
   path?: string;
   overwrite?: boolean;
   readOnly?: boolean;
+  /**
+   * The format of a group this creates (default 2): 3 writes a `zarr.json`. Opening finds either;
+   * given, it insists on that one.
+   */
+  zarrFormat?: 2 | 3;
   signal?: AbortSignal;
 }
 
-/** A Zarr v2 group: a `.zgroup` document under a path, with arrays and groups below it. */
+/**
+ * A Zarr group: a `.zgroup` (v2) or a `zarr.json` of `node_type` `group` (v3) under a path, with
+ * arrays and groups below it. Arrays and groups created in it have its format unless told otherwise.
+ */
 export class Group {
   readonly attrs: Attributes;
 
@@ -64,21 +73,38 @@ export class Group {
     readonly store: Store,
     readonly path: string,
     readonly readOnly: boolean,
+    /** 3 for a `zarr.json` group, 2 for a `.zgroup`. */
+    readonly zarrFormat: 2 | 3,
+    attributes?: AttributesDocument,
   ) {
-    this.attrs = new Attributes(store, attrsKey(path), readOnly);
+    const key = zarrFormat === 3 ? zarrJsonKey(path) : attrsKey(path);
+    this.attrs = new Attributes(store, key, readOnly, undefined, attributes);
   }
 
-  /** Opens the group at `path` (normalized), checking its `.zgroup`. */
+  /**
+   * Opens the group at `path` (normalized), checking its `zarr.json` or `.zgroup` (both asked at
+   * once; where both are, v3's, as zarr-python 3 reads them).
+   */
   static async open(
     store: Store,
     path: string,
-    options: { readOnly?: boolean; signal?: AbortSignal } = {},
+    options: { readOnly?: boolean; signal?: AbortSignal; zarrFormat?: 2 | 3 } = {},
   ): Promise<Group> {
+    const { signal, zarrFormat } = options;
     const key = groupMetaKey(path);
-    const bytes = await store.get(key, { signal: options.signal });
-    if (bytes === undefined) throw new NodeNotFoundError("group", path, { key });
+    const [v3, bytes] = await Promise.all([
+      zarrFormat === 2 ? undefined : store.get(zarrJsonKey(path), { signal }),
+      zarrFormat === 3 ? undefined : store.get(key, { signal }),
+    ]);
+    if (v3 !== undefined) {
+      const { attributesV3, isGroupV3 } = await import("./node-v3.js");
+      if (!isGroupV3(v3, zarrJsonKey(path))) throw new NodeNotFoundError("group", path, { key: zarrJsonKey(path) });
+      return new Group(store, path, options.readOnly ?? false, 3, attributesV3);
+    }
+    if (bytes === undefined)
+      throw new NodeNotFoundError("group", path, { key: zarrFormat === 3 ? zarrJsonKey(path) : key });
     parseGroupMetadata(bytes, key);
-    return new Group(store, path, options.readOnly ?? false);
+    return new Group(store, path, options.readOnly ?? false, 2);
   }
 
   /** The h5py-style name: `/` for the root, `/foo/bar` below it. */
@@ -87,12 +113,13 @@ export class Group {
   }
 
   /** Creates a group below this one (with any missing groups between). */
-  async createGroup(name: string, options: { overwrite?: boolean } = {}): Promise<Group> {
+  async createGroup(name: string, options: { overwrite?: boolean; zarrFormat?: 2 | 3 } = {}): Promise<Group> {
     this.#checkWritable();
     return group({
       store: this.store,
       path: this.#child(name),
       overwrite: options.overwrite ?? false,
+      zarrFormat: this.zarrFormat,
       ...options,
       readOnly: false,
     });
@@ -122,7 +149,7 @@ export class Group {
   /** Creates an array below this group, as zarr-python's `create_dataset`. */
   async createDataset(name: string, options: MemberOptions): Promise<ZarrArray> {
     this.#checkWritable();
-    return create({ ...options, store: this.store, path: this.#child(name) });
+    return create({ zarrFormat: this.zarrFormat, ...options, store: this.store, path: this.#child(name) });
   }
 
   /**
@@ -423,25 +450,31 @@ export async function group(options: GroupOptions = {}): Promise<Group> {
   const store = options.store ?? new MemoryStore();
   const path = normalizeStoragePath(options.path);
   if (options.overwrite || !(await containsGroup(store, path, options.signal))) {
-    await initGroup(store, path, options.overwrite ?? false, options.signal);
+    await initGroup(store, path, options.overwrite ?? false, options.signal, options.zarrFormat);
   }
   return Group.open(store, path, options);
 }
 
-async function initGroup(store: Store, path: string, overwrite: boolean, signal?: AbortSignal): Promise<void> {
+async function initGroup(
+  store: Store,
+  path: string,
+  overwrite: boolean,
+  signal?: AbortSignal,
+  zarrFormat: 2 | 3 = 2,
+): Promise<void> {
   if (!isWritable(store)) throw new ReadOnlyError("the store");
-  await prepareNewNode(store, path, overwrite, signal);
-  await store.set(groupMetaKey(path), encodeGroupMetadata(), { signal });
+  await prepareNewNode(store, path, overwrite, signal, zarrFormat);
+  await store.set(...(await groupDocument(path, zarrFormat)), { signal });
 }
 
 /** Opens (or, depending on `mode`, creates) a group, as zarr-python's `open_group` (default mode `a`). */
 export async function openGroup(
   store: Store,
-  options: { mode?: OpenMode; path?: string; signal?: AbortSignal } = {},
+  options: { mode?: OpenMode; path?: string; signal?: AbortSignal; zarrFormat?: 2 | 3 } = {},
 ): Promise<Group> {
   const mode = options.mode ?? "a";
   const path = normalizeStoragePath(options.path);
-  const { signal } = options;
+  const { signal, zarrFormat } = options;
   const isArray = (): Promise<boolean> => containsArray(store, path, signal);
   const isGroup = (): Promise<boolean> => containsGroup(store, path, signal);
   switch (mode) {
@@ -451,20 +484,20 @@ export async function openGroup(
         if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
         throw new NodeNotFoundError("group", path, { key: groupMetaKey(path) });
       }
-      return Group.open(store, path, { readOnly: mode === "r", signal });
+      return Group.open(store, path, { readOnly: mode === "r", signal, zarrFormat });
     case "a":
       if (!(await isGroup())) {
         if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
-        await initGroup(store, path, false, signal);
+        await initGroup(store, path, false, signal, zarrFormat);
       }
-      return Group.open(store, path, { signal });
+      return Group.open(store, path, { signal, zarrFormat });
     case "w":
-      await initGroup(store, path, true, signal);
-      return Group.open(store, path, { signal });
+      await initGroup(store, path, true, signal, zarrFormat);
+      return Group.open(store, path, { signal, zarrFormat });
     case "w-":
     case "x":
-      await initGroup(store, path, false, signal);
-      return Group.open(store, path, { signal });
+      await initGroup(store, path, false, signal, zarrFormat);
+      return Group.open(store, path, { signal, zarrFormat });
     default:
       throw new ArgumentError(`mode must be one of r, r+, a, w, w-, x; got ${JSON.stringify(mode)}`);
   }
@@ -482,5 +515,7 @@ export async function open(
     if (await containsGroup(store, path)) return openGroup(store, { mode, path });
     if (mode !== "a") throw new NodeNotFoundError("array or group", path, { key: groupMetaKey(path) });
   }
-  return options.shape === undefined ? openGroup(store, { mode, path }) : openArray(store, { ...options, mode });
+  return options.shape === undefined
+    ? openGroup(store, { mode, path, zarrFormat: options.zarrFormat })
+    : openArray(store, { ...options, mode });
 }

@@ -2,13 +2,14 @@ import {
   encodeGroupMetadata,
   isListable,
   keyPrefix,
+  MetadataError,
   StoreError,
   V1_META_KEY,
   type Store,
   type WritableStore,
 } from "@z/meta";
 import { NodeExistsError } from "./errors.js";
-import { arrayMetaKey, groupMetaKey } from "./keys.js";
+import { arrayMetaKey, groupMetaKey, zarrJsonKey } from "./keys.js";
 
 /** A store that can remove a whole subtree at once (a directory store does it faster than key by key). */
 interface SubtreeRemover {
@@ -22,14 +23,47 @@ async function has(store: Store, key: string, signal?: AbortSignal): Promise<boo
   return (await store.get(key, { signal })) !== undefined;
 }
 
-/** True when `path` holds an array: a `.zarray`, or at the root a spec-v1 `meta` document. */
+/**
+ * What the `zarr.json` at `path` says it is, or `undefined` when there is none. Only `node_type` is
+ * read here; opening the node checks the rest.
+ */
+export async function v3NodeType(
+  store: Store,
+  path: string,
+  signal?: AbortSignal,
+): Promise<"array" | "group" | undefined> {
+  const key = zarrJsonKey(path);
+  const bytes = await store.get(key, { signal });
+  if (bytes === undefined) return undefined;
+  let nodeType: unknown;
+  try {
+    nodeType = (JSON.parse(new TextDecoder().decode(bytes)) as { node_type?: unknown } | null)?.node_type;
+  } catch (error) {
+    throw new MetadataError(`${key} is not valid JSON: ${String(error)}`, { key, cause: error });
+  }
+  if (nodeType === "array" || nodeType === "group") return nodeType;
+  throw new MetadataError(`${key}: "node_type" must be "array" or "group", got ${JSON.stringify(nodeType)}`, {
+    key,
+    field: "node_type",
+  });
+}
+
+/**
+ * True when `path` holds an array: a v3 `zarr.json` of one, a `.zarray`, or at the root a spec-v1
+ * `meta` document. Where both formats are, v3's says (as zarr-python 3 reads it).
+ */
 export async function containsArray(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
-  if (await has(store, arrayMetaKey(path), signal)) return true;
+  const [v3, v2] = await Promise.all([v3NodeType(store, path, signal), has(store, arrayMetaKey(path), signal)]);
+  if (v3 !== undefined) return v3 === "array";
+  if (v2) return true;
   return path === "" && has(store, V1_META_KEY, signal);
 }
 
-export const containsGroup = (store: Store, path: string, signal?: AbortSignal): Promise<boolean> =>
-  has(store, groupMetaKey(path), signal);
+/** True when `path` holds a group: a v3 `zarr.json` of one, or a `.zgroup`. */
+export async function containsGroup(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
+  const [v3, v2] = await Promise.all([v3NodeType(store, path, signal), has(store, groupMetaKey(path), signal)]);
+  return v3 === undefined ? v2 : v3 === "group";
+}
 
 /** Removes every key under `path` (the whole store for `""`), as zarr-python's `rmdir`. */
 export async function removeSubtree(store: WritableStore, path: string, signal?: AbortSignal): Promise<void> {
@@ -50,6 +84,7 @@ export async function requireParentGroups(
   path: string,
   overwrite: boolean,
   signal?: AbortSignal,
+  zarrFormat: 2 | 3 = 2,
 ): Promise<void> {
   if (path === "") return;
   const segments = path.split("/");
@@ -58,11 +93,21 @@ export async function requireParentGroups(
     if (await containsArray(store, parent, signal)) {
       if (!overwrite) throw new NodeExistsError("array", parent, { key: arrayMetaKey(parent) });
       await removeSubtree(store, parent, signal);
-      await store.set(groupMetaKey(parent), encodeGroupMetadata(), { signal });
+      await store.set(...(await groupDocument(parent, zarrFormat)), { signal });
     } else if (!(await containsGroup(store, parent, signal))) {
-      await store.set(groupMetaKey(parent), encodeGroupMetadata(), { signal });
+      await store.set(...(await groupDocument(parent, zarrFormat)), { signal });
     }
   }
+}
+
+/**
+ * The key and bytes of a new, empty group's document at `path`: `.zgroup`, or v3's `zarr.json`
+ * as zarr-python 3 writes it (`attributes: {}`, `consolidated_metadata: null`).
+ */
+export async function groupDocument(path: string, zarrFormat: 2 | 3): Promise<[string, Uint8Array]> {
+  if (zarrFormat === 2) return [groupMetaKey(path), encodeGroupMetadata()];
+  const { emptyGroupV3 } = await import("./node-v3.js");
+  return [zarrJsonKey(path), emptyGroupV3()];
 }
 
 /**
@@ -74,6 +119,7 @@ export async function prepareNewNode(
   path: string,
   overwrite: boolean,
   signal?: AbortSignal,
+  zarrFormat: 2 | 3 = 2,
 ): Promise<void> {
   if (overwrite) {
     await removeSubtree(store, path, signal);
@@ -82,7 +128,7 @@ export async function prepareNewNode(
   } else if (await containsGroup(store, path, signal)) {
     throw new NodeExistsError("group", path, { key: groupMetaKey(path) });
   }
-  await requireParentGroups(store, path, overwrite, signal);
+  await requireParentGroups(store, path, overwrite, signal, zarrFormat);
 }
 
 /** A store that can rename a whole subtree in one step (a directory store renames a directory). */

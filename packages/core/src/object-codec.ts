@@ -1,29 +1,42 @@
 import type { ChunkContext, Codec, CodecData, CodecRegistry } from "@z/codecs/registry";
-import { ZarrError, type ArrayMetadata } from "@z/meta";
+import { ZarrError } from "@z/meta";
+import type { ArrayLayout } from "./array-layout.js";
+import { chainV2, type CodecChain, type StageChunk } from "./codec-chain.js";
 import { ChunkError } from "./errors.js";
 
 /**
- * The filters and compressor of an object array: encoding takes a chunk's values (in the array's
- * order) through the filters, the first of which is the object codec, then the compressor;
- * decoding must end in exactly one chunk's values.
+ * The codec chain of an object array: encoding takes a chunk's values (in the array's order)
+ * through the chain, whose first value-to-bytes stage is the object codec (v2: the first filter;
+ * v3: `vlen-utf8`, say, after any `transpose`); decoding must end in exactly one chunk's values.
  */
 export class ObjectChunkCodec {
-  private constructor(
-    private readonly codecs: readonly Codec[],
-    private readonly context: Omit<ChunkContext, "key" | "signal">,
-  ) {}
+  private readonly codecs: readonly Codec[];
+  private readonly stages: readonly StageChunk[];
+  /** The stage that turns values into bytes: v3's array→bytes one, else (v2) the first filter. */
+  private readonly objectStage: number;
 
-  static async create(meta: ArrayMetadata, registry: CodecRegistry, key: string): Promise<ObjectChunkCodec> {
-    const configs = [...(meta.filters ?? []), ...(meta.compressor ? [meta.compressor] : [])];
-    const codecs = await Promise.all(configs.map((config) => registry.create(config, { key })));
-    const elements = meta.chunks.reduce((a, b) => a * b, 1);
-    // json2 and msgpack2 record the chunk's shape; numcodecs sees it as the chunk's numpy shape.
-    return new ObjectChunkCodec(codecs, {
-      dtype: meta.dtype,
-      itemsize: meta.dtype.itemsize,
-      elements,
-      shape: meta.chunks,
-    });
+  private constructor(chain: CodecChain) {
+    this.codecs = chain.map((s) => s.codec);
+    this.stages = chain.map((s) => s.chunk);
+    this.objectStage = Math.max(
+      0,
+      chain.findIndex((s) => s.kind === "array-bytes"),
+    );
+  }
+
+  /** The chain of a v2 object array (json2 and msgpack2 record the chunk's shape, as numcodecs sees it). */
+  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ObjectChunkCodec> {
+    return new ObjectChunkCodec(await chainV2(meta, registry, key));
+  }
+
+  /** The codec of a chain compiled elsewhere (v3's `codecs`). */
+  static fromChain(chain: CodecChain): ObjectChunkCodec {
+    return new ObjectChunkCodec(chain);
+  }
+
+  /** The chunk as the array holds it. */
+  private get context(): StageChunk {
+    return this.stages[0]!;
   }
 
   get elements(): number {
@@ -33,7 +46,7 @@ export class ObjectChunkCodec {
   async decode(stored: Uint8Array, key: string, signal?: AbortSignal): Promise<unknown[]> {
     let data: CodecData = stored;
     for (let i = this.codecs.length - 1; i >= 0; i--) {
-      data = await run(this.codecs[i]!, "decode", data, { ...this.context, key, signal, maxDecodedSize: Infinity });
+      data = await run(this.codecs[i]!, "decode", data, { ...this.stages[i]!, key, signal, maxDecodedSize: Infinity });
     }
     if (!Array.isArray(data)) throw new ChunkError(`chunk ${key} of an object array did not decode to values`, { key });
     if (data.length !== this.context.elements) {
@@ -44,7 +57,8 @@ export class ObjectChunkCodec {
 
   async encode(values: readonly unknown[], key: string, signal?: AbortSignal): Promise<Uint8Array> {
     let data: CodecData = values;
-    for (const codec of this.codecs) data = await run(codec, "encode", data, { ...this.context, key, signal });
+    for (const [i, codec] of this.codecs.entries())
+      data = await run(codec, "encode", data, { ...this.stages[i]!, key, signal });
     if (!(data instanceof Uint8Array)) throw new ChunkError(`chunk ${key} did not encode to bytes`, { key });
     return data;
   }
@@ -54,10 +68,10 @@ export class ObjectChunkCodec {
    * it cannot encode (a number in a string array) fails before any chunk is written.
    */
   async check(values: readonly unknown[], key: string, signal?: AbortSignal): Promise<void> {
-    const first = this.codecs[0];
+    const first = this.codecs[this.objectStage];
     if (first === undefined || values.length === 0) return;
     await run(first, "encode", values, {
-      ...this.context,
+      ...this.stages[this.objectStage]!,
       elements: values.length,
       shape: [values.length],
       key,

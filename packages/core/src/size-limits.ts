@@ -1,4 +1,5 @@
-import { MAX_CHUNK_BYTES, MAX_RESULT_LENGTH, TooLargeError, type ArrayMetadata } from "@z/meta";
+import { MAX_CHUNK_BYTES, MAX_RESULT_LENGTH, TooLargeError } from "@z/meta";
+import type { ArrayLayout } from "./array-layout.js";
 
 /*
  * The checks of sizes computed from an array's metadata before anything that size is allocated
@@ -10,7 +11,7 @@ import { MAX_CHUNK_BYTES, MAX_RESULT_LENGTH, TooLargeError, type ArrayMetadata }
  * Throws `TooLargeError` (field `chunks`) when one chunk of the array is more bytes than a chunk may
  * be: before a read or write that decodes, encodes or fills whole chunks.
  */
-export function checkChunkSize(meta: ArrayMetadata, key: string): void {
+export function checkChunkSize(meta: Pick<ArrayLayout, "chunks" | "dtype">, key: string): void {
   const elements = meta.chunks.reduce((a, b) => a * b, 1);
   const bytes = elements * meta.dtype.itemsize;
   if (bytes <= MAX_CHUNK_BYTES) return;

@@ -1,0 +1,32 @@
+/*
+ * What groups, attributes and hierarchy code need of v3 documents, in a module of its own so that
+ * a page that never meets a v3 node never loads v3 metadata code.
+ */
+import { parseNodeMetadataV3, serializeGroupMetadataV3, serializeNodeMetadataV3 } from "@z/meta";
+import type { AttributesDocument } from "./attributes.js";
+import { NodeNotFoundError } from "./errors.js";
+
+const encoder = new TextEncoder();
+
+/**
+ * A v3 node's attributes: the `attributes` member of its `zarr.json`. Writing them rewrites the
+ * document with its metadata as stored at that moment (another writer's `resize` is kept), as
+ * zarr-python 3's `update_attributes` does; an empty object is written as `{}`, as it writes it.
+ */
+export const attributesV3: AttributesDocument = {
+  read: (bytes, key) => parseNodeMetadataV3(bytes, key).attributes ?? {},
+  write: (values, current, key) => {
+    if (current === undefined)
+      throw new NodeNotFoundError("array or group", key.replace(/\/?zarr\.json$/, ""), { key });
+    const node = parseNodeMetadataV3(current, key);
+    return encoder.encode(serializeNodeMetadataV3({ ...node, attributes: values }));
+  },
+};
+
+/** Whether the `zarr.json` `bytes` is a group's (checked whole: a bad document is a `MetadataError`). */
+export const isGroupV3 = (bytes: Uint8Array, key: string): boolean =>
+  parseNodeMetadataV3(bytes, key).nodeType === "group";
+
+/** A new, empty group's `zarr.json`, as zarr-python 3 writes it (`attributes: {}`, `consolidated_metadata: null`). */
+export const emptyGroupV3 = (): Uint8Array =>
+  encoder.encode(serializeGroupMetadataV3({ zarrFormat: 3, nodeType: "group", attributes: {} }));
