@@ -78,8 +78,9 @@ describe("opening a hierarchy zarr-python wrote, by URL", () => {
     expect(await sub.attrs.asObject()).toEqual({ note: "a subgroup" });
     const since = await logLength();
     const z = await openArray(store, { path: "zstd", mode: "r" });
-    // Only its .zarray (looked for, then read, as zarr-python's open_array does); no chunk yet.
-    expect(new Set(await asked(since))).toEqual(new Set(["GET 200 zstd/.zarray"]));
+    // Only its metadata: zarr.json (v3, none here) and .zarray asked at once, as zarr-python 3's
+    // open_array does; no chunk yet.
+    expect(new Set(await asked(since))).toEqual(new Set(["GET 404 zstd/zarr.json", "GET 200 zstd/.zarray"]));
     expect(z.compressor).toEqual({ id: "zstd", level: 3 });
     expect(await z.attrs.get("case")).toBe("zstd");
   });
