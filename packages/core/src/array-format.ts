@@ -34,6 +34,11 @@ export interface ArrayFormat {
   readonly attrsKey: string;
   readonly attributes?: AttributesDocument;
   /**
+   * Whether chunks equal to the fill value everywhere are stored unless told otherwise: zarr-python
+   * 2.11+ stores them (v2); zarr-python 3 does not (`write_empty_chunks=False`, v3).
+   */
+  readonly storesEmptyChunks: boolean;
+  /**
    * The key of the chunk at `coords`, under the array's path. v2 takes the separator the array
    * settled on (its `.zarray` may not say: see `ZarrArray.dimensionSeparator`); v3's encoding says.
    */
@@ -66,6 +71,7 @@ export function formatV2(meta: ArrayMetadata, path: string, metaKey = keyPrefix(
     layout: meta,
     metaKey,
     attrsKey: attrsKey(path),
+    storesEmptyChunks: true,
     chunkKey: (coords, separator) => keyPrefix(path) + chunkKey(coords, separator),
     chunkCoords: (key, ndim, separator) => parseChunkKey(key, ndim, separator),
     chain: async (layout, registry) => ({

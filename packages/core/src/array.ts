@@ -61,8 +61,9 @@ export interface ArrayOpenOptions {
   /** Refuse every write (default false). */
   readOnly?: boolean;
   /**
-   * Store chunks that equal the fill value everywhere (default true, as zarr-python 2.11+). When
-   * false such chunks are deleted instead, and read back as the fill value.
+   * Store chunks that equal the fill value everywhere (default: true for v2, as zarr-python 2.11+;
+   * false for v3, as zarr-python 3). When false such chunks are deleted instead, and read back as
+   * the fill value.
    */
   writeEmptyChunks?: boolean;
   /** Where codec ids are looked up (default: the registry of `@z/codecs` with the WASM codecs). */
@@ -175,7 +176,7 @@ export class ZarrArray {
     this.isView = meta !== format.layout;
     this.#options = options;
     this.readOnly = zarrFormat === 1 || (options.readOnly ?? false);
-    this.writeEmptyChunks = options.writeEmptyChunks ?? true;
+    this.writeEmptyChunks = options.writeEmptyChunks ?? format.storesEmptyChunks;
     this.synchronizer = options.synchronizer;
     this.attrs = new Attributes(store, format.attrsKey, this.readOnly, options.synchronizer, format.attributes);
     this.#format = format;

@@ -17,6 +17,8 @@ import {
 } from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
+import { v3NodeType } from "./hierarchy.js";
+import { ZARR_JSON } from "./keys.js";
 import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
@@ -24,13 +26,15 @@ import type { OpenMode } from "./open-array.js";
 
 export const CONSOLIDATED_KEY = ".zmetadata";
 
-const isMetadataKey = (key: string): boolean => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(key);
+const isV2MetadataKey = (key: string): boolean => /(^|\/)\.(zarray|zgroup|zattrs)$/.test(key);
 const isZarrJson = (key: string): boolean => key === "zarr.json" || key.endsWith("/zarr.json");
 
 /**
  * Gathers every `.zarray`, `.zgroup` and `.zattrs` under `path` into one `.zmetadata` document,
  * written exactly as zarr-python's `consolidate_metadata` writes it, so a reader needs one request
- * instead of one per node. Returns the root opened through it.
+ * instead of one per node. A v3 group at `path` gets zarr-python 3's consolidation instead: every
+ * `zarr.json` below it, inline in its own `zarr.json` (`consolidated_metadata`). Returns the root
+ * opened through it.
  */
 export async function consolidateMetadata(
   store: Store,
@@ -38,9 +42,15 @@ export async function consolidateMetadata(
 ): Promise<ZarrArray | Group> {
   if (!isWritable(store) || !isListable(store))
     throw new ArgumentError("consolidateMetadata needs a writable, listable store");
-  const prefix = keyPrefix(normalizeStoragePath(options.path));
+  const path = normalizeStoragePath(options.path);
+  if ((await v3NodeType(store, path)) === "group") {
+    const { consolidateV3 } = await import("./consolidated-v3.js");
+    await consolidateV3(store, path);
+    return openConsolidated(store, { path, mode: "r+" });
+  }
+  const prefix = keyPrefix(path);
   const metadataKey = options.metadataKey ?? CONSOLIDATED_KEY;
-  const keys = (await store.list(prefix)).filter(isMetadataKey).sort();
+  const keys = (await store.list(prefix)).filter(isV2MetadataKey).sort();
   const metadata: Record<string, JsonValue> = {};
   for (const key of keys) {
     const bytes = await store.get(key);
@@ -64,7 +74,16 @@ export async function openConsolidated(
   if (mode !== "r" && mode !== "r+")
     throw new ArgumentError(`openConsolidated mode must be "r" or "r+", got ${JSON.stringify(mode)}`);
   const path = normalizeStoragePath(options.path);
-  const consolidated = await ConsolidatedStore.load(store, keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY));
+  // A v3 group's consolidation is inline in its zarr.json; v2's is a document of its own.
+  const root = options.metadataKey === undefined ? await store.get(keyPrefix(path) + ZARR_JSON) : undefined;
+  const inline =
+    root === undefined
+      ? undefined
+      : (await import("./consolidated-v3.js")).consolidatedDocuments(root, keyPrefix(path) + ZARR_JSON);
+  const consolidated =
+    inline === undefined
+      ? await ConsolidatedStore.load(store, keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY))
+      : ConsolidatedStore.over(store, inline, keyPrefix(path), isZarrJson);
   return open(consolidated, { mode, path });
 }
 
@@ -77,8 +96,20 @@ export class ConsolidatedStore implements Store {
     readonly inner: Store,
     private readonly documents: ReadonlyMap<string, Uint8Array>,
     private readonly base: string,
+    /** The keys the documents answer for: v2's `.zarray`, `.zgroup`, `.zattrs`, or v3's `zarr.json`. */
+    private readonly isMetadataKey: (key: string) => boolean = isV2MetadataKey,
   ) {
     if (!servesRanges(inner)) readsWholeValues(this);
+  }
+
+  /** A store over `inner` whose metadata documents (by key) are `documents`, for keys `isMetadataKey` names. */
+  static over(
+    inner: Store,
+    documents: ReadonlyMap<string, Uint8Array>,
+    base: string,
+    isMetadataKey: (key: string) => boolean,
+  ): ConsolidatedStore {
+    return new ConsolidatedStore(inner, documents, base, isMetadataKey);
   }
 
   static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
@@ -104,17 +135,17 @@ export class ConsolidatedStore implements Store {
   }
 
   async get(key: string, options?: StoreOptions): Promise<Uint8Array | undefined> {
-    if (isMetadataKey(key)) return this.documents.get(key)?.slice();
-    // Opening the root looks for spec v1's `meta` too; a consolidated (v2) hierarchy has none, and
-    // asking the store (a 404 over HTTP) would only say so slower.
-    // Likewise v3's `zarr.json`, which opening a node asks beside `.zarray`: a v2 consolidation
-    // answers for the hierarchy's metadata, and it has none.
-    if (key === V1_META_KEY || isZarrJson(key)) return undefined;
+    if (this.isMetadataKey(key)) return this.documents.get(key)?.slice();
+    // Opening the root looks for spec v1's `meta` too; a consolidated hierarchy has none, and
+    // asking the store (a 404 over HTTP) would only say so slower. Likewise the other format's
+    // documents, which opening a node asks for beside its own: the consolidation answers for the
+    // hierarchy's metadata.
+    if (key === V1_META_KEY || isZarrJson(key) || isV2MetadataKey(key)) return undefined;
     return this.inner.get(key, options);
   }
 
   async getRange(key: string, range: ByteRange, options?: StoreOptions): Promise<Uint8Array | undefined> {
-    if (isMetadataKey(key) || this.inner.getRange === undefined) {
+    if (this.isMetadataKey(key) || this.inner.getRange === undefined) {
       const value = await this.get(key, options);
       if (value === undefined) return undefined;
       if ("suffixLength" in range) return value.slice(Math.max(0, value.length - range.suffixLength));
@@ -124,12 +155,12 @@ export class ConsolidatedStore implements Store {
   }
 
   async set(key: string, value: Uint8Array, options?: StoreOptions): Promise<void> {
-    if (isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
+    if (this.isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
     await this.inner.set(key, value, options);
   }
 
   async delete(key: string, options?: StoreOptions): Promise<void> {
-    if (isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
+    if (this.isMetadataKey(key) || !isWritable(this.inner)) throw new ReadOnlyError("consolidated metadata", { key });
     await this.inner.delete(key, options);
   }
 
@@ -137,7 +168,7 @@ export class ConsolidatedStore implements Store {
   async list(prefix = "", options?: StoreOptions): Promise<string[]> {
     const keys = new Set([...this.documents.keys()].filter((k) => k.startsWith(prefix)));
     if (isListable(this.inner)) {
-      for (const key of await this.inner.list(prefix, options)) if (!isMetadataKey(key)) keys.add(key);
+      for (const key of await this.inner.list(prefix, options)) if (!this.isMetadataKey(key)) keys.add(key);
     }
     return [...keys];
   }

@@ -55,6 +55,7 @@ export function formatV3(meta: ArrayMetadataV3, path: string): ArrayFormat {
     metaKey,
     attrsKey: metaKey,
     attributes: attributesV3,
+    storesEmptyChunks: false,
     chunkKey: (coords) => prefix + chunkKeyV3(coords, meta.chunkKeys),
     chunkCoords: (key, ndim) => parseChunkKeyV3(key, ndim, meta.chunkKeys),
     async chain(seen, registry) {

@@ -5,7 +5,18 @@
  * apps/conformance; these are z's own behaviour.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { create, group, MemoryStore, open, openArray, openGroup, ZarrArray, Group } from "@z/core";
+import {
+  consolidateMetadata,
+  create,
+  group,
+  Group,
+  MemoryStore,
+  open,
+  openArray,
+  openConsolidated,
+  openGroup,
+  ZarrArray,
+} from "@z/core";
 import { WorkerPool } from "@z/core/node";
 
 const text = async (store: MemoryStore, key: string): Promise<string | undefined> => {
@@ -250,5 +261,28 @@ describe("bad v3 metadata", () => {
       code: "ZARR_METADATA",
       key: "a/zarr.json",
     });
+  });
+});
+
+describe("consolidated v3 metadata", () => {
+  it("is inline in the root group's zarr.json, as zarr-python 3 writes it, and serves every node from there", async () => {
+    const store = new MemoryStore();
+    const root = await group({ store, zarrFormat: 3 });
+    await root.attrs.set("title", "t");
+    const a = await root.createDataset("g/a", { shape: [2], dtype: "int16", fillValue: 0 });
+    await a.set(null, 4);
+    await consolidateMetadata(store);
+    const doc = (await json(store, "zarr.json")) as { consolidated_metadata: { kind: string; metadata: object } };
+    expect(doc.consolidated_metadata.kind).toBe("inline");
+    expect(Object.keys(doc.consolidated_metadata.metadata)).toEqual(["g", "g/a"]);
+    // Every metadata request answered from the root's document: only the chunk is read from the store.
+    const asked: string[] = [];
+    const counting = { get: (key: string) => (asked.push(key), store.get(key)), list: (p?: string) => store.list(p) };
+    const opened = (await openConsolidated(counting, { mode: "r" })) as Group;
+    asked.length = 0;
+    const again = (await opened.getItem("g/a")) as ZarrArray;
+    expect(Array.from((await again.get()).data as Int16Array)).toEqual([4, 4]);
+    expect(asked).toEqual(["g/a/c/0"]);
+    expect(await opened.attrs.asObject()).toEqual({ title: "t" });
   });
 });
