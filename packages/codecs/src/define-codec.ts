@@ -10,6 +10,7 @@ import {
 import { checkChunkContext } from "./chunk-bytes.js";
 import { encoders } from "./encoders.js";
 import { CodecError, inChunk } from "./errors.js";
+import type { CodecV3Declaration } from "./v3/types.js";
 
 /** Where a codec is being built, for error messages (`foo/.zarray`). */
 export interface CodecCreateContext {
@@ -23,6 +24,11 @@ export interface CodecCreateContext {
  */
 export interface CodecFactory {
   readonly id: string;
+  /**
+   * What the codec is in Zarr v3, where an array's `codecs` name it by its id (`numcodecs.<id>` or
+   * the bare id): its kind, `bytes -> bytes` when not said (see `@z/codecs/v3`).
+   */
+  readonly v3?: CodecV3Declaration;
   create(config: CodecConfig, context?: CodecCreateContext): Codec | Promise<Codec>;
 }
 
@@ -48,6 +54,8 @@ export interface CodecDefinition<S extends ConfigSchema> {
   readonly id: string;
   /** The config fields, in the order numcodecs' `get_config()` writes them (see `config-schema`). */
   readonly config: S;
+  /** What the codec is in Zarr v3 (`CodecFactory.v3`), e.g. `{ kind: "array-array" }` for a filter. */
+  readonly v3?: CodecV3Declaration;
   /** Builds the codec from a validated config with defaults filled. */
   create(config: ConfigValues<S>): CodecImplementation;
 }
@@ -115,7 +123,8 @@ export function defineCodec<const S extends ConfigSchema>(definition: CodecDefin
     });
   };
 
-  return Object.freeze({ id, schema, create, parse });
+  const v3 = definition.v3 === undefined ? undefined : Object.freeze({ ...definition.v3 });
+  return Object.freeze({ id, schema, create, parse, ...(v3 && { v3 }) });
 }
 
 type Step = (data: CodecData, chunk: ChunkContext) => CodecData | Promise<CodecData>;

@@ -10,6 +10,7 @@
 
 export type * from "./codec.js";
 export type { CodecCreateContext, CodecFactory } from "./define-codec.js";
+export type { CodecKindV3, CodecV3Declaration } from "./v3/types.js";
 export * from "./errors.js";
 export * from "./codec-registry.js";
 export { adviseLargeBuffer, setLargeBufferAdvice } from "./large-buffers.js";
