@@ -72,8 +72,8 @@ export function arrayMetadataV3For(options: CreateOptions, key = "zarr.json"): A
         ];
   const fill = options.fillValue ?? null;
   const fillValue = fill === null ? defaultFill(type) : normalizeFillValue(fill, type.dtype);
-  const separator = options.dimensionSeparator ?? "/";
   const encoding = options.chunkKeyEncoding ?? "default";
+  const separator = options.dimensionSeparator ?? (encoding === "v2" ? "." : "/");
   const chunkKeyEncoding = parseChunkKeyEncoding(
     typeof encoding === "string"
       ? { name: encoding, configuration: { separator } }

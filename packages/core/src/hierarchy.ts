@@ -102,7 +102,7 @@ export async function requireParentGroups(
 
 /**
  * The key and bytes of a new, empty group's document at `path`: `.zgroup`, or v3's `zarr.json`
- * as zarr-python 3 writes it (`attributes: {}`, `consolidated_metadata: null`).
+ * as zarr-python 3 writes it (`attributes: {}`, no `consolidated_metadata`).
  */
 export async function groupDocument(path: string, zarrFormat: 2 | 3): Promise<[string, Uint8Array]> {
   if (zarrFormat === 2) return [groupMetaKey(path), encodeGroupMetadata()];

@@ -27,6 +27,6 @@ export const attributesV3: AttributesDocument = {
 export const isGroupV3 = (bytes: Uint8Array, key: string): boolean =>
   parseNodeMetadataV3(bytes, key).nodeType === "group";
 
-/** A new, empty group's `zarr.json`, as zarr-python 3 writes it (`attributes: {}`, `consolidated_metadata: null`). */
+/** A new, empty group's `zarr.json`, as zarr-python 3 writes it (`attributes: {}`, no `consolidated_metadata`). */
 export const emptyGroupV3 = (): Uint8Array =>
   encoder.encode(serializeGroupMetadataV3({ zarrFormat: 3, nodeType: "group", attributes: {} }));
