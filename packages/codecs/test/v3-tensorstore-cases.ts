@@ -8,7 +8,8 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseArrayMetadataV3, type ArrayMetadataV3 } from "@z/meta";
+import type { ArrayMetadataV3 } from "@z/meta";
+import { parseArrayMetadataV3 } from "@z/meta/v3";
 import type { CodecData, CodecRegistry } from "@z/codecs/registry";
 import { compileCodecsV3, type CodecChainV3 } from "@z/codecs/v3";
 import { tensorstorePython } from "../../../scripts/test-child/tools.js";

@@ -4,12 +4,13 @@
  * (array.ts, array-write.ts, the pool) asks an `ArrayFormat`; it never asks which format it is.
  * v2 and v1 are here; v3 (format-v3.ts) loads when a page first opens or creates a v3 array.
  */
-import type { CodecRegistry } from "@z/codecs/registry";
+import type { ChunkContext, Codec, CodecRegistry } from "@z/codecs/registry";
 import {
   chunkKey,
   encodeArrayMetadata,
   keyPrefix,
   parseChunkKey,
+  serializeArrayMetadata,
   V1_ATTRS_KEY,
   V1_META_KEY,
   type ArrayMetadata,
@@ -19,7 +20,6 @@ import {
 } from "@z/meta";
 import type { ArrayLayout } from "./array-layout.js";
 import type { AttributesDocument } from "./attributes.js";
-import { chainV2, type CodecChain } from "./codec-chain.js";
 import { ARRAY_META, attrsKey } from "./keys.js";
 
 export interface ArrayFormat {
@@ -61,8 +61,6 @@ export interface ArrayFormat {
   threadText(layout: ArrayLayout): string | undefined;
 }
 
-const decoder = new TextDecoder();
-
 /** A v2 array at `path` (its document at `metaKey`: `.zarray`, or TensorStore's `metadata_key`). */
 export function formatV2(meta: ArrayMetadata, path: string, metaKey = keyPrefix(path) + ARRAY_META): ArrayFormat {
   return {
@@ -80,7 +78,7 @@ export function formatV2(meta: ArrayMetadata, path: string, metaKey = keyPrefix(
     }),
     resized: (shape) => formatV2({ ...meta, shape: [...shape] }, path, metaKey),
     encode: async () => encodeArrayMetadata(meta),
-    threadText: (layout) => decoder.decode(encodeArrayMetadata({ ...layout, zarrFormat: 2 })),
+    threadText: (layout) => serializeArrayMetadata({ ...layout, zarrFormat: 2 }),
   };
 }
 
@@ -89,10 +87,8 @@ export function formatV1(meta: ArrayMetadata): ArrayFormat {
   return {
     ...formatV2(meta, "", V1_META_KEY),
     zarrFormat: 1,
+    // Read-only (`ZarrArray.readOnly`): never resized.
     attrsKey: V1_ATTRS_KEY,
-    resized: () => {
-      throw new TypeError("a spec-v1 array is read-only");
-    },
   };
 }
 
@@ -101,3 +97,36 @@ const configsOf = (layout: ArrayLayout): CodecConfig[] => [
   ...(layout.filters ?? []),
   ...(layout.compressor ? [layout.compressor] : []),
 ];
+
+/** What a stage of a chain is told about the chunk it encodes (its shape as that stage sees it). */
+export type StageChunk = Omit<ChunkContext, "key" | "signal" | "maxDecodedSize">;
+
+/**
+ * An array's codecs as one chain of stages, in encode order: what the engine runs, for either
+ * format. v2's filters then compressor make one; v3's `codecs` another (`@z/codecs/v3`'s
+ * `compileCodecsV3`, whose stages have this shape). Stages that change nothing in z's in-memory
+ * bytes (v3's `bytes` codec, little-endian) are left out, so a chain of one compressor keeps the
+ * fast paths whatever the format.
+ */
+export type CodecChain = readonly ChainStage[];
+
+/** One stage: its codec, the chunk as it sees it, and (v3) its kind. */
+export interface ChainStage {
+  readonly codec: Codec;
+  readonly chunk: StageChunk;
+  /** v3's kind of the codec; v2's filters and compressor have none. */
+  readonly kind?: "array-array" | "array-bytes" | "bytes-bytes";
+}
+
+/** The chain of a v2 (or v1) array: its filters in order, then its compressor, each seeing the whole chunk. */
+export async function chainV2(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<CodecChain> {
+  const configs = [...(meta.filters ?? []), ...(meta.compressor ? [meta.compressor] : [])];
+  const codecs = await Promise.all(configs.map((config) => registry.create(config, { key })));
+  const chunk: StageChunk = {
+    dtype: meta.dtype,
+    itemsize: meta.dtype.itemsize,
+    elements: meta.chunks.reduce((a, b) => a * b, 1),
+    shape: meta.chunks,
+  };
+  return codecs.map((codec) => ({ codec, chunk }));
+}

@@ -4,16 +4,7 @@
  * private state, handed over by the class (see `ZarrArray`'s static block). A page that only reads
  * never loads those parts.
  */
-import type {
-  ArrayMetadata,
-  ChunksSpec,
-  CodecConfig,
-  DataType,
-  FillValue,
-  Store,
-  Synchronizer,
-  TypedArray,
-} from "@z/meta";
+import type { ChunksSpec, CodecConfig, DataType, FillValue, Store, Synchronizer, TypedArray } from "@z/meta";
 import type { ArrayFormat } from "./array-format.js";
 import type { ArrayLayout } from "./array-layout.js";
 import type { ChunkJobs } from "./chunk-jobs.js";

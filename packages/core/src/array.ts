@@ -45,10 +45,8 @@ import type { SelectionOptions } from "./selection-options.js";
 export type { SelectionOptions };
 import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
 import { ArgumentError, MissingChunkError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
-import { extractFields, selectFields } from "./fields.js";
 import type { HashName } from "./hash.js";
 import { arrayMetaKey, ZARR_JSON } from "./keys.js";
-import { holdsNestedChunks } from "./nested-chunks.js";
 import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js";
 
 export type { ViewOptions };
@@ -506,7 +504,9 @@ export class ZarrArray {
           : undefined;
       return objects.readObjects(this, codec, indexer, this.#metaKey, options, layout) as Promise<NdArray<T>>;
     }
-    const fields = options.fields === undefined ? undefined : selectFields(this.dtype, options.fields, this.#metaKey);
+    // Field selection loads on first use (structured arrays only).
+    const fieldsOf = options.fields === undefined ? undefined : await import("./fields.js");
+    const fields = fieldsOf?.selectFields(this.dtype, options.fields!, this.#metaKey);
     if (fields !== undefined && options.out !== undefined)
       throw new ArgumentError("out cannot be combined with fields");
     const size = product(indexer.shape);
@@ -595,7 +595,7 @@ export class ZarrArray {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
       const shape = [...indexer.shape, ...fields.extraShape];
       return {
-        data: extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T,
+        data: fieldsOf!.extractFields(bytes, product(indexer.shape), this.itemsize, fields) as T,
         shape,
         strides: cStrides(shape),
         dtype: fields.dtype,
@@ -687,15 +687,18 @@ export class ZarrArray {
   /** Asks the store, once, whether this array's chunks are nested (`coords`: a chunk found missing under its `.` key). */
   async #settleNested(coords: readonly number[] | undefined, signal?: AbortSignal): Promise<void> {
     if (this.#nested !== undefined) return;
-    this.#nestedCheck ??= holdsNestedChunks(this.store, this.path, this.ndim, coords, signal).then(
-      (nested) => {
-        this.#nested = nested;
-      },
-      (error: unknown) => {
-        this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
-        throw error;
-      },
-    );
+    // Loaded on first use: only arrays whose .zarray names no separator ever ask.
+    this.#nestedCheck ??= import("./nested-chunks.js")
+      .then(({ holdsNestedChunks }) => holdsNestedChunks(this.store, this.path, this.ndim, coords, signal))
+      .then(
+        (nested) => {
+          this.#nested = nested;
+        },
+        (error: unknown) => {
+          this.#nestedCheck = undefined; // asked again next time (an abort, a failing request)
+          throw error;
+        },
+      );
     await this.#nestedCheck;
   }
 

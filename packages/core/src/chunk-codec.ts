@@ -1,18 +1,11 @@
-import type {
-  Codec,
-  ChunkContext,
-  CodecData,
-  CodecRegistry,
-  DecodedRange,
-  StoredRangeReader,
-} from "@z/codecs/registry";
+import type { Codec, ChunkContext, CodecData, DecodedRange, StoredRangeReader } from "@z/codecs/registry";
 import { ZarrError } from "@z/meta";
 import type { ArrayLayout } from "./array-layout.js";
-import { chainV2, type CodecChain, type StageChunk } from "./codec-chain.js";
+import type { CodecChain, StageChunk } from "./array-format.js";
 import { ChunkError } from "./errors.js";
 
 /**
- * An array's codec chain (see codec-chain.ts), applied in order to encode and in reverse to
+ * An array's codec chain (see array-format.ts), applied in order to encode and in reverse to
  * decode. It knows nothing of the format the chain came from. It also guards the chunk size: a
  * stored chunk must decode to exactly one chunk's bytes, or the read fails naming the key.
  */
@@ -27,11 +20,6 @@ export class ChunkCodec {
     this.codecs = chain.map((s) => s.codec);
     this.stages = chain.map((s) => s.chunk);
     this.context = context;
-  }
-
-  /** The chain of a v2 (or v1) array: its filters, then its compressor. */
-  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ChunkCodec> {
-    return ChunkCodec.fromChain(await chainV2(meta, registry, key), meta);
   }
 
   /** The codec of a chain compiled for chunks of `layout` (v3's `codecs`, say). */

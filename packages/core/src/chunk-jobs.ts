@@ -1,4 +1,4 @@
-import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
+import { adviseLargeBuffer } from "@z/codecs/registry";
 import {
   copyProjection,
   rangeLength,
@@ -11,7 +11,7 @@ import {
 } from "@z/indexing/basic";
 import { needsByteSwap, valuesPerElement, type TypedArray } from "@z/meta";
 import type { ArrayLayout } from "./array-layout.js";
-import { ChunkCodec, isPromise } from "./chunk-codec.js";
+import { type ChunkCodec, isPromise } from "./chunk-codec.js";
 import { bytesToTyped, fillPattern, filledTyped, isAllPattern, typedToBytes } from "./chunk-data.js";
 
 /**
@@ -45,10 +45,6 @@ export class ChunkJobs {
     this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
     this.#direct = codec.decodesInto && heldAsStored(meta);
     this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
-  }
-
-  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ChunkJobs> {
-    return new ChunkJobs(meta, await ChunkCodec.create(meta, registry, key));
   }
 
   /** True when a fresh (zeroed) buffer already holds the fill value. */

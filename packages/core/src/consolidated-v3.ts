@@ -3,16 +3,13 @@
  * own `zarr.json` as `consolidated_metadata` (see `@z/meta`'s `ConsolidatedMetadataV3`). Loaded only
  * for v3 hierarchies.
  */
+import { isListable, keyPrefix, type NodeMetadataV3, type WritableStore } from "@z/meta";
 import {
-  isListable,
-  keyPrefix,
   parseGroupMetadataV3,
   parseNodeMetadataV3,
   serializeGroupMetadataV3,
   serializeNodeMetadataV3,
-  type NodeMetadataV3,
-  type WritableStore,
-} from "@z/meta";
+} from "@z/meta/v3";
 import { ArgumentError } from "./errors.js";
 import { ZARR_JSON, zarrJsonKey } from "./keys.js";
 

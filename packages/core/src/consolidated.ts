@@ -17,7 +17,7 @@ import {
 } from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
-import { v3NodeType } from "./hierarchy.js";
+import { v3NodeType } from "./node-kinds.js";
 import { ZARR_JSON } from "./keys.js";
 import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";

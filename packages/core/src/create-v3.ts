@@ -3,17 +3,9 @@
  * same arguments. Loaded only when a program creates a v3 array.
  */
 import {
-  arrayMetadataV3ToJson,
   dataTypeFromUser,
-  dataTypeToV3,
   isWritable,
-  normalizeChunks,
-  normalizeFillValue,
   normalizeStoragePath,
-  parseArrayMetadataV3,
-  parseChunkKeyEncoding,
-  parseDataTypeV3,
-  serializeArrayMetadataV3,
   type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
@@ -22,8 +14,17 @@ import {
   type JsonValue,
   type NamedConfig,
 } from "@z/meta";
+import { normalizeChunks, normalizeFillValue } from "@z/meta";
+import {
+  arrayMetadataV3ToJson,
+  dataTypeToV3,
+  parseArrayMetadataV3,
+  parseChunkKeyEncoding,
+  parseDataTypeV3,
+  serializeArrayMetadataV3,
+} from "@z/meta/v3";
 import { ZarrArray } from "./array.js";
-import type { CodecSpec, CreateOptions } from "./create.js";
+import type { CodecSpec, CreateOptions } from "./create-options.js";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
 import { prepareNewNode } from "./hierarchy.js";
 import { zarrJsonKey } from "./keys.js";

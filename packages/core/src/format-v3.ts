@@ -4,18 +4,12 @@
  * arrays loads none of it.
  */
 import { compileCodecsV3 } from "@z/codecs/v3";
-import {
-  chunkKeyV3,
-  keyPrefix,
-  parseChunkKeyV3,
-  parseNodeMetadataV3,
-  serializeArrayMetadataV3,
-  type ArrayMetadataV3,
-} from "@z/meta";
+import { keyPrefix, type ArrayMetadataV3 } from "@z/meta";
+import { chunkKeyV3, parseChunkKeyV3, parseNodeMetadataV3, serializeArrayMetadataV3 } from "@z/meta/v3";
 import type { ArrayFormat } from "./array-format.js";
 import type { ArrayLayout } from "./array-layout.js";
 import { attributesV3 } from "./node-v3.js";
-import { chainV2 } from "./codec-chain.js";
+import { chainV2 } from "./array-format.js";
 import { NodeNotFoundError } from "./errors.js";
 import { zarrJsonKey } from "./keys.js";
 

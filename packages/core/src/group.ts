@@ -1,5 +1,4 @@
 import {
-  encodeGroupMetadata,
   isListable,
   isWritable,
   joinPath,

@@ -1,15 +1,9 @@
-import {
-  encodeGroupMetadata,
-  isListable,
-  keyPrefix,
-  MetadataError,
-  StoreError,
-  V1_META_KEY,
-  type Store,
-  type WritableStore,
-} from "@z/meta";
+import { encodeGroupMetadata, isListable, keyPrefix, StoreError, type Store, type WritableStore } from "@z/meta";
 import { NodeExistsError } from "./errors.js";
 import { arrayMetaKey, groupMetaKey, zarrJsonKey } from "./keys.js";
+import { containsArray, containsGroup } from "./node-kinds.js";
+
+export { containsArray, containsGroup, v3NodeType } from "./node-kinds.js";
 
 /** A store that can remove a whole subtree at once (a directory store does it faster than key by key). */
 interface SubtreeRemover {
@@ -18,52 +12,6 @@ interface SubtreeRemover {
 
 const hasRmdir = (store: Store): store is Store & SubtreeRemover =>
   typeof (store as Partial<SubtreeRemover>).rmdir === "function";
-
-async function has(store: Store, key: string, signal?: AbortSignal): Promise<boolean> {
-  return (await store.get(key, { signal })) !== undefined;
-}
-
-/**
- * What the `zarr.json` at `path` says it is, or `undefined` when there is none. Only `node_type` is
- * read here; opening the node checks the rest.
- */
-export async function v3NodeType(
-  store: Store,
-  path: string,
-  signal?: AbortSignal,
-): Promise<"array" | "group" | undefined> {
-  const key = zarrJsonKey(path);
-  const bytes = await store.get(key, { signal });
-  if (bytes === undefined) return undefined;
-  let nodeType: unknown;
-  try {
-    nodeType = (JSON.parse(new TextDecoder().decode(bytes)) as { node_type?: unknown } | null)?.node_type;
-  } catch (error) {
-    throw new MetadataError(`${key} is not valid JSON: ${String(error)}`, { key, cause: error });
-  }
-  if (nodeType === "array" || nodeType === "group") return nodeType;
-  throw new MetadataError(`${key}: "node_type" must be "array" or "group", got ${JSON.stringify(nodeType)}`, {
-    key,
-    field: "node_type",
-  });
-}
-
-/**
- * True when `path` holds an array: a v3 `zarr.json` of one, a `.zarray`, or at the root a spec-v1
- * `meta` document. Where both formats are, v3's says (as zarr-python 3 reads it).
- */
-export async function containsArray(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
-  const [v3, v2] = await Promise.all([v3NodeType(store, path, signal), has(store, arrayMetaKey(path), signal)]);
-  if (v3 !== undefined) return v3 === "array";
-  if (v2) return true;
-  return path === "" && has(store, V1_META_KEY, signal);
-}
-
-/** True when `path` holds a group: a v3 `zarr.json` of one, or a `.zgroup`. */
-export async function containsGroup(store: Store, path: string, signal?: AbortSignal): Promise<boolean> {
-  const [v3, v2] = await Promise.all([v3NodeType(store, path, signal), has(store, groupMetaKey(path), signal)]);
-  return v3 === undefined ? v2 : v3 === "group";
-}
 
 /** Removes every key under `path` (the whole store for `""`), as zarr-python's `rmdir`. */
 export async function removeSubtree(store: WritableStore, path: string, signal?: AbortSignal): Promise<void> {

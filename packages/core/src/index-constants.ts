@@ -7,7 +7,7 @@
  * with its import. They are the same functions as their modules' own, typed in full here so that
  * the API reference shows their signatures.
  */
-import type { ArrayMetadata, CodecConfig, DataType, TypedArray } from "@z/meta";
+import type { ArrayMetadata, CodecConfig, DataType, Store, TypedArray } from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import type { CreateOptions } from "./create.js";
 import * as creation from "./create.js";
@@ -16,6 +16,7 @@ import type { NdArrayLike } from "./nd-array.js";
 import * as info from "./info.js";
 import * as location from "./location.js";
 import * as objects from "./object-create.js";
+import * as nested from "./nested-chunks.js";
 import * as values from "./values.js";
 import type { WriteSource } from "./values.js";
 
@@ -84,3 +85,16 @@ export const objectShorthand: (
  */
 export const toWriteSource: (value: unknown, shape: readonly number[], dtype: DataType, key: string) => WriteSource =
   values.toWriteSource;
+
+/**
+ * Whether the chunks of the array at `path` are nested under `/` keys (`0/0`), as zarr-python's
+ * NestedDirectoryStore wrote them before `.zarray` named a separator: asked of the store by listing
+ * (or, without listing, by the chunk `missing` was found missing at).
+ */
+export const holdsNestedChunks: (
+  store: Store,
+  path: string,
+  ndim: number,
+  missing?: readonly number[],
+  signal?: AbortSignal,
+) => Promise<boolean> = nested.holdsNestedChunks;

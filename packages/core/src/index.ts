@@ -32,13 +32,13 @@ export {
   OBJECT_CODEC_IDS,
   objectShorthand,
   toWriteSource,
+  holdsNestedChunks,
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
 export { MemoryStore } from "./memory-store.js";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
-export { holdsNestedChunks } from "./nested-chunks.js";
 export type { RunOptions } from "./concurrency.js";
 export type { WriteSource } from "./values.js";
 export * from "./errors.js";

@@ -2,7 +2,7 @@
  * What groups, attributes and hierarchy code need of v3 documents, in a module of its own so that
  * a page that never meets a v3 node never loads v3 metadata code.
  */
-import { parseNodeMetadataV3, serializeGroupMetadataV3, serializeNodeMetadataV3 } from "@z/meta";
+import { parseNodeMetadataV3, serializeGroupMetadataV3, serializeNodeMetadataV3 } from "@z/meta/v3";
 import type { AttributesDocument } from "./attributes.js";
 import { NodeNotFoundError } from "./errors.js";
 
@@ -24,8 +24,11 @@ export const attributesV3: AttributesDocument = {
 };
 
 /** Whether the `zarr.json` `bytes` is a group's (checked whole: a bad document is a `MetadataError`). */
-export const isGroupV3 = (bytes: Uint8Array, key: string): boolean =>
-  parseNodeMetadataV3(bytes, key).nodeType === "group";
+export const isGroupV3 = (bytes: Uint8Array, key: string): boolean => nodeTypeV3(bytes, key) === "group";
+
+/** An array's or a group's `zarr.json`, as its `node_type` says (checked whole: a bad document is a `MetadataError`). */
+export const nodeTypeV3 = (bytes: Uint8Array, key: string): "array" | "group" =>
+  parseNodeMetadataV3(bytes, key).nodeType;
 
 /** A new, empty group's `zarr.json`, as zarr-python 3 writes it (`attributes: {}`, no `consolidated_metadata`). */
 export const emptyGroupV3 = (): Uint8Array =>

@@ -1,7 +1,6 @@
-import type { ChunkContext, Codec, CodecData, CodecRegistry } from "@z/codecs/registry";
+import type { ChunkContext, Codec, CodecData } from "@z/codecs/registry";
 import { ZarrError } from "@z/meta";
-import type { ArrayLayout } from "./array-layout.js";
-import { chainV2, type CodecChain, type StageChunk } from "./codec-chain.js";
+import type { CodecChain, StageChunk } from "./array-format.js";
 import { ChunkError } from "./errors.js";
 
 /**
@@ -22,11 +21,6 @@ export class ObjectChunkCodec {
       0,
       chain.findIndex((s) => s.kind === "array-bytes"),
     );
-  }
-
-  /** The chain of a v2 object array (json2 and msgpack2 record the chunk's shape, as numcodecs sees it). */
-  static async create(meta: ArrayLayout, registry: CodecRegistry, key: string): Promise<ObjectChunkCodec> {
-    return new ObjectChunkCodec(await chainV2(meta, registry, key));
   }
 
   /** The codec of a chain compiled elsewhere (v3's `codecs`). */

@@ -6,7 +6,7 @@ import { normalizeStoragePath, type Store } from "@z/meta";
 import { ZarrArray, type ArrayOpenOptions } from "./array.js";
 import type { CreateOptions } from "./create.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError } from "./errors.js";
-import { containsGroup } from "./hierarchy.js";
+import { containsGroup } from "./node-kinds.js";
 import { arrayMetaKey, groupMetaKey } from "./keys.js";
 
 /**

@@ -18,7 +18,8 @@ import {
   type ZarrArray,
 } from "@z/core";
 import { CodecError } from "@z/codecs";
-import type { ByteRange, CodecConfig, Store } from "@z/meta";
+import type { ArrayMetadata, ByteRange, CodecConfig, Store } from "@z/meta";
+import { chainV2 } from "../src/array-format.js";
 import { ChunkCodec } from "../src/chunk-codec.js";
 
 /** The same values without getRange: every read decodes whole chunks. */
@@ -256,7 +257,10 @@ describe("ChunkCodec.decodeInto (for decoding into reused buffers)", () => {
       null,
     ] as (CodecConfig | null)[]) {
       const z = await filled(">f8", "F", compressor);
-      const codec = await ChunkCodec.create(z.metadata, defaultCodecRegistry(), ".zarray");
+      const codec = ChunkCodec.fromChain(
+        await chainV2(z.metadata as ArrayMetadata, defaultCodecRegistry(), ".zarray"),
+        z.metadata as ArrayMetadata,
+      );
       const stored = (await z.store.get("1.2"))!;
       const expected = await codec.decode(stored, "1.2");
       const out = new Uint8Array(codec.chunkBytes + 16).fill(7);

@@ -42,17 +42,8 @@ export {
   roundToExtension,
   type ExtensionName,
 } from "./extension-dtypes.js";
-// Zarr v3: zarr.json documents, data types, fill values and chunk keys (see V3.md).
-export * from "./metadata-v3-model.js";
-export { parseArrayMetadataV3, serializeArrayMetadataV3, arrayMetadataV3ToJson } from "./array-metadata-v3.js";
-export {
-  parseGroupMetadataV3,
-  parseNodeMetadataV3,
-  serializeGroupMetadataV3,
-  serializeNodeMetadataV3,
-  groupMetadataV3ToJson,
-  nodeMetadataV3ToJson,
-} from "./group-metadata-v3.js";
-export { parseDataTypeV3, dataTypeToV3, dataTypeV3Name, type DataTypeV3, type DataTypeV3JSON } from "./dtype-v3.js";
-export { decodeFillValueV3, encodeFillValueV3 } from "./fill-value-v3.js";
-export { chunkKeyV3, parseChunkKeyV3, parseChunkKeyEncoding, type ChunkKeyEncodingV3 } from "./chunk-key-v3.js";
+// Zarr v3: the types of zarr.json documents here; the functions that read and write them are
+// `@z/meta/v3`'s (see V3.md), so that a page reading v2 only loads none of them.
+export type * from "./metadata-v3-model.js";
+export type { DataTypeV3, DataTypeV3JSON } from "./dtype-v3.js";
+export type { ChunkKeyEncodingV3 } from "./chunk-key-v3.js";

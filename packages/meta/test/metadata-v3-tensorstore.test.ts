@@ -11,16 +11,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  chunkKeyV3,
-  fillValueBytes,
-  parseArrayMetadataV3,
-  parseChunkKeyV3,
-  parseJson,
-  serializeArrayMetadataV3,
-  type DataType,
-  type JsonValue,
-} from "@z/meta";
+import { fillValueBytes, parseJson, type DataType, type JsonValue } from "@z/meta";
+import { chunkKeyV3, parseArrayMetadataV3, parseChunkKeyV3, serializeArrayMetadataV3 } from "@z/meta/v3";
 import { requireTool } from "../../../scripts/test-child/tools.js";
 
 const fixtures = new URL("./fixtures/tensorstore-v3/", import.meta.url).pathname;

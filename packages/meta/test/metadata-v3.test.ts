@@ -7,25 +7,27 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  chunkKeyV3,
-  dataTypeToV3,
   fillValueBytes,
   MetadataError,
-  parseArrayMetadataV3,
-  parseChunkKeyV3,
   parseDataType,
-  parseDataTypeV3,
-  parseGroupMetadataV3,
   parseJson,
-  parseNodeMetadataV3,
-  serializeArrayMetadataV3,
-  serializeGroupMetadataV3,
   UnsupportedExtensionError,
   ZarrError,
   type ArrayMetadataV3,
   type StructuredDataType,
   type JsonValue,
 } from "@z/meta";
+import {
+  chunkKeyV3,
+  dataTypeToV3,
+  parseArrayMetadataV3,
+  parseChunkKeyV3,
+  parseDataTypeV3,
+  parseGroupMetadataV3,
+  parseNodeMetadataV3,
+  serializeArrayMetadataV3,
+  serializeGroupMetadataV3,
+} from "@z/meta/v3";
 
 /** An array document with `members` replacing or adding to a small valid one. */
 const array = (members: Record<string, JsonValue | undefined> = {}): string => {
