@@ -99,6 +99,18 @@ describe("creating v3 arrays", () => {
     });
   });
 
+  it("keeps a negative zero fill's sign, as zarr-python 3 (NumPy's cast) and TensorStore do", async () => {
+    const store = new MemoryStore();
+    // zarr-python 2.13 makes -0.0 the zero element (v2's create does too); v3 writers keep the sign.
+    const z = await create({ store, zarrFormat: 3, shape: [2], dtype: "float32", fillValue: -0 });
+    expect(await text(store, "zarr.json")).toContain('"fill_value": -0.0');
+    expect(Object.is((await z.get()).data[0], -0)).toBe(true);
+    const other = new MemoryStore();
+    const c = await create({ store: other, zarrFormat: 3, shape: [1], dtype: "complex64", fillValue: -0 });
+    expect(await text(other, "zarr.json")).toMatch(/"fill_value": \[\s*-0\.0,\s*0\.0\s*\]/);
+    expect(Object.is((await c.get()).data[0], -0)).toBe(true);
+  });
+
   it("creates missing parents as v3 groups", async () => {
     const store = new MemoryStore();
     await create({ store, zarrFormat: 3, path: "a/b", shape: [2], dtype: "float32" });
