@@ -17,13 +17,15 @@ Values are seeded by the case's name, so generating twice gives the same files (
 compressors, gzip included, write the same bytes for the same input).
 
 `verify` opens OURS/<case>/array (what z's create({zarrFormat: 3}) and set wrote for the case)
-with TensorStore, and prints one JSON object: for each case of the manifest, the list of what
+with TensorStore, and prints one JSON object: for each case of the manifest in OURS, the list of what
 differs from the fixture (values, chunk keys, the metadata TensorStore makes of the zarr.json).
 An empty list is a pass; the test in apps/conformance/test/tensorstore-v3.test.ts reads it.
 
 TensorStore 0.1.85 refuses uint2/uint4, float8_e4m3, the float6 formats, string, bytes, datetimes
 and structs, so those are not here. Its float8_e8m0fnu fill values come back wrong (4.0 is held as
-the code 0x41, 2^-62), so that case writes every element and shows no fill.
+the code 0x41, 2^-62), so that case writes every element and shows no fill. Cases that give no
+codecs get TensorStore's default chain, which for an empty array, or a chunk larger than the
+array, is `sharding_indexed` (z reads no shards yet): those give `bytes` explicitly.
 """
 import json
 import os
@@ -217,14 +219,14 @@ CASES.update(
             "writes": [[]],
         },
         "shape-0d-gzip": {"metadata": {"shape": [], "data_type": "complex64", "fill_value": [0, 0], "codecs": [LE, codec("gzip", level=1)]}, "writes": [[]]},
-        "shape-empty-dim0": {"metadata": {"shape": [0, 3], "data_type": "int32", "fill_value": 0, "chunk_grid": grid(2, 2)}, "writes": []},
-        "shape-empty-dim1": {"metadata": {"shape": [4, 0], "data_type": "float32", "fill_value": 1.0, "chunk_grid": grid(2, 2)}, "writes": []},
+        "shape-empty-dim0": {"metadata": {"shape": [0, 3], "data_type": "int32", "fill_value": 0, "chunk_grid": grid(2, 2), "codecs": [LE]}, "writes": []},
+        "shape-empty-dim1": {"metadata": {"shape": [4, 0], "data_type": "float32", "fill_value": 1.0, "chunk_grid": grid(2, 2), "codecs": [LE]}, "writes": []},
         "shape-partial-edges": {"metadata": {"shape": [7, 5], "data_type": "int16", "fill_value": 9, "chunk_grid": grid(3, 2)}},
         "shape-3d": {
             "metadata": {"shape": [5, 6, 7], "data_type": "float32", "fill_value": 0.5, "chunk_grid": grid(2, 4, 3)},
             "writes": [[[0, 5], [0, 6], [1, 7]], [[1, 4], [2, 5], [0, 3]]],
         },
-        "shape-chunk-larger-than-array": {"metadata": {"shape": [3, 2], "data_type": "uint16", "fill_value": 1, "chunk_grid": grid(8, 8)}},
+        "shape-chunk-larger-than-array": {"metadata": {"shape": [3, 2], "data_type": "uint16", "fill_value": 1, "chunk_grid": grid(8, 8), "codecs": [LE]}},
         "shape-unit-chunks": {"metadata": {"shape": [3, 3], "data_type": "int8", "fill_value": -1, "chunk_grid": grid(1, 1)}, "writes": [[[0, 2], [1, 3]]]},
         "names-with-nulls": {
             "metadata": {"shape": [2, 3, 4], "data_type": "float32", "fill_value": 0, "dimension_names": ["t", None, "x"]},
@@ -357,6 +359,8 @@ def verify(fixtures, ours):
         manifest = json.load(f)
     report = {}
     for name, case in manifest.items():
+        if not os.path.isdir(os.path.join(ours, name)):
+            continue  # a case z refuses to create (the test says which, and why)
         problems = []
         try:
             array_dir = os.path.join(ours, name, "array")

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { create, openArray } from "@z/core";
+import { create, MemoryStore, openArray } from "@z/core";
 import { WorkerPool } from "@z/core/node";
 import { typedArrayConstructor, valuesPerElement, type DataType } from "@z/meta";
 import { DirectoryStore } from "@z/store-fs";
@@ -32,13 +32,35 @@ import {
   tensorstoreV3Dir,
 } from "../src/tensorstore-v3.js";
 
+/**
+ * Cases z's `create` refuses, and why. A float fill whose NaN is not the type's "NaN" (a payload,
+ * a negative NaN, a signalling one) is one z reads, and holds as the element's bits, but `create`
+ * takes float fills as numbers only, as zarr-python 3 does (which writes any NaN as "NaN").
+ */
+const REFUSED_BY_CREATE: Record<string, RegExp> = Object.fromEntries(
+  [
+    "fill-bf16-nan-payload",
+    "fill-c16-hex-parts",
+    "fill-f2-nan-payload",
+    "fill-f4-nan-payload",
+    "fill-f4-negative-nan",
+    "fill-f8-nan-payload",
+    "fill-f8-signalling-nan",
+  ].map((name) => [name, /Invalid fill_value .* found \d+ bytes/]),
+);
+
 const dir = tensorstoreV3Dir();
 const manifest = loadManifest(dir);
 const names = Object.keys(manifest).sort();
+const written = names.filter((name) => !(name in REFUSED_BY_CREATE));
 
 /** Bytes per element of what z's `get` gives (a float32 for an extension float, re and im for complex). */
 const elementBytes = (dtype: DataType): number =>
   typedArrayConstructor(dtype).BYTES_PER_ELEMENT * valuesPerElement(dtype);
+
+/** The C-order bytes of what z's `get` gave (`cOrderBytes` with the elements z's `get` holds). */
+const valuesOf = (nd: Parameters<typeof cOrderBytes>[0], dtype: DataType): Uint8Array =>
+  cOrderBytes({ ...nd, dtype: { itemsize: elementBytes(dtype) } });
 
 /** The array's values in `region`, as the typed array z's `set` takes. */
 function regionData(values: Uint8Array, shape: readonly number[], dtype: DataType, region: Region) {
@@ -75,9 +97,9 @@ describe(`z reads TensorStore's v3 arrays (${dir})`, () => {
       expect(arr.zarrFormat).toBe(3);
       const nd = await arr.get();
       expect(nd.shape).toEqual(arr.shape);
-      expect(describeMismatch(cOrderBytes(nd), expected, elementBytes(arr.dtype), arr.shape)).toBe("");
+      expect(describeMismatch(valuesOf(nd, arr.dtype), expected, elementBytes(arr.dtype), arr.shape)).toBe("");
       const pooled = await arr.get(undefined, { pool });
-      expect(describeMismatch(cOrderBytes(pooled), expected, elementBytes(arr.dtype), arr.shape)).toBe("");
+      expect(describeMismatch(valuesOf(pooled, arr.dtype), expected, elementBytes(arr.dtype), arr.shape)).toBe("");
     });
 
     it(`${name}: a region from index 1 of each dimension (a partial read of the edge chunks)`, async () => {
@@ -85,9 +107,9 @@ describe(`z reads TensorStore's v3 arrays (${dir})`, () => {
       const region: Region = arr.shape.map((s) => [Math.min(1, s), s] as const);
       const nd = await arr.get(regionSelection(region));
       const size = elementBytes(arr.dtype);
-      expect(describeMismatch(cOrderBytes(nd), extractRegion(expected, arr.shape, size, region), size, nd.shape)).toBe(
-        "",
-      );
+      expect(
+        describeMismatch(valuesOf(nd, arr.dtype), extractRegion(expected, arr.shape, size, region), size, nd.shape),
+      ).toBe("");
     });
   }
 });
@@ -98,7 +120,15 @@ afterAll(() => {
 });
 
 describe(`z writes every case with create({ zarrFormat: 3 }) (into ${out})`, () => {
-  for (const name of names) {
+  for (const [name, refusal] of Object.entries(REFUSED_BY_CREATE)) {
+    it(`${name}: refused (a float fill given by its bits)`, async () => {
+      const options = createOptionsLike(tensorstoreMetadata(dir, name));
+      expect(options.fillValue).toBeInstanceOf(Uint8Array);
+      await expect(create({ ...options, store: new MemoryStore() })).rejects.toThrow(refusal);
+    });
+  }
+
+  for (const name of written) {
     it(`${name}: the regions TensorStore wrote, read back as TensorStore read its own`, async () => {
       const meta = tensorstoreMetadata(dir, name);
       const expected = expectedValues(dir, name);
@@ -108,7 +138,7 @@ describe(`z writes every case with create({ zarrFormat: 3 }) (into ${out})`, () 
         await arr.set(regionSelection(region), regionData(expected, meta.shape, meta.dtype, region), { pool });
       }
       const again = await (await openArray(store, { mode: "r" })).get();
-      expect(describeMismatch(cOrderBytes(again), expected, elementBytes(meta.dtype), meta.shape)).toBe("");
+      expect(describeMismatch(valuesOf(again, meta.dtype), expected, elementBytes(meta.dtype), meta.shape)).toBe("");
     });
   }
 });
@@ -121,11 +151,11 @@ describe("TensorStore 0.1.85 reads what z wrote (one python process)", () => {
     report = JSON.parse(runTensorStore(tensorstorePython, ["verify", dir, out])) as Record<string, string[]>;
   }, 300_000);
 
-  it("reports on every case", () => {
-    expect(Object.keys(report).sort()).toEqual(names);
+  it("reports on every case z wrote", () => {
+    expect(Object.keys(report).sort()).toEqual(written);
   });
 
-  for (const name of names) {
+  for (const name of written) {
     it(`${name}: the same values, chunk keys and metadata as TensorStore's own`, () => {
       expect(report[name]).toEqual([]);
     });
