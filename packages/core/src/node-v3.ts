@@ -2,11 +2,31 @@
  * What groups, attributes and hierarchy code need of v3 documents, in a module of its own so that
  * a page that never meets a v3 node never loads v3 metadata code.
  */
-import { parseNodeMetadataV3, serializeGroupMetadataV3, serializeNodeMetadataV3 } from "@z/meta";
+import {
+  JsonFloat,
+  parseNodeMetadataV3,
+  serializeGroupMetadataV3,
+  serializeNodeMetadataV3,
+  type JsonObject,
+  type JsonValue,
+} from "@z/meta";
 import type { AttributesDocument } from "./attributes.js";
 import { NodeNotFoundError } from "./errors.js";
 
 const encoder = new TextEncoder();
+
+/**
+ * `value` with its floats as plain numbers, as v2's `.zattrs` reads them: the v3 document keeps
+ * `JsonFloat`s (so that `1.0` is written back as `1.0`), which users of attributes should not meet.
+ */
+function plainJson(value: JsonValue): JsonValue {
+  if (value instanceof JsonFloat) return value.value;
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
+  }
+  return value;
+}
 
 /**
  * A v3 node's attributes: the `attributes` member of its `zarr.json`. Writing them rewrites the
@@ -14,7 +34,7 @@ const encoder = new TextEncoder();
  * zarr-python 3's `update_attributes` does; an empty object is written as `{}`, as it writes it.
  */
 export const attributesV3: AttributesDocument = {
-  read: (bytes, key) => parseNodeMetadataV3(bytes, key).attributes ?? {},
+  read: (bytes, key) => plainJson(parseNodeMetadataV3(bytes, key).attributes ?? {}) as JsonObject,
   write: (values, current, key) => {
     if (current === undefined)
       throw new NodeNotFoundError("array or group", key.replace(/\/?zarr\.json$/, ""), { key });

@@ -208,6 +208,16 @@ describe("attributes of v3 nodes", () => {
     await g.attrs.put({ title: "t" });
     expect(await g.attrs.asObject()).toEqual({ title: "t" });
   });
+
+  it("read as v2's are: floats another writer wrote (2.5, 1.0) as plain numbers", async () => {
+    const store = new MemoryStore();
+    const doc =
+      '{"zarr_format": 3, "node_type": "group", "attributes": {"scale": [1, 2.5], "one": 1.0, "deep": {"e": 1e-7}}}';
+    await store.set("zarr.json", new TextEncoder().encode(doc));
+    const g = await openGroup(store, { mode: "r" });
+    expect(await g.attrs.asObject()).toStrictEqual({ scale: [1, 2.5], one: 1, deep: { e: 1e-7 } });
+    expect(await g.attrs.get("one")).toBe(1);
+  });
 });
 
 describe("finding either format", () => {
