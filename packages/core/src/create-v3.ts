@@ -6,6 +6,8 @@ import {
   dataTypeFromUser,
   isWritable,
   normalizeStoragePath,
+  roundToExtension,
+  typedArrayConstructor,
   type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
@@ -72,7 +74,7 @@ export function arrayMetadataV3For(options: CreateOptions, key = "zarr.json"): A
           },
         ];
   const fill = options.fillValue ?? null;
-  const fillValue = fill === null ? defaultFill(type) : normalizeFillValue(fill, type.dtype);
+  const fillValue = fill === null ? defaultFill(type) : fillValueV3(fill, type.dtype);
   const encoding = options.chunkKeyEncoding ?? "default";
   const separator = options.dimensionSeparator ?? (encoding === "v2" ? "." : "/");
   const chunkKeyEncoding = parseChunkKeyEncoding(
@@ -173,6 +175,21 @@ const toJson = (codec: NamedConfig): JsonValue =>
   (codec.configuration === undefined
     ? { name: codec.name }
     : { name: codec.name, configuration: codec.configuration }) as JsonValue;
+
+/**
+ * A given fill value, as zarr-python 3 casts it with NumPy: as v2's rules (zarr-python 2.13's
+ * `normalize_fill_value`), except that a negative zero keeps its sign in a float type, where 2.13
+ * made every value equal to 0 the zero element. TensorStore keeps it too.
+ */
+function fillValueV3(fill: unknown, dtype: DataType): unknown {
+  if (Object.is(fill, -0)) {
+    if (dtype.kind === "f") return -0;
+    if (dtype.kind === "c") return [-0, 0];
+    if (dtype.kind === "x" && typedArrayConstructor(dtype) === Float32Array)
+      return roundToExtension(dtype.extension!, -0);
+  }
+  return normalizeFillValue(fill, dtype);
+}
 
 /** zarr-python 3's fill value when none is given: the type's zero (`""` for strings, no bytes for bytes). */
 function defaultFill(type: DataTypeV3): unknown {

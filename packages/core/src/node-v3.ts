@@ -2,6 +2,7 @@
  * What groups, attributes and hierarchy code need of v3 documents, in a module of its own so that
  * a page that never meets a v3 node never loads v3 metadata code.
  */
+import { JsonFloat, type JsonObject, type JsonValue } from "@z/meta";
 import { parseNodeMetadataV3, serializeGroupMetadataV3, serializeNodeMetadataV3 } from "@z/meta/v3";
 import type { AttributesDocument } from "./attributes.js";
 import { NodeNotFoundError } from "./errors.js";
@@ -9,12 +10,25 @@ import { NodeNotFoundError } from "./errors.js";
 const encoder = new TextEncoder();
 
 /**
+ * `value` with its floats as plain numbers, as v2's `.zattrs` reads them: the v3 document keeps
+ * `JsonFloat`s (so that `1.0` is written back as `1.0`), which users of attributes should not meet.
+ */
+function plainJson(value: JsonValue): JsonValue {
+  if (value instanceof JsonFloat) return value.value;
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainJson(v)]));
+  }
+  return value;
+}
+
+/**
  * A v3 node's attributes: the `attributes` member of its `zarr.json`. Writing them rewrites the
  * document with its metadata as stored at that moment (another writer's `resize` is kept), as
  * zarr-python 3's `update_attributes` does; an empty object is written as `{}`, as it writes it.
  */
 export const attributesV3: AttributesDocument = {
-  read: (bytes, key) => parseNodeMetadataV3(bytes, key).attributes ?? {},
+  read: (bytes, key) => plainJson(parseNodeMetadataV3(bytes, key).attributes ?? {}) as JsonObject,
   write: (values, current, key) => {
     if (current === undefined)
       throw new NodeNotFoundError("array or group", key.replace(/\/?zarr\.json$/, ""), { key });

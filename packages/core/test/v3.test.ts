@@ -99,6 +99,18 @@ describe("creating v3 arrays", () => {
     });
   });
 
+  it("keeps a negative zero fill's sign, as zarr-python 3 (NumPy's cast) and TensorStore do", async () => {
+    const store = new MemoryStore();
+    // zarr-python 2.13 makes -0.0 the zero element (v2's create does too); v3 writers keep the sign.
+    const z = await create({ store, zarrFormat: 3, shape: [2], dtype: "float32", fillValue: -0 });
+    expect(await text(store, "zarr.json")).toContain('"fill_value": -0.0');
+    expect(Object.is((await z.get()).data[0], -0)).toBe(true);
+    const other = new MemoryStore();
+    const c = await create({ store: other, zarrFormat: 3, shape: [1], dtype: "complex64", fillValue: -0 });
+    expect(await text(other, "zarr.json")).toMatch(/"fill_value": \[\s*-0\.0,\s*0\.0\s*\]/);
+    expect(Object.is((await c.get()).data[0], -0)).toBe(true);
+  });
+
   it("creates missing parents as v3 groups", async () => {
     const store = new MemoryStore();
     await create({ store, zarrFormat: 3, path: "a/b", shape: [2], dtype: "float32" });
@@ -195,6 +207,16 @@ describe("attributes of v3 nodes", () => {
     const g = await group({ store: new MemoryStore(), zarrFormat: 3 });
     await g.attrs.put({ title: "t" });
     expect(await g.attrs.asObject()).toEqual({ title: "t" });
+  });
+
+  it("read as v2's are: floats another writer wrote (2.5, 1.0) as plain numbers", async () => {
+    const store = new MemoryStore();
+    const doc =
+      '{"zarr_format": 3, "node_type": "group", "attributes": {"scale": [1, 2.5], "one": 1.0, "deep": {"e": 1e-7}}}';
+    await store.set("zarr.json", new TextEncoder().encode(doc));
+    const g = await openGroup(store, { mode: "r" });
+    expect(await g.attrs.asObject()).toStrictEqual({ scale: [1, 2.5], one: 1, deep: { e: 1e-7 } });
+    expect(await g.attrs.get("one")).toBe(1);
   });
 });
 

@@ -1,0 +1,31 @@
+/**
+ * A directory as zarrita.js 0.7.5 takes a store: any object with `get` and `set` of absolute keys
+ * (`/a/zarr.json`). zarrita's own file store is in `@zarrita/storage`, a package of its own; this
+ * is all the cross-check needs, and what zarrita writes lands as files z's `DirectoryStore` reads.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+export class ZarritaFileStore {
+  constructor(readonly root: string) {}
+
+  async get(key: `/${string}`): Promise<Uint8Array | undefined> {
+    try {
+      return new Uint8Array(await readFile(this.#path(key)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+  }
+
+  async set(key: `/${string}`, value: Uint8Array): Promise<void> {
+    const path = this.#path(key);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, value);
+  }
+
+  #path(key: string): string {
+    if (!key.startsWith("/") || key.split("/").includes("..")) throw new Error(`not a store key: ${key}`);
+    return join(this.root, key.slice(1));
+  }
+}
