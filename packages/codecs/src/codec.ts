@@ -26,9 +26,18 @@ export interface ChunkContext {
    * which may be larger (checksums, `astype`) or unbounded (object codecs).
    */
   readonly maxDecodedSize?: number;
-  /** The store key of the chunk, for error messages. */
+  /**
+   * The store key of the chunk, for error messages (and the key a codec caches what it read of
+   * the chunk by: `sharding_indexed`'s shard indexes).
+   */
   readonly key?: string;
   readonly signal?: AbortSignal;
+  /**
+   * When encoding: whether a codec that stores chunks of its own (`sharding_indexed`'s inner
+   * chunks) stores those equal to the fill value everywhere. Unset means no, zarr-python 3's and
+   * TensorStore's default; `@z/core` passes the array's `writeEmptyChunks`.
+   */
+  readonly writeEmptyChunks?: boolean;
 }
 
 /**
@@ -39,6 +48,27 @@ export interface ChunkContext {
  * (`@z/core` reads the parts of a chunk into one reused buffer), so a codec must not keep them.
  */
 export type StoredRangeReader = (offset: number, length: number) => Promise<Uint8Array | undefined>;
+
+/**
+ * Which bytes of a stored chunk `StoredPartReader` reads: `length` bytes from `offset`, or the last
+ * `suffixLength` bytes (the store's `ByteRange`, as `Store.getRange` takes it).
+ */
+export type StoredPart = { readonly offset: number; readonly length: number } | { readonly suffixLength: number };
+
+/**
+ * Reads part of a stored (encoded) chunk for `Codec.decodeRegion`: the bytes `part` says, fewer
+ * where the stored value ends (none past its end; a suffix longer than the value is the whole
+ * value), or `undefined` when the chunk is not stored. A store's `getRange` makes one:
+ * `(part) => store.getRange(key, part)`. Unlike `StoredRangeReader`'s, the bytes are the codec's
+ * to keep: each read gives memory of its own.
+ */
+export type StoredPartReader = (part: StoredPart) => Promise<Uint8Array | undefined>;
+
+/** One dimension of a region of a chunk for `Codec.decodeRegion`: elements `start` to `stop` (exclusive). */
+export interface RegionBounds {
+  readonly start: number;
+  readonly stop: number;
+}
 
 /** What `Codec.decodeRange` gives. */
 export interface DecodedRange {
@@ -61,7 +91,15 @@ export interface DecodedRange {
  *   (numcodecs' `Blosc.decode_partial`, zarr-python's `partial_decompress`). `@z/core` uses it for
  *   selections that touch a small part of a chunk, when the array has no filters and the store has
  *   `getRange`.
+ * - `decodeRegion` decodes a box of a chunk's elements, reading only the stored parts it needs
+ *   (`sharding_indexed`: the shard's index, then the inner chunks the box touches). `@z/core` uses
+ *   it for selections that touch a small part of a chunk, when the chain is that one codec and the
+ *   store has `getRange`.
  * - `decodeInto` decodes a whole chunk into a buffer the caller owns and reuses.
+ *
+ * A codec that caches what it read of stored chunks (`sharding_indexed` keeps shard indexes) drops
+ * a chunk's entry when it encodes that chunk, and in `forget`, which `@z/core` calls when it has
+ * stored or deleted a chunk (a pool thread may have encoded it).
  */
 export interface Codec {
   readonly id: string;
@@ -80,6 +118,21 @@ export interface Codec {
     end: number,
     chunk: ChunkContext,
   ): Promise<DecodedRange | undefined>;
+  /**
+   * Decodes the elements of `region` (one `{start, stop}` per dimension of the chunk, within its
+   * shape) of the stored chunk that `read` reads, reading only what it needs of it: the region's
+   * bytes in C order, exactly those `decode` gives there, in a buffer the caller owns. Resolves to
+   * `undefined` when `read` finds no stored chunk. Throws as `decode` would (typed errors naming
+   * `chunk.key`) for corrupt input in the parts it reads. Only for array -> bytes codecs of
+   * fixed-size elements, given `chunk` as `decode` is.
+   */
+  decodeRegion?(
+    read: StoredPartReader,
+    region: readonly RegionBounds[],
+    chunk: ChunkContext,
+  ): Promise<Uint8Array | undefined>;
+  /** Drops whatever the codec cached of the chunk stored at `key` (see above). */
+  forget?(key: string): void;
   /**
    * Decodes `data` as `decode` does, into `out` from its start instead of a new buffer, and returns
    * how many bytes it wrote. Throws a `CodecError` when the decoded chunk does not fit in `out`

@@ -4,6 +4,8 @@
  * `transpose` and `bytes` are this entry's own, the others are the v2 (numcodecs) codecs of a
  * `CodecRegistry` that do the same job with the same bytes (`blosc`, `gzip`, `zstd`, `crc32c`,
  * `vlen-utf8`, `vlen-bytes`, every `numcodecs.<id>`, and any registered id by its bare name).
+ * `sharding_indexed` is this entry's too (inner chunks in shards, read by ranges through
+ * `Codec.decodeRegion`; see `ShardingOptions` and `ShardError`).
  * `codecsV3FromV2` writes the `codecs` member for v2-style filters and compressor.
  *
  * An entry of its own, so that what reads Zarr v2 only (`@z/codecs/registry`) does not grow:
@@ -12,5 +14,12 @@
  * @packageDocumentation
  */
 export type { CodecKindV3, CodecV3Declaration, StageChunk, ChainStage, CodecChainV3 } from "./v3/types.js";
-export { compileCodecsV3, buildCodecV3, type BuiltStage } from "./v3/compile.js";
+export { compileCodecsV3, buildCodecV3, type BuiltStage, type CompileContextV3 } from "./v3/compile.js";
+export {
+  SHARD_COALESCE_GAP_BYTES,
+  SHARD_COALESCE_MAX_BYTES,
+  SHARD_INDEX_CACHE_BYTES,
+  type ShardingOptions,
+} from "./v3/shard-options.js";
+export { ShardError } from "./v3/shard-errors.js";
 export { codecsV3FromV2 } from "./v3/from-v2.js";

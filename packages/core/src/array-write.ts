@@ -153,6 +153,8 @@ async function updateChunk(
   } else if (encoded !== "stored") {
     await store.set(key, encoded, { signal });
   }
+  // Here or by a pool thread: what the codecs cached of the chunk (a shard's index) is stale now.
+  self.jobs.codec.forget(key);
   // Encoded here into other bytes than the chunk's (a codec may return its input): the buffer is free again.
   const buffer = chunk.data.buffer;
   if (whole && buffer.byteLength > 0 && !(encoded instanceof Uint8Array && encoded.buffer === buffer))
@@ -241,7 +243,15 @@ export async function resize(self: ArrayInternals, shape: readonly number[], opt
   self.format = format;
   const newGrid = array.cdataShape;
   const doomed = [...gridCoords(oldGrid)].filter((c) => c.some((i, d) => i >= newGrid[d]!));
-  await forEachConcurrent(doomed, (c) => store.delete(array.chunkKey(c), { signal: options.signal }), options);
+  await forEachConcurrent(
+    doomed,
+    async (c) => {
+      const key = array.chunkKey(c);
+      await store.delete(key, { signal: options.signal });
+      self.jobs.codec.forget(key);
+    },
+    options,
+  );
 }
 
 /**

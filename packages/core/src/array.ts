@@ -561,9 +561,15 @@ export class ZarrArray {
       await forEachConcurrent(
         indexer,
         async (p: AnyChunkProjection) => {
-          if (await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal))
-            return void (found = true); // decoded only the part of the chunk p needs
+          const part = await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal);
+          if (part === true) return void (found = true); // decoded only the part of the chunk p needs
           const key = this.chunkKey(p.chunkCoords);
+          if (part === "missing") {
+            // Read by ranges and found missing (a shard's index): filled as any missing chunk.
+            if (!fillMissing) throw this.#missing(p);
+            absent?.push(p);
+            return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
+          }
           options.signal?.throwIfAborted();
           const parts = raw?.rawTargets(this.#jobs, outView, p);
           let placedZeroed = zeroed;

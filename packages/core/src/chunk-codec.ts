@@ -1,4 +1,12 @@
-import type { Codec, ChunkContext, CodecData, DecodedRange, StoredRangeReader } from "@z/codecs/registry";
+import type {
+  Codec,
+  ChunkContext,
+  CodecData,
+  DecodedRange,
+  RegionBounds,
+  StoredPartReader,
+  StoredRangeReader,
+} from "@z/codecs/registry";
 import { ZarrError } from "@z/meta";
 import type { ArrayLayout } from "./array-layout.js";
 import type { CodecChain, StageChunk } from "./array-format.js";
@@ -40,9 +48,15 @@ export class ChunkCodec {
    * What stage `i` is told about the chunk at `key`: a literal rather than a spread, as this runs
    * for every chunk.
    */
-  #chunk(i: number, key: string, signal: AbortSignal | undefined, maxDecodedSize: number | undefined): ChunkContext {
+  #chunk(
+    i: number,
+    key: string,
+    signal: AbortSignal | undefined,
+    maxDecodedSize: number | undefined,
+    writeEmptyChunks?: boolean,
+  ): ChunkContext {
     const { dtype, itemsize, elements, shape } = this.stages[i]!;
-    return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal };
+    return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal, writeEmptyChunks };
   }
 
   /** Bytes in one decoded chunk. */
@@ -195,10 +209,53 @@ export class ChunkCodec {
     }
   }
 
-  async encode(raw: Uint8Array, key: string, signal?: AbortSignal): Promise<Uint8Array> {
+  /**
+   * Whether `decodeRegion` can decode a box of a chunk by ranges: a chain of one stage with
+   * `Codec.decodeRegion` (v3's `sharding_indexed` alone).
+   */
+  get decodesRegions(): boolean {
+    return this.codecs.length === 1 && this.codecs[0]!.decodeRegion !== undefined;
+  }
+
+  /**
+   * The elements of `region` of the chunk that `read` reads, in C order (only when
+   * `decodesRegions`): `undefined` when the chunk is not stored. The same errors as `decode`.
+   */
+  async decodeRegion(
+    read: StoredPartReader,
+    region: readonly RegionBounds[],
+    key: string,
+    signal?: AbortSignal,
+  ): Promise<Uint8Array | undefined> {
+    const codec = this.codecs[0]!;
+    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
+    try {
+      return await codec.decodeRegion!(read, region, chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, {
+        key,
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Tells the codecs the chunk at `key` was stored or deleted: what they cached of it (a shard's
+   * index) is stale.
+   */
+  forget(key: string): void {
+    for (const codec of this.codecs) codec.forget?.(key);
+  }
+
+  /**
+   * Encodes one chunk. `writeEmptyChunks` tells a codec storing chunks of its own (a shard's inner
+   * chunks) whether to store those equal to the fill value (the array's `writeEmptyChunks`).
+   */
+  async encode(raw: Uint8Array, key: string, signal?: AbortSignal, writeEmptyChunks?: boolean): Promise<Uint8Array> {
     let data: CodecData = raw;
     for (const [i, codec] of this.codecs.entries())
-      data = await run(codec, "encode", data, this.#chunk(i, key, signal, undefined));
+      data = await run(codec, "encode", data, this.#chunk(i, key, signal, undefined, writeEmptyChunks));
     if (!(data instanceof Uint8Array)) {
       throw new ChunkError(`chunk ${key} did not encode to bytes`, { key });
     }

@@ -178,7 +178,7 @@ export class ChunkJobs {
     signal?: AbortSignal,
   ): Promise<Uint8Array | "empty"> {
     if (skipEmpty && isAllPattern(chunk, this.pattern)) return "empty";
-    return this.codec.encode(typedToBytes(chunk, this.meta.dtype), key, signal);
+    return this.codec.encode(typedToBytes(chunk, this.meta.dtype), key, signal, !skipEmpty);
   }
 }
 

@@ -7,6 +7,11 @@
  * decoded (for blosc: only its blocks are read and decompressed), and the selection is copied out
  * of it. Anything else goes the ordinary way, a whole chunk at a time, and so do arrays behind an
  * `LRUStoreCache`, which caches whole chunks (see store-ranges.ts).
+ *
+ * A chain of one codec that decodes boxes itself (`Codec.decodeRegion`: v3's `sharding_indexed`)
+ * is given the box instead, under the same share: a shard's index and the inner chunks the box
+ * touches are all that is read (see @z/codecs' shard-codec.ts), and a missing shard costs the one
+ * read of its index.
  */
 import {
   copyProjection,
@@ -16,7 +21,7 @@ import {
   type OrthogonalDimSelection,
   type StridedView,
 } from "@z/indexing/basic";
-import type { StoredRangeReader } from "@z/codecs/registry";
+import type { StoredPartReader, StoredRangeReader } from "@z/codecs/registry";
 import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
@@ -41,8 +46,10 @@ export interface PartialReadTarget {
 /**
  * Copies what `p` selects from its chunk into `out` by decoding only the part of the chunk it
  * touches, and returns true; returns false, having read nothing or found no stored chunk, when
- * the chunk is to be read the ordinary way (which also handles a missing chunk). The copy gives
- * exactly what copying from the whole decoded chunk gives.
+ * the chunk is to be read the ordinary way (which also handles a missing chunk); `"missing"` when
+ * a codec reading boxes found the chunk is not stored (nothing placed: the caller fills it, as it
+ * would a chunk found missing). The copy gives exactly what copying from the whole decoded chunk
+ * gives.
  */
 export async function readPart(
   target: PartialReadTarget,
@@ -50,9 +57,11 @@ export async function readPart(
   out: StridedView<TypedArray>,
   valuesPerElement: number,
   signal?: AbortSignal,
-): Promise<boolean> {
+): Promise<boolean | "missing"> {
   const { store, codec } = target;
-  if (!servesRanges(store) || !codec.decodesRanges) return false;
+  if (!servesRanges(store)) return false;
+  if (codec.decodesRegions) return readRegion(target, p, out, valuesPerElement, signal);
+  if (!codec.decodesRanges) return false;
   const box = touchedBox(p);
   const span = box && spanOf(target, box);
   if (box === undefined || span === undefined) return false;
@@ -108,6 +117,63 @@ async function decodeAndPlace(
   return true;
 }
 
+/** `readPart` through `ChunkCodec.decodeRegion`: the box `p` touches, read by the codec. */
+async function readRegion(
+  target: PartialReadTarget,
+  p: AnyChunkProjection,
+  out: StridedView<TypedArray>,
+  valuesPerElement: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean | "missing"> {
+  const box = touchedBox(p);
+  if (box === undefined || !smallBox(target, box)) return false;
+  const { store, codec, dtype } = target;
+  const key = target.chunkKey(p.chunkCoords);
+  const sync = syncRangeReader(store);
+  // Each read in memory of its own: the codec may keep what it reads (a shard's index).
+  const read: StoredPartReader =
+    sync === undefined
+      ? (part) => store.getRange!(key, part, { signal })
+      : async (part) => {
+          signal?.throwIfAborted();
+          return sync(key, part);
+        };
+  const region = box.lo.map((lo, d) => ({ start: lo, stop: box.hi[d]! + 1 }));
+  const bytes = await codec.decodeRegion(read, region, key, signal);
+  if (bytes === undefined) return "missing";
+  const shape = region.map((r) => r.stop - r.start);
+  const view: StridedView<TypedArray> = {
+    data: bytesToTyped(bytes, dtype),
+    offset: 0,
+    shape,
+    strides: cOrder(shape),
+  };
+  copyProjection(out, view, shifted(p, box.lo), "read", valuesPerElement);
+  return true;
+}
+
+/** C-order strides (in elements) of `shape`. */
+function cOrder(shape: readonly number[]): number[] {
+  const strides = new Array<number>(shape.length);
+  let stride = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = stride;
+    stride *= shape[d]!;
+  }
+  return strides;
+}
+
+/** Whether `box` is small enough next to the chunk to be read by `decodeRegion` rather than whole. */
+function smallBox(target: PartialReadTarget, box: Box): boolean {
+  let elements = 1;
+  let chunk = 1;
+  box.lo.forEach((lo, d) => {
+    elements *= box.hi[d]! - lo + 1;
+    chunk *= target.chunks[d]!;
+  });
+  return elements <= chunk * MAX_SHARE;
+}
+
 /** The decoded bytes `[start, end)` holding `box`, or undefined when they are too much of the chunk for a partial read. */
 function spanOf(target: PartialReadTarget, box: Box): [number, number] | undefined {
   let first = 0;
@@ -132,11 +198,13 @@ export function readsParts(
   target: PartialReadTarget,
   projections: Iterable<AnyChunkProjection> & { readonly nchunks: number },
 ): boolean {
-  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store) || !target.codec.decodesRanges)
-    return false;
+  const { codec } = target;
+  if (projections.nchunks > MAX_PARTS_CHECKED || !servesRanges(target.store)) return false;
+  if (!codec.decodesRegions && !codec.decodesRanges) return false;
   for (const p of projections) {
     const box = touchedBox(p);
-    if (box === undefined || spanOf(target, box) === undefined) return false;
+    if (box === undefined) return false;
+    if (codec.decodesRegions ? !smallBox(target, box) : spanOf(target, box) === undefined) return false;
   }
   return true;
 }

@@ -7,20 +7,15 @@ import { coreCodecConfig } from "./core-codecs.js";
 import { invalidChain, invalidField, onlyMembers, unsupportedCodec, type CodecPlace } from "./errors.js";
 import { arrayOutput, evolvedConfig, NUMCODECS_KINDS } from "./numcodecs.js";
 import { permuteShape } from "./permute.js";
+import { buildSharding } from "./shard-config.js";
+import type { ShardingOptions } from "./shard-options.js";
 import { isIdentity, parseTransposeOrder, transposeCodec } from "./transpose.js";
+import type { BuiltStage, ChainEnv, CompiledChain } from "./chain-types.js";
 import type { ChainStage, CodecChainV3, CodecKindV3, StageChunk } from "./types.js";
 
-type Configuration = { readonly [k: string]: JsonValue };
+export type { BuiltStage } from "./chain-types.js";
 
-/** One codec of a chain, built for the chunk it receives. */
-export interface BuiltStage extends ChainStage {
-  /** What the next stage receives (for bytes -> bytes stages, the chunk they were given). */
-  readonly output: StageChunk;
-  /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
-  readonly identity: boolean;
-  /** Its v2 config, when the registry built it. */
-  readonly registryConfig?: CodecConfig;
-}
+type Configuration = { readonly [k: string]: JsonValue };
 
 /** A codec of a chain whose kind is known, to be built once its place in the chain is checked. */
 interface Resolved {
@@ -39,6 +34,7 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
   gzip: "bytes-bytes",
   zstd: "bytes-bytes",
   crc32c: "bytes-bytes",
+  sharding_indexed: "array-bytes",
 };
 
 /**
@@ -47,7 +43,6 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
  * array -> bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
-  sharding_indexed: "sharded arrays are not implemented yet",
   packbits: 'zarr-extensions\' array -> bytes "packbits" is not implemented (numcodecs\' is, as "numcodecs.packbits")',
   cast_value: "not implemented",
   scale_offset: "not implemented",
@@ -114,11 +109,12 @@ function unknownCodec(place: CodecPlace, registry: CodecRegistry, id: string = p
  * The codec `named` stands for; `undefined` for one z does not implement that is marked
  * `must_understand: false`, which the spec lets readers ignore ("implementations can ignore its presence").
  */
-async function resolve(place: CodecPlace, named: NamedConfig, registry: CodecRegistry): Promise<Resolved | undefined> {
+async function resolve(place: CodecPlace, named: NamedConfig, env: ChainEnv): Promise<Resolved | undefined> {
   const { name, configuration } = named;
+  const { registry } = env;
   const native = NATIVE[name];
   if (native !== undefined)
-    return { kind: native, build: (input) => buildNative(place, name, configuration, input, registry) };
+    return { kind: native, build: (input) => buildNative(place, name, configuration, input, env) };
   if (Object.hasOwn(UNSUPPORTED, name)) {
     if (named.must_understand === false) return undefined;
     throw unsupportedCodec(place, UNSUPPORTED[name]!);
@@ -147,10 +143,13 @@ async function buildNative(
   name: string,
   configuration: Configuration | undefined,
   input: StageChunk,
-  registry: CodecRegistry,
+  env: ChainEnv,
 ): Promise<BuiltStage> {
   const kind = NATIVE[name]!;
+  const { registry } = env;
   switch (name) {
+    case "sharding_indexed":
+      return buildSharding(place, configuration, input, env);
     case "transpose": {
       const order = parseTransposeOrder(place, configuration, input.shape.length);
       const output = { ...input, shape: permuteShape(input.shape, order) };
@@ -194,69 +193,109 @@ function needRegistered(place: CodecPlace, registry: CodecRegistry, config: Code
 }
 
 /** Where a codec stands, for errors. */
-function placeOf(key: string | undefined, index: number, named: NamedConfig): CodecPlace {
+function placeOf(key: string | undefined, member: string, index: number, named: NamedConfig): CodecPlace {
   return {
     key: key ?? "zarr.json",
     keyGiven: key !== undefined,
-    member: `codecs[${index}]`,
+    member: `${member}[${index}]`,
     name: String(named?.name),
   };
+}
+
+/** The environment of a chain compiled for an array at `key`. */
+function chainEnv(
+  registry: CodecRegistry,
+  fillValue: FillValue,
+  key: string | undefined,
+  sharding: ShardingOptions = {},
+): ChainEnv {
+  const env: ChainEnv = {
+    registry,
+    fillValue,
+    sharding,
+    compile: (codecs, input, member) => compileChain(codecs, input, env, key, member),
+  };
+  return env;
 }
 
 /**
  * Builds one codec of a v3 chain for the chunk it receives (`input`; for a bytes -> bytes codec, the
  * array the chain's array -> bytes codec received), whatever its place: what `compileCodecsV3` does
  * for each codec, for tools that test or inspect a single codec (`@z/codecs/testing`'s `checkCodecV3`).
- * `undefined` for an unknown codec marked `must_understand: false`.
+ * `undefined` for an unknown codec marked `must_understand: false`. `fillValue` is the array's
+ * (`sharding_indexed` fills missing inner chunks with it; default `null`, zeros).
  */
 export async function buildCodecV3(
   codec: NamedConfig,
   input: StageChunk,
   registry: CodecRegistry,
-  context: { readonly key?: string; readonly index?: number } = {},
+  context: { readonly key?: string; readonly index?: number; readonly fillValue?: FillValue } = {},
 ): Promise<BuiltStage | undefined> {
-  const place = placeOf(context.key, context.index ?? 0, codec);
-  const resolved = await resolve(place, codec, registry);
+  const place = placeOf(context.key, "codecs", context.index ?? 0, codec);
+  const resolved = await resolve(place, codec, chainEnv(registry, context.fillValue ?? null, context.key));
   return resolved?.build(input);
+}
+
+/** What `compileCodecsV3` takes besides the chain, the chunk and the registry. */
+export interface CompileContextV3 {
+  /** The store key of the `zarr.json`, for errors. */
+  readonly key?: string;
+  /** How `sharding_indexed` codecs of the chain read and cache (see `ShardingOptions`). */
+  readonly sharding?: ShardingOptions;
 }
 
 /**
  * Compiles an array's v3 `codecs` (as `ArrayMetadataV3` holds them) for chunks of `chunk.shape` and
  * `chunk.dtype` (the `ArrayMetadataV3`'s dtype), building codecs through `registry` where a v2 codec
- * does the same job. See `CodecChainV3`.
+ * does the same job. See `CodecChainV3`. A `sharding_indexed` codec compiles its inner `codecs` and
+ * `index_codecs` the same way (see `shardingCodec`).
  *
- * Errors: `MetadataError` (naming the key and the member `codecs[i]`) for a chain that is not
+ * Errors: `MetadataError` (naming the key and the member `codecs[i]`, or
+ * `codecs[i].configuration.codecs[j]` in a shard's chain) for a chain that is not
  * `[array -> array*, one array -> bytes, bytes -> bytes*]`, a codec in the wrong place or for the wrong
  * data, or a bad configuration of a v3 codec; `CodecConfigError` for a bad configuration of a codec
  * built by the registry (naming the member and the field); `UnknownCodecError` for a name that is
  * neither a v3 codec z implements nor a registered codec id (bare or as `numcodecs.<id>`), unless it
  * is marked `must_understand: false`, when it is left out as the spec allows;
- * `UnsupportedExtensionError` for a codec z knows but does not implement (`sharding_indexed`, ...).
+ * `UnsupportedExtensionError` for a codec z knows but does not implement (`cast_value`, ...).
  */
 export async function compileCodecsV3(
   codecs: readonly NamedConfig[],
   chunk: { readonly shape: readonly number[]; readonly dtype: DataType; readonly fillValue: FillValue },
   registry: CodecRegistry,
-  context: { readonly key?: string } = {},
+  context: CompileContextV3 = {},
 ): Promise<CodecChainV3> {
-  const key = context.key;
-  const chainPlace = { key: key ?? "zarr.json", keyGiven: key !== undefined };
-  if (!Array.isArray(codecs) || codecs.length === 0) {
-    throw invalidChain(chainPlace, "codecs", "expected a list of codecs with one array -> bytes codec, found none");
-  }
   const shape = [...chunk.shape];
-  let current: StageChunk = {
+  const input: StageChunk = {
     dtype: chunk.dtype,
     itemsize: chunk.dtype.itemsize,
     elements: shape.reduce((a, b) => a * b, 1),
     shape,
   };
+  const env = chainEnv(registry, chunk.fillValue, context.key, context.sharding);
+  const { stages, registryConfigs } = await compileChain(codecs, input, env, context.key, "codecs");
+  return { stages, registryConfigs };
+}
+
+/** `compileCodecsV3` for the chain at `member` of the document at `key`, receiving `input`. */
+async function compileChain(
+  codecs: readonly NamedConfig[],
+  input: StageChunk,
+  env: ChainEnv,
+  key: string | undefined,
+  member: string,
+): Promise<CompiledChain> {
+  const chainPlace = { key: key ?? "zarr.json", keyGiven: key !== undefined };
+  if (!Array.isArray(codecs) || codecs.length === 0) {
+    throw invalidChain(chainPlace, member, "expected a list of codecs with one array -> bytes codec, found none");
+  }
+  let current = input;
   let serializer: { readonly place: CodecPlace } | undefined;
   const stages: ChainStage[] = [];
   const registryConfigs: CodecConfig[] = [];
   for (const [index, named] of codecs.entries()) {
-    const place = placeOf(key, index, named);
-    const resolved = await resolve(place, named, registry);
+    const place = placeOf(key, member, index, named);
+    const resolved = await resolve(place, named, env);
     if (resolved === undefined) continue;
     const { kind } = resolved;
     if (kind === "bytes-bytes" && serializer === undefined) {
@@ -280,16 +319,17 @@ export async function compileCodecsV3(
     const built = await resolved.build(current);
     if (kind === "array-bytes") serializer = { place };
     current = built.output;
+    if (built.registryConfig !== undefined) registryConfigs.push(built.registryConfig);
+    if (built.innerConfigs !== undefined) registryConfigs.push(...built.innerConfigs);
     if (built.identity) continue;
     stages.push({ codec: built.codec, kind, chunk: built.chunk });
-    if (built.registryConfig !== undefined) registryConfigs.push(built.registryConfig);
   }
   if (serializer === undefined) {
     throw invalidChain(
       chainPlace,
-      "codecs",
+      member,
       'expected exactly one array -> bytes codec (such as "bytes", "vlen-utf8" or "vlen-bytes"), found none',
     );
   }
-  return { stages, registryConfigs };
+  return { stages, registryConfigs, output: current };
 }

@@ -1,0 +1,499 @@
+/*
+ * The `sharding_indexed` codec (array -> bytes): a shard's elements as inner chunks, each encoded
+ * with the inner codecs, one after another in C order of the inner chunk grid (as TensorStore
+ * writes them; zarr-python 3 writes Morton order, which readers cannot tell), then the index (or
+ * the index first, `index_location: "start"`). Inner chunks equal to the fill value everywhere are
+ * not stored (offset = length = 2^64 - 1) unless the encode is told `writeEmptyChunks`, as
+ * zarr-python 3 and TensorStore do by default. Decoding fills them.
+ *
+ * A shard whose inner chunks are all missing encodes to its index alone; @z/core never stores one
+ * under `writeEmptyChunks: false` (the v3 default), as it deletes a chunk equal to the fill value
+ * everywhere before encoding it, which is what zarr-python 3 does with such a shard.
+ *
+ * `decodeRegion` reads a box of a shard by ranges: its index (one read: a suffix for `end`, a
+ * prefix for `start`; then cached, see `IndexCache`), then only the inner chunks the box touches,
+ * neighbouring ones merged into one request (`ShardingOptions`), nested shards by their own
+ * `decodeRegion` on the part of this shard they are.
+ */
+import type { CodecConfig, DataType } from "@z/meta";
+import type { ChunkContext, Codec, CodecData, RegionBounds, StoredPart, StoredPartReader } from "../codec.js";
+import { decodeStages, encodeStages, guarded, isPromise, andThen, type Maybe } from "./run-stages.js";
+import { IndexCache } from "./shard-cache.js";
+import {
+  SHARD_COALESCE_GAP_BYTES,
+  SHARD_COALESCE_MAX_BYTES,
+  SHARD_INDEX_CACHE_BYTES,
+  type ShardingOptions,
+} from "./shard-options.js";
+import { innerChunkError, ShardError } from "./shard-errors.js";
+import {
+  checkEntries,
+  checkEntriesAfterStart,
+  decodeIndex,
+  encodeIndex,
+  ShardIndex,
+  type IndexCodecs,
+} from "./shard-index.js";
+import { copyBox, fillBox, isAllPattern, type BoxPlace } from "./shard-layout.js";
+import { coalesce } from "./shard-reads.js";
+import type { ChainStage } from "./types.js";
+
+/** What a sharding codec is built from (see shard-config.ts). */
+export interface ShardLayout {
+  readonly shardShape: readonly number[];
+  readonly innerShape: readonly number[];
+  /** Inner chunks per shard, per dimension. */
+  readonly grid: readonly number[];
+  readonly dtype: DataType;
+  readonly itemsize: number;
+  /** One element of the fill value as the chain holds it. */
+  readonly pattern: Uint8Array;
+  /** The inner chunks' chain (stages that change nothing left out). */
+  readonly inner: readonly ChainStage[];
+  readonly index: IndexCodecs;
+  readonly config: CodecConfig;
+}
+
+/** An inner chunk the region touches, and where its part of the region lies. */
+interface Touched {
+  readonly coords: number[];
+  /** Its part's first corner in the inner chunk, and in the region. */
+  readonly inInner: number[];
+  readonly inRegion: number[];
+  /** Its part's extent. */
+  readonly extent: number[];
+  readonly offset: number;
+  readonly length: number;
+}
+
+export class ShardingCodec implements Codec {
+  readonly id = "sharding_indexed";
+  readonly #layout: ShardLayout;
+  readonly #count: number;
+  readonly #innerBytes: number;
+  readonly #shardBytes: number;
+  readonly #zeroFill: boolean;
+  /** Inner chunks span every dimension but the first: each lies in one run of the shard. */
+  readonly #contiguous: boolean;
+  /** The inner chain's one stage, when it reads regions itself (a nested shard). */
+  readonly #nested: Codec | undefined;
+  readonly #cache: IndexCache;
+  readonly #gap: number;
+  readonly #maxRead: number;
+  readonly #innerPlace: BoxPlace;
+
+  constructor(layout: ShardLayout, options: ShardingOptions = {}) {
+    this.#layout = layout;
+    this.#count = layout.grid.reduce((a, b) => a * b, 1);
+    const innerElements = layout.innerShape.reduce((a, b) => a * b, 1);
+    this.#innerBytes = innerElements * layout.itemsize;
+    this.#shardBytes = this.#innerBytes * this.#count;
+    this.#zeroFill = layout.pattern.every((b) => b === 0);
+    this.#contiguous = layout.innerShape.every((n, d) => d === 0 || n === layout.shardShape[d]);
+    const only = layout.inner.length === 1 ? layout.inner[0]!.codec : undefined;
+    this.#nested = only?.decodeRegion === undefined ? undefined : only;
+    this.#cache = new IndexCache(options.indexCacheBytes ?? SHARD_INDEX_CACHE_BYTES);
+    this.#gap = options.coalesceGapBytes ?? SHARD_COALESCE_GAP_BYTES;
+    this.#maxRead = options.coalesceMaxBytes ?? SHARD_COALESCE_MAX_BYTES;
+    this.#innerPlace = { shape: layout.innerShape, start: layout.innerShape.map(() => 0) };
+  }
+
+  toJSON(): CodecConfig {
+    return this.#layout.config;
+  }
+
+  /** Bytes of decoded indexes this codec holds (for tests and `info`). */
+  get cachedIndexBytes(): number {
+    return this.#cache.bytes;
+  }
+
+  /** The coordinates of inner chunk `i` (C order). */
+  #coords(i: number): number[] {
+    const { grid } = this.#layout;
+    const coords = new Array<number>(grid.length);
+    for (let d = grid.length - 1; d >= 0; d--) {
+      coords[d] = i % grid[d]!;
+      i = Math.floor(i / grid[d]!);
+    }
+    return coords;
+  }
+
+  readonly #coordsOf = (i: number): number[] => this.#coords(i);
+
+  /** Where inner chunk `coords` lies in the shard. */
+  #inShard(coords: readonly number[]): BoxPlace {
+    return { shape: this.#layout.shardShape, start: coords.map((c, d) => c * this.#layout.innerShape[d]!) };
+  }
+
+  /** The key the inner chain is told: a nested shard's cache needs one of its own. */
+  #innerKey(key: string | undefined, coords: readonly number[]): string | undefined {
+    return key === undefined || this.#nested === undefined ? key : `${key}[${coords.join(",")}]`;
+  }
+
+  forget(key: string): void {
+    this.#cache.delete(key);
+    for (const stage of this.#layout.inner) {
+      const forget = stage.codec.forget;
+      if (forget === undefined) continue;
+      for (let i = 0; i < this.#count; i++) forget.call(stage.codec, this.#innerKey(key, this.#coords(i))!);
+    }
+  }
+
+  // --- encode ---------------------------------------------------------------------------------
+
+  encode(data: CodecData, chunk: ChunkContext): Maybe<Uint8Array> {
+    const key = chunk.key;
+    chunk.signal?.throwIfAborted();
+    if (!(data instanceof Uint8Array) || data.length !== this.#shardBytes) {
+      const got = data instanceof Uint8Array ? `${data.length} bytes` : `an array of ${data.length} values`;
+      throw new ShardError(
+        `expected ${this.#shardBytes} bytes to encode (a shard of [${this.#layout.shardShape.join(", ")}]), got ${got}`,
+        { key },
+      );
+    }
+    if (key !== undefined) this.forget(key);
+    const { pattern, inner } = this.#layout;
+    const keepEmpty = chunk.writeEmptyChunks === true;
+    const pieces: Maybe<Uint8Array | undefined>[] = new Array(this.#count);
+    let waiting = false;
+    for (let i = 0; i < this.#count; i++) {
+      const coords = this.#coords(i);
+      const elements = this.#extract(data, coords, i);
+      if (!keepEmpty && isAllPattern(elements, pattern)) {
+        pieces[i] = undefined;
+        continue;
+      }
+      const innerKey = this.#innerKey(key, coords);
+      const encoded = guarded(
+        () => encodeStages(inner, elements, innerKey, chunk.signal, keepEmpty) as Maybe<Uint8Array>,
+        (error) => {
+          throw innerChunkError(error, key, coords);
+        },
+      );
+      if (isPromise(encoded)) waiting = true;
+      pieces[i] = encoded;
+    }
+    if (!waiting) return this.#assemble(pieces as (Uint8Array | undefined)[], key);
+    return Promise.all(pieces).then((done) => this.#assemble(done, key));
+  }
+
+  /** Inner chunk `coords`' elements: a view of the shard where they lie in one run, else a copy. */
+  #extract(data: Uint8Array, coords: readonly number[], i: number): Uint8Array {
+    if (this.#contiguous) return data.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes);
+    const out = new Uint8Array(this.#innerBytes);
+    copyBox(data, this.#inShard(coords), out, this.#innerPlace, this.#layout.innerShape, this.#layout.itemsize);
+    return out;
+  }
+
+  #assemble(pieces: readonly (Uint8Array | undefined)[], key: string | undefined): Maybe<Uint8Array> {
+    const { index: codecs } = this.#layout;
+    const index = ShardIndex.empty(this.#count);
+    let offset = codecs.location === "start" ? codecs.size : 0;
+    let data = 0;
+    pieces.forEach((piece, i) => {
+      if (piece === undefined) return;
+      if (!(piece instanceof Uint8Array)) {
+        throw new ShardError("the inner codecs did not encode to bytes", { key, innerChunk: [this.#coords(i)] });
+      }
+      index.entries[2 * i] = offset;
+      index.entries[2 * i + 1] = piece.length;
+      offset += piece.length;
+      data += piece.length;
+    });
+    return andThen(encodeIndex(index, codecs, key), (indexBytes) => {
+      const out = new Uint8Array(indexBytes.length + data);
+      let at = 0;
+      if (codecs.location === "start") {
+        out.set(indexBytes);
+        at = indexBytes.length;
+      }
+      for (const piece of pieces) {
+        if (piece === undefined) continue;
+        out.set(piece, at);
+        at += piece.length;
+      }
+      if (codecs.location === "end") out.set(indexBytes, at);
+      return out;
+    });
+  }
+
+  // --- decode a whole shard -------------------------------------------------------------------
+
+  decode(data: CodecData, chunk: ChunkContext): Maybe<Uint8Array> {
+    const out = new Uint8Array(this.#shardBytes);
+    return andThen(this.#decodeWhole(data, out, true, chunk), () => out);
+  }
+
+  decodeInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Maybe<number> {
+    if (out.length < this.#shardBytes) {
+      throw new ShardError(`a buffer of ${out.length} bytes cannot hold the shard (${this.#shardBytes} bytes)`, {
+        key: chunk.key,
+      });
+    }
+    return andThen(this.#decodeWhole(data, out.subarray(0, this.#shardBytes), false, chunk), () => this.#shardBytes);
+  }
+
+  #decodeWhole(data: CodecData, out: Uint8Array, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+    const key = chunk.key;
+    chunk.signal?.throwIfAborted();
+    if (!(data instanceof Uint8Array)) throw new ShardError("a shard is bytes, not an array of values", { key });
+    const codecs = this.#layout.index;
+    if (data.length < codecs.size) {
+      throw new ShardError(
+        `its index takes ${codecs.size} bytes (${this.#count} inner chunks), but the shard has only ${data.length}`,
+        { key },
+      );
+    }
+    const indexBytes =
+      codecs.location === "start" ? data.subarray(0, codecs.size) : data.subarray(data.length - codecs.size);
+    return andThen(decodeIndex(indexBytes, codecs, this.#count, key, this.#coordsOf), (index) => {
+      checkEntries(index, data.length, codecs, key, this.#coordsOf);
+      return this.#placeAll(index, data, out, zeroed, chunk);
+    });
+  }
+
+  /** Decodes every inner chunk `index` lists into `out`, and fills the others. */
+  #placeAll(index: ShardIndex, data: Uint8Array, out: Uint8Array, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+    const { entries } = index;
+    const { innerShape, itemsize, pattern } = this.#layout;
+    const waits: Promise<void>[] = [];
+    for (let i = 0; i < this.#count; i++) {
+      const offset = entries[2 * i]!;
+      const coords = this.#coords(i);
+      if (offset === -1) {
+        if (!(zeroed && this.#zeroFill)) fillBox(out, this.#inShard(coords), innerShape, pattern);
+        continue;
+      }
+      const stored = data.subarray(offset, offset + entries[2 * i + 1]!);
+      const target = this.#contiguous ? out.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes) : undefined;
+      const decoded = this.#decodeInner(stored, coords, chunk, target);
+      const place = (bytes: Uint8Array): void => {
+        if (bytes === target) return;
+        if (target !== undefined) target.set(bytes);
+        else copyBox(bytes, this.#innerPlace, out, this.#inShard(coords), innerShape, itemsize);
+      };
+      if (isPromise(decoded)) waits.push(decoded.then(place));
+      else place(decoded);
+    }
+    if (waits.length > 0) return Promise.all(waits).then(() => undefined);
+  }
+
+  /**
+   * Decodes one stored inner chunk to its elements (straight into `target` when the inner chain is
+   * one codec with `decodeInto`), checking it is exactly one inner chunk.
+   */
+  #decodeInner(
+    stored: Uint8Array,
+    coords: readonly number[],
+    chunk: ChunkContext,
+    target: Uint8Array | undefined,
+  ): Maybe<Uint8Array> {
+    const { inner } = this.#layout;
+    const key = chunk.key;
+    const innerKey = this.#innerKey(key, coords);
+    const size = this.#innerBytes;
+    const fail = (error: unknown): never => {
+      throw innerChunkError(error, key, coords);
+    };
+    const only = inner.length === 1 ? inner[0]! : undefined;
+    if (target !== undefined && only?.codec.decodeInto !== undefined) {
+      const { dtype, itemsize, elements, shape } = only.chunk;
+      const context: ChunkContext = {
+        dtype,
+        itemsize,
+        elements,
+        shape,
+        maxDecodedSize: size,
+        key: innerKey,
+        signal: chunk.signal,
+      };
+      return guarded(
+        () =>
+          andThen(only.codec.decodeInto!(stored, target, context), (n) => {
+            if (n !== size) throw new ShardError(`decoded to ${n} bytes, expected ${size}`);
+            return target;
+          }),
+        fail,
+      );
+    }
+    return guarded(
+      () =>
+        andThen(decodeStages(inner, stored, size, innerKey, chunk.signal), (decoded) => {
+          if (!(decoded instanceof Uint8Array) || decoded.length !== size) {
+            const got = decoded instanceof Uint8Array ? `${decoded.length} bytes` : "values";
+            throw new ShardError(
+              `decoded to ${got}, expected ${size} (${size / this.#layout.itemsize} elements of ${this.#layout.itemsize} bytes)`,
+            );
+          }
+          return decoded;
+        }),
+      fail,
+    );
+  }
+
+  // --- decode a region by ranges --------------------------------------------------------------
+
+  /** The index of the shard `read` reads: one ranged read, then cached by key. */
+  #regionIndex(read: StoredPartReader, key: string | undefined): Promise<ShardIndex | undefined> {
+    const codecs = this.#layout.index;
+    const load = async (): Promise<ShardIndex | undefined> => {
+      const part: StoredPart =
+        codecs.location === "end" ? { suffixLength: codecs.size } : { offset: 0, length: codecs.size };
+      const bytes = await read(part);
+      if (bytes === undefined) return undefined;
+      const index = await decodeIndex(bytes, codecs, this.#count, key, this.#coordsOf);
+      checkEntriesAfterStart(index, codecs, key, this.#coordsOf);
+      return index;
+    };
+    return key === undefined ? load() : this.#cache.get(key, load);
+  }
+
+  async decodeRegion(
+    read: StoredPartReader,
+    region: readonly RegionBounds[],
+    chunk: ChunkContext,
+  ): Promise<Uint8Array | undefined> {
+    const key = chunk.key;
+    const { shardShape, innerShape, itemsize, pattern } = this.#layout;
+    if (
+      region.length !== shardShape.length ||
+      region.some(
+        (r, d) =>
+          !(
+            Number.isInteger(r.start) &&
+            Number.isInteger(r.stop) &&
+            0 <= r.start &&
+            r.start <= r.stop &&
+            r.stop <= shardShape[d]!
+          ),
+      )
+    ) {
+      throw new ShardError(
+        `a region of [${region.map((r) => `${r.start}:${r.stop}`).join(", ")}] is not within a shard of [${shardShape.join(", ")}]`,
+        { key },
+      );
+    }
+    chunk.signal?.throwIfAborted();
+    const index = await this.#regionIndex(read, key);
+    if (index === undefined) return undefined;
+    const regionShape = region.map((r) => r.stop - r.start);
+    const out = new Uint8Array(regionShape.reduce((a, b) => a * b, 1) * itemsize);
+    if (out.length === 0) return out;
+    const placeInRegion = (at: readonly number[]): BoxPlace => ({ shape: regionShape, start: at });
+
+    const whole: Touched[] = [];
+    const nested: Touched[] = [];
+    for (const t of this.#touched(region, index)) {
+      if (t.offset === -1) {
+        if (!this.#zeroFill) fillBox(out, placeInRegion(t.inRegion), t.extent, pattern);
+      } else if (this.#nested !== undefined && t.extent.some((n, d) => n !== innerShape[d])) {
+        nested.push(t);
+      } else {
+        whole.push(t);
+      }
+    }
+    const shortRead = (t: Touched, got: number): ShardError => {
+      if (key !== undefined) this.#cache.delete(key);
+      return new ShardError(
+        `its index places the inner chunk at bytes ${t.offset} to ${t.offset + t.length}, but the shard ends at byte ${got}`,
+        { key, innerChunk: [t.coords] },
+      );
+    };
+    const groups = coalesce(whole, this.#gap, this.#maxRead);
+    const reads = groups.map(async (group) => {
+      const bytes = await read({ offset: group.offset, length: group.length });
+      if (bytes === undefined) {
+        if (key !== undefined) this.#cache.delete(key);
+        throw new ShardError("it was not found when its inner chunks were read (deleted since its index was read?)", {
+          key,
+        });
+      }
+      for (const t of group.members) {
+        const from = t.offset - group.offset;
+        if (from + t.length > bytes.length) throw shortRead(t, group.offset + bytes.length);
+        const decoded = await this.#decodeInner(bytes.subarray(from, from + t.length), t.coords, chunk, undefined);
+        copyBox(decoded, { shape: innerShape, start: t.inInner }, out, placeInRegion(t.inRegion), t.extent, itemsize);
+      }
+    });
+    const parts = nested.map(async (t) => {
+      const inner = this.#nested!;
+      const stage = this.#layout.inner[0]!;
+      const { dtype, itemsize: size, elements, shape } = stage.chunk;
+      const innerKey = this.#innerKey(key, t.coords);
+      const context: ChunkContext = { dtype, itemsize: size, elements, shape, key: innerKey, signal: chunk.signal };
+      const within = t.inInner.map((start, d) => ({ start, stop: start + t.extent[d]! }));
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await inner.decodeRegion!(this.#within(read, t), within, context);
+      } catch (error) {
+        throw innerChunkError(error, key, t.coords);
+      }
+      if (bytes === undefined) {
+        if (key !== undefined) this.#cache.delete(key);
+        throw new ShardError("it was not found when its inner chunks were read (deleted since its index was read?)", {
+          key,
+        });
+      }
+      copyBox(
+        bytes,
+        { shape: t.extent, start: t.extent.map(() => 0) },
+        out,
+        placeInRegion(t.inRegion),
+        t.extent,
+        itemsize,
+      );
+    });
+    await Promise.all([...reads, ...parts]);
+    return out;
+  }
+
+  /** A reader of the bytes of inner chunk `t` (a nested shard), through `read`. */
+  #within(read: StoredPartReader, t: Touched): StoredPartReader {
+    return (part) => {
+      if ("suffixLength" in part) {
+        const n = Math.min(part.suffixLength, t.length);
+        return read({ offset: t.offset + t.length - n, length: n });
+      }
+      const length = Math.max(0, Math.min(part.length, t.length - part.offset));
+      return read({ offset: t.offset + part.offset, length });
+    };
+  }
+
+  /** The inner chunks `region` touches, in C order, with their entries. */
+  *#touched(region: readonly RegionBounds[], index: ShardIndex): Generator<Touched> {
+    const { innerShape, grid } = this.#layout;
+    const rank = region.length;
+    const lo = region.map((r, d) => Math.floor(r.start / innerShape[d]!));
+    const hi = region.map((r, d) => Math.floor((r.stop - 1) / innerShape[d]!));
+    const coords = [...lo];
+    for (;;) {
+      let flat = 0;
+      const inInner: number[] = [];
+      const inRegion: number[] = [];
+      const extent: number[] = [];
+      for (let d = 0; d < rank; d++) {
+        flat = flat * grid[d]! + coords[d]!;
+        const base = coords[d]! * innerShape[d]!;
+        const from = Math.max(region[d]!.start, base);
+        const to = Math.min(region[d]!.stop, base + innerShape[d]!);
+        inInner.push(from - base);
+        inRegion.push(from - region[d]!.start);
+        extent.push(to - from);
+      }
+      yield {
+        coords: [...coords],
+        inInner,
+        inRegion,
+        extent,
+        offset: index.entries[2 * flat]!,
+        length: index.entries[2 * flat + 1]!,
+      };
+      let d = rank - 1;
+      for (; d >= 0; d--) {
+        if (++coords[d]! <= hi[d]!) break;
+        coords[d] = lo[d]!;
+      }
+      if (d < 0) return;
+    }
+  }
+}

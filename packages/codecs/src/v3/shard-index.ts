@@ -1,0 +1,191 @@
+/*
+ * A shard's index (the spec's "Binary shard format"): for each inner chunk, in C order of the
+ * chunks-per-shard grid, a uint64 offset and a uint64 length into the shard; both 2^64 - 1 for an
+ * inner chunk that is not stored. It is stored through the index codecs (`bytes` then `crc32c` by
+ * default), which must encode to a fixed size, at the shard's start or end.
+ */
+import type { ChainStage } from "./types.js";
+import { decodeStages, encodeStages, guarded, andThen, type Maybe } from "./run-stages.js";
+import { ShardError } from "./shard-errors.js";
+
+/** Where the index is: the first `size` bytes of the shard, or the last. */
+export type IndexLocation = "start" | "end";
+
+/** An index codec chain and what it makes. */
+export interface IndexCodecs {
+  /** The compiled `index_codecs`, for an array of `[...grid, 2]` uint64. */
+  readonly stages: readonly ChainStage[];
+  /** Bytes of the encoded index (the chain encodes to a fixed size). */
+  readonly size: number;
+  readonly location: IndexLocation;
+}
+
+/** Offsets beyond this cannot be read (nor held exactly in a JS number): TensorStore refuses past 2^63. */
+const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/**
+ * A decoded shard index: `entries[2i]` and `entries[2i + 1]` are inner chunk `i`'s offset and
+ * length, `-1` for a missing one.
+ */
+export class ShardIndex {
+  readonly entries: Float64Array;
+
+  constructor(entries: Float64Array) {
+    this.entries = entries;
+  }
+
+  /** An index of `count` inner chunks, all missing. */
+  static empty(count: number): ShardIndex {
+    return new ShardIndex(new Float64Array(count * 2).fill(-1));
+  }
+
+  get count(): number {
+    return this.entries.length / 2;
+  }
+
+  /** Whether no inner chunk is stored. */
+  get isEmpty(): boolean {
+    for (let i = 0; i < this.entries.length; i += 2) if (this.entries[i] !== -1) return false;
+    return true;
+  }
+}
+
+/**
+ * Parses the index bytes `raw` (decoded by the index codecs: `count` pairs of little-endian
+ * uint64s) into a `ShardIndex`, refusing an entry whose end is past what can be read and one of
+ * which only one half says "missing".
+ */
+function parseEntries(
+  raw: Uint8Array,
+  count: number,
+  key: string | undefined,
+  coordsOf: (i: number) => number[],
+): ShardIndex {
+  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  const entries = new Float64Array(count * 2);
+  for (let i = 0; i < count; i++) {
+    const at = i * 16;
+    const offLo = view.getUint32(at, true);
+    const offHi = view.getUint32(at + 4, true);
+    const lenLo = view.getUint32(at + 8, true);
+    const lenHi = view.getUint32(at + 12, true);
+    if (offLo === 0xffffffff && offHi === 0xffffffff && lenLo === 0xffffffff && lenHi === 0xffffffff) {
+      entries[2 * i] = -1;
+      entries[2 * i + 1] = -1;
+      continue;
+    }
+    const offset = offHi * 2 ** 32 + offLo;
+    const length = lenHi * 2 ** 32 + lenLo;
+    if (offset > MAX_OFFSET || length > MAX_OFFSET || offset + length > MAX_OFFSET) {
+      throw new ShardError(
+        `its index has an invalid entry: offset ${bigText(offHi, offLo)}, length ${bigText(lenHi, lenLo)}`,
+        {
+          key,
+          innerChunk: [coordsOf(i)],
+        },
+      );
+    }
+    entries[2 * i] = offset;
+    entries[2 * i + 1] = length;
+  }
+  return new ShardIndex(entries);
+}
+
+/** A uint64 from its halves, exactly. */
+const bigText = (hi: number, lo: number): string => ((BigInt(hi) << 32n) | BigInt(lo)).toString();
+
+/**
+ * Decodes the encoded index `bytes` (exactly `codecs.size` of them) of the shard at `key`. Errors
+ * (`ShardError`): an index of the wrong size, one the index codecs refuse (a `crc32c` mismatch),
+ * an invalid entry.
+ */
+export function decodeIndex(
+  bytes: Uint8Array,
+  codecs: IndexCodecs,
+  count: number,
+  key: string | undefined,
+  coordsOf: (i: number) => number[],
+): Maybe<ShardIndex> {
+  if (bytes.length !== codecs.size) {
+    throw new ShardError(
+      `its index takes ${codecs.size} bytes (${count} inner chunks), but the shard has only ${bytes.length}`,
+      { key },
+    );
+  }
+  const raw = guarded(
+    () => decodeStages(codecs.stages, bytes, count * 16, key),
+    (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new ShardError(`its index does not decode: ${message}`, { key, cause: error });
+    },
+  );
+  return andThen(raw, (r) => parseEntries(r as Uint8Array, count, key, coordsOf));
+}
+
+/**
+ * Checks every entry of `index` lies in the data section of a shard of `size` bytes (not in its
+ * index, not past its end), as TensorStore checks a shard read whole.
+ */
+export function checkEntries(
+  index: ShardIndex,
+  size: number,
+  codecs: IndexCodecs,
+  key: string | undefined,
+  coordsOf: (i: number) => number[],
+): void {
+  const low = codecs.location === "start" ? codecs.size : 0;
+  const high = codecs.location === "start" ? size : size - codecs.size;
+  const { entries } = index;
+  for (let i = 0; i < entries.length; i += 2) {
+    const offset = entries[i]!;
+    if (offset === -1) continue;
+    const end = offset + entries[i + 1]!;
+    if (offset < low || end > high) {
+      throw new ShardError(
+        `its index places the inner chunk at bytes ${offset} to ${end}, outside the shard's data (bytes ${low} to ${high} of ${size})`,
+        { key, innerChunk: [coordsOf(i / 2)] },
+      );
+    }
+  }
+}
+
+/**
+ * Checks, for a shard read by ranges (its size unknown), that no entry reaches into an index at
+ * the start; entries past the end are found when their bytes come back short.
+ */
+export function checkEntriesAfterStart(
+  index: ShardIndex,
+  codecs: IndexCodecs,
+  key: string | undefined,
+  coordsOf: (i: number) => number[],
+): void {
+  if (codecs.location !== "start") return;
+  const { entries } = index;
+  for (let i = 0; i < entries.length; i += 2) {
+    const offset = entries[i]!;
+    if (offset !== -1 && offset < codecs.size) {
+      throw new ShardError(
+        `its index places the inner chunk at byte ${offset}, inside the index (its first ${codecs.size} bytes)`,
+        { key, innerChunk: [coordsOf(i / 2)] },
+      );
+    }
+  }
+}
+
+/** Encodes `index` with the index codecs: exactly `codecs.size` bytes. */
+export function encodeIndex(index: ShardIndex, codecs: IndexCodecs, key: string | undefined): Maybe<Uint8Array> {
+  const raw = new Uint8Array(index.count * 16);
+  const view = new DataView(raw.buffer);
+  const { entries } = index;
+  for (let i = 0; i < entries.length; i++) {
+    const value = entries[i]!;
+    if (value === -1) {
+      view.setUint32(i * 8, 0xffffffff, true);
+      view.setUint32(i * 8 + 4, 0xffffffff, true);
+    } else {
+      view.setUint32(i * 8, value % 2 ** 32, true);
+      view.setUint32(i * 8 + 4, Math.floor(value / 2 ** 32), true);
+    }
+  }
+  return encodeStages(codecs.stages, raw, key) as Maybe<Uint8Array>;
+}

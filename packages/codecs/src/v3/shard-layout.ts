@@ -1,0 +1,121 @@
+/*
+ * Moving boxes of elements between C-order buffers: inner chunks out of a shard (encoding), into
+ * a shard or a region of one (decoding), and the fill value into the boxes of missing inner chunks.
+ * Rows are copied whole; trailing dimensions a box spans fully in both buffers make longer rows.
+ */
+
+/** A box of elements of one C-order buffer: the buffer's shape and the box's first corner. */
+export interface BoxPlace {
+  readonly shape: readonly number[];
+  readonly start: readonly number[];
+}
+
+/** Byte strides of a C-order buffer of `shape`. */
+function byteStrides(shape: readonly number[], itemsize: number): number[] {
+  const strides = new Array<number>(shape.length);
+  let stride = itemsize;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = stride;
+    stride *= shape[d]!;
+  }
+  return strides;
+}
+
+/**
+ * Calls `visit(aOffset, bOffset, run)` for each run of `run` contiguous bytes of the box `box`
+ * (its extent per dimension) as it lies in `a` and in `b`, in C order.
+ */
+export function eachRun(
+  box: readonly number[],
+  itemsize: number,
+  a: BoxPlace,
+  b: BoxPlace,
+  visit: (aOffset: number, bOffset: number, run: number) => void,
+): void {
+  const rank = box.length;
+  if (box.some((n) => n === 0)) return;
+  if (rank === 0) return visit(0, 0, itemsize);
+  // Dimensions spanned whole in both buffers join the run of the dimension before them.
+  let last = rank - 1;
+  let run = box[last]! * itemsize;
+  while (last > 0 && box[last] === a.shape[last] && box[last] === b.shape[last]) {
+    last--;
+    run *= box[last]!;
+  }
+  const aStrides = byteStrides(a.shape, itemsize);
+  const bStrides = byteStrides(b.shape, itemsize);
+  let aOffset = 0;
+  let bOffset = 0;
+  for (let d = 0; d < rank; d++) {
+    aOffset += a.start[d]! * aStrides[d]!;
+    bOffset += b.start[d]! * bStrides[d]!;
+  }
+  if (last === 0) return visit(aOffset, bOffset, run);
+  const index = new Array<number>(last).fill(0);
+  for (;;) {
+    visit(aOffset, bOffset, run);
+    let d = last - 1;
+    for (; d >= 0; d--) {
+      aOffset += aStrides[d]!;
+      bOffset += bStrides[d]!;
+      if (++index[d]! < box[d]!) break;
+      aOffset -= aStrides[d]! * box[d]!;
+      bOffset -= bStrides[d]! * box[d]!;
+      index[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+/** Copies the box `box` of `src` (placed as `from`) into `dst` (placed as `to`). */
+export function copyBox(
+  src: Uint8Array,
+  from: BoxPlace,
+  dst: Uint8Array,
+  to: BoxPlace,
+  box: readonly number[],
+  itemsize: number,
+): void {
+  eachRun(box, itemsize, from, to, (a, b, run) => {
+    if (run <= 32) {
+      for (let i = 0; i < run; i++) dst[b + i] = src[a + i]!;
+    } else {
+      dst.set(src.subarray(a, a + run), b);
+    }
+  });
+}
+
+/** Writes the element `pattern` over the box `box` of `dst` (placed as `to`). */
+export function fillBox(dst: Uint8Array, to: BoxPlace, box: readonly number[], pattern: Uint8Array): void {
+  const itemsize = pattern.length;
+  let row: Uint8Array | undefined;
+  const here: BoxPlace = { shape: box, start: box.map(() => 0) };
+  eachRun(box, itemsize, here, to, (_, b, run) => {
+    if (row === undefined || row.length < run) row = repeated(pattern, run / itemsize);
+    dst.set(row.subarray(0, run), b);
+  });
+}
+
+/** `count` copies of `pattern`, one after another. */
+export function repeated(pattern: Uint8Array, count: number): Uint8Array {
+  const out = new Uint8Array(pattern.length * count);
+  if (out.length === 0) return out;
+  out.set(pattern);
+  for (let filled = pattern.length; filled < out.length; filled *= 2) {
+    out.copyWithin(filled, 0, Math.min(filled, out.length - filled));
+  }
+  return out;
+}
+
+/** Whether every element of `bytes` has exactly the bytes of `pattern` (NaN payloads included). */
+export function isAllPattern(bytes: Uint8Array, pattern: Uint8Array): boolean {
+  const n = pattern.length;
+  if (n === 0) return true;
+  if (pattern.every((b) => b === pattern[0])) {
+    const b0 = pattern[0];
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== b0) return false;
+    return true;
+  }
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== pattern[i % n]) return false;
+  return true;
+}
