@@ -17,15 +17,20 @@ Values are seeded by the case's name, so generating twice gives the same files (
 compressors, gzip included, write the same bytes for the same input).
 
 `verify` opens OURS/<case>/array (what z's create({zarrFormat: 3}) and set wrote for the case)
-with TensorStore, and prints one JSON object: for each case of the manifest in OURS, the list of what
-differs from the fixture (values, chunk keys, the metadata TensorStore makes of the zarr.json).
-An empty list is a pass; the test in apps/conformance/test/tensorstore-v3.test.ts reads it.
+with TensorStore, and prints one JSON object: `problems`, for each case of the manifest in OURS, the
+list of what differs from the fixture (values, chunk keys, the metadata TensorStore makes of the
+zarr.json; an empty list is a pass), and `differing`, for each case, the chunk keys (shards) both
+stored whose bytes differ. The test in apps/conformance/test/tensorstore-v3.test.ts reads it.
 
 TensorStore 0.1.85 refuses uint2/uint4, float8_e4m3, the float6 formats, string, bytes, datetimes
 and structs, so those are not here. Its float8_e8m0fnu fill values come back wrong (4.0 is held as
 the code 0x41, 2^-62), so that case writes every element and shows no fill. Cases that give no
 codecs get TensorStore's default chain, which for an empty array, or a chunk larger than the
-array, is `sharding_indexed` (z reads no shards yet): those give `bytes` explicitly.
+array, is `sharding_indexed`: those give `bytes` explicitly, and the `shard-*` cases shard on
+purpose (index at the end and the start, nested shards, index codecs big-endian, transposed or
+without a checksum, inner chains of gzip, blosc, zstd, crc32c and transpose, a transpose before the
+shards, a 0-d shard, inner chunks of the fill left out, and a spread of data types). TensorStore
+refuses bytes -> bytes codecs after `sharding_indexed`, so no case has them.
 """
 import json
 import os
@@ -236,6 +241,92 @@ CASES.update(
     }
 )
 
+# --- sharding_indexed ----------------------------------------------------------------------
+
+
+def shard(inner, codecs=None, index_codecs=None, location=None):
+    configuration = {"chunk_shape": inner, "codecs": codecs or [LE], "index_codecs": index_codecs or [LE, codec("crc32c")]}
+    if location is not None:
+        configuration["index_location"] = location
+    return {"name": "sharding_indexed", "configuration": configuration}
+
+
+def shard_case(shape, shards, data_type, codecs, fill=0, writes=None, special=None):
+    case = codec_case(shape, shards, data_type, codecs, fill, writes)
+    if special is not None:
+        case["special"] = special
+    return case
+
+
+# Each writes some regions only: shards missing, inner chunks missing in the shards written (read
+# as the fill), and shards at the array's edge partly outside it.
+CASES.update(
+    {
+        "shard-end-i2": shard_case(
+            [10, 9], [4, 6], "int16", [shard([2, 3])], fill=-5, writes=[[[0, 5], [0, 9]], [[6, 9], [2, 4]]]
+        ),
+        "shard-start-gzip-f4": shard_case(
+            [9, 7], [6, 4], "float32", [shard([3, 2], [LE, codec("gzip", level=1)], location="start")], fill="NaN",
+            writes=[[[0, 4], [0, 7]], [[6, 9], [4, 7]]],
+        ),
+        "shard-blosc-lz4-u2": shard_case(
+            [12, 10], [6, 10], "uint16", [shard([3, 5], [LE, blosc("lz4", "shuffle", 2)])], writes=[[[0, 9], [0, 10]]]
+        ),
+        "shard-blosc-zstd-f8-start": shard_case(
+            [50], [24], "float64", [shard([8], [LE, blosc("zstd", "bitshuffle", 8)], location="start")],
+            writes=[[[0, 20]], [[30, 50]]],
+        ),
+        "shard-zstd-crc32c-i8": shard_case(
+            [20], [8], "int64", [shard([2], [LE, codec("zstd", level=3, checksum=False), codec("crc32c")])], fill=-1,
+            writes=[[[0, 11]], [[15, 20]]],
+        ),
+        "shard-crc32c-u1": shard_case(
+            [16, 16], [8, 8], "uint8", [shard([4, 4], [codec("bytes"), codec("crc32c")])], fill=3, writes=[[[0, 16], [0, 12]]]
+        ),
+        "shard-transpose-big-3d-f8": shard_case(
+            [5, 6, 7], [4, 6, 4], "float64", [shard([2, 3, 2], [codec("transpose", order=[2, 0, 1]), BE])], fill=0.5,
+            writes=[[[0, 5], [0, 6], [0, 5]]],
+        ),
+        "shard-nested": shard_case(
+            [12, 12], [8, 8], "int32", [shard([4, 4], [shard([2, 2], [LE, codec("gzip", level=1)])])], fill=7,
+            writes=[[[0, 10], [0, 5]], [[9, 12], [9, 12]]],
+        ),
+        "shard-nested-start-blosc": shard_case(
+            [16, 8], [16, 8], "float32",
+            [shard([8, 4], [shard([4, 2], [LE, blosc("lz4", "noshuffle", 4)], location="start")], location="start")],
+            writes=[[[0, 12], [0, 8]]],
+        ),
+        "shard-index-big-no-crc": shard_case(
+            [8, 8], [8, 8], "int16", [shard([2, 4], index_codecs=[BE])], writes=[[[0, 6], [0, 8]]]
+        ),
+        "shard-index-transpose-start": shard_case(
+            [8, 8], [8, 8], "int16",
+            [shard([2, 4], index_codecs=[codec("transpose", order=[1, 0, 2]), LE, codec("crc32c")], location="start")],
+            writes=[[[0, 6], [0, 8]]],
+        ),
+        "shard-after-transpose": shard_case(
+            [6, 8], [6, 8], "int16", [codec("transpose", order=[1, 0]), shard([4, 3])], writes=[[[0, 6], [0, 5]]]
+        ),
+        "shard-0d": shard_case([], [], "float32", [shard([])], fill=1.5, writes=[[]]),
+        # Inner chunks holding nothing but the fill are not stored; a shard of them is not stored.
+        "shard-fill-blocks": shard_case([8, 12], [4, 6], "uint16", [shard([2, 3])], fill=9, special="fill-blocks"),
+    }
+)
+# The 0-d case's grid is the array's own (no chunk_grid given).
+del CASES["shard-0d"]["metadata"]["chunk_grid"]
+for name in ["bool", "int4", "uint64", "float16", "bfloat16", "float8_e4m3fn", "complex64", "float64"]:
+    CASES[f"shard-dtype-{name}"] = {
+        "metadata": {
+            "shape": [5, 4],
+            "data_type": name,
+            "fill_value": DTYPE_FILLS[name] if name != "float64" else "NaN",
+            "chunk_grid": grid(4, 4),
+            "codecs": [shard([2, 2], [LE] if name not in ("bool", "int4", "float8_e4m3fn") else [codec("bytes")])],
+        },
+        "writes": FIRST_ROWS,
+    }
+
+
 NAN_PAYLOADS = {
     "float32": (np.uint32, [0x7FC00001, 0xFFC00000, 0x7F800001, 0xFFFFFFFF, 0x7FC00000, 0x80000000, 0x7F800000, 0x3F800000]),
     "float64": (
@@ -261,6 +352,13 @@ def values_for(case_name, case):
     dtype = numpy_dtype(data_type)
     rng = np.random.default_rng(zlib.crc32(case_name.encode()))
     n = int(np.prod(shape, dtype=np.int64))
+    if case.get("special") == "fill-blocks":
+        # Shard (0, 0) all fill, inner chunks (0, 0) and (1, 1) of shard (1, 1) all fill.
+        values = (np.arange(n) % 50).astype(dtype).reshape(shape)
+        values[0:4, 0:6] = 9
+        values[4:6, 6:9] = 9
+        values[6:8, 9:12] = 9
+        return values
     if case.get("special") == "nan-payloads":
         bits_type, bits = NAN_PAYLOADS[data_type]
         return np.array(bits, dtype=bits_type).view(dtype).reshape(shape)
@@ -358,6 +456,7 @@ def verify(fixtures, ours):
     with open(os.path.join(fixtures, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
     report = {}
+    differing = {}
     for name, case in manifest.items():
         if not os.path.isdir(os.path.join(ours, name)):
             continue  # a case z refuses to create (the test says which, and why)
@@ -375,14 +474,22 @@ def verify(fixtures, ours):
             keys = chunk_keys(array_dir)
             if keys != case["keys"]:
                 problems.append(f"chunk keys {keys} instead of {case['keys']}")
+            differing[name] = [
+                k for k in keys if k in case["keys"] and read_file(os.path.join(array_dir, k)) != read_file(os.path.join(fixtures, name, "array", k))
+            ]
             seen, expected = metadata_seen(store), metadata_seen(theirs)
             if seen != expected:
                 problems.append(f"TensorStore reads the metadata as {json.dumps(seen, sort_keys=True)} instead of {json.dumps(expected, sort_keys=True)}")
         except Exception as e:  # a refusal to open or read is this case's failure
             problems.append(f"{type(e).__name__}: {e}")
         report[name] = problems
-    json.dump(report, sys.stdout, indent=1, sort_keys=True)
+    json.dump({"problems": report, "differing": differing}, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
+
+
+def read_file(path):
+    with open(path, "rb") as f:
+        return f.read()
 
 
 def describe_values(got, want, itemsize):

@@ -4,11 +4,12 @@
  * bytes of either endian, transpose, blosc, zstd; missing chunks as the fill; groups, attributes and
  * dimension names), and zarrita reads what z writes (the same types and strings, z's default chain
  * and gzip, blosc, zstd with a checksum, crc32c, transpose, the chunk key encodings, 0-d arrays,
- * groups). Values are compared bit for bit with the values written, not with z's own reading.
+ * groups, shards as create({ shards }) writes them). Values are compared bit for bit with the values
+ * written, not with z's own reading.
  *
  * What zarrita cannot do is left out: it encodes no strings, gzip, zlib or crc32c (so z reads no
  * such array of zarrita's), has no float16 on Node 20 and no complex or extension types, writes no
- * shards, and mis-reads zero-size arrays, hex-encoded fills and fills beyond 2^53 (../shared
+ * shards (and reads no nested ones: its inner chains know no sharding_indexed), and mis-reads zero-size arrays, hex-encoded fills and fills beyond 2^53 (../shared
  * toolchain notes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -45,6 +46,8 @@ interface Case {
   readonly keys?: { readonly encoding: "default" | "v2"; readonly separator: "/" | "." };
   readonly dimensionNames?: readonly string[];
   readonly attributes?: JsonObject;
+  /** z writes: `create`'s `shards` (the chunks are then the inner chunks). */
+  readonly shards?: readonly number[];
 }
 
 const NUMERIC = [
@@ -233,6 +236,57 @@ const Z_WRITES: Case[] = [
     keys: { encoding: "v2", separator: "/" },
   },
   { name: "zero-d", dtype: "float64", shape: [], chunks: [], fill: 0 },
+  // Shards (index at the end, bytes + crc32c, as create({ shards }) writes them): partly written,
+  // so some are missing and some have missing inner chunks; shards at the edge partly outside.
+  {
+    name: "shards-default-f4",
+    dtype: "float32",
+    shape: [20, 18],
+    chunks: [4, 6],
+    shards: [8, 12],
+    fill: "NaN",
+    rows: 13,
+  },
+  {
+    name: "shards-blosc-i4",
+    dtype: "int32",
+    shape: [30, 7],
+    chunks: [5, 7],
+    shards: [10, 7],
+    codecs: [LE, blosc("lz4", "shuffle", 4)],
+    fill: -1,
+    rows: 22,
+  },
+  {
+    name: "shards-gzip-crc32c-u2",
+    dtype: "uint16",
+    shape: [9, 10, 11],
+    chunks: [2, 5, 3],
+    shards: [4, 10, 6],
+    codecs: [LE, { name: "gzip", configuration: { level: 1 } }, { name: "crc32c" }],
+    fill: 3,
+    rows: 5,
+  },
+  {
+    name: "shards-transpose-big-f8",
+    dtype: "float64",
+    shape: [12, 12],
+    chunks: [3, 4],
+    shards: [6, 12],
+    codecs: [transpose(1, 0), BE],
+    fill: 0,
+    rows: 7,
+  },
+  {
+    name: "shards-u1",
+    dtype: "uint8",
+    shape: [100],
+    chunks: [10],
+    shards: [40],
+    codecs: [{ name: "bytes" }],
+    fill: 0,
+    rows: 1,
+  },
   {
     name: "names-attributes",
     dtype: "int16",
@@ -410,6 +464,7 @@ describe("zarrita.js 0.7.5 reads what z writes", () => {
         ...(c.keys === undefined ? {} : { chunkKeyEncoding: c.keys.encoding, dimensionSeparator: c.keys.separator }),
         ...(c.dimensionNames === undefined ? {} : { dimensionNames: c.dimensionNames }),
         ...(c.attributes === undefined ? {} : { attributes: c.attributes }),
+        ...(c.shards === undefined ? {} : { shards: c.shards }),
       });
       const values = written(c);
       if (c.shape.length === 0) await z.set(undefined, { data: values as never, shape: [] });
