@@ -159,7 +159,9 @@ function innerWindows(shape: readonly number[], inner: readonly number[]): Regio
 }
 
 describe("z reads windows of TensorStore's sharded arrays by ranges (a shard's index, then its inner chunks)", () => {
-  const sharded = names.filter((name) => name.startsWith("shard-") && manifest[name]!.metadata.shape.length > 0);
+  const sharded = names.filter(
+    (name) => name.startsWith("shard-") && (manifest[name]!.metadata.shape as readonly number[]).length > 0,
+  );
   for (const name of sharded) {
     it(`${name}: every window of an inner chunk's size, as TensorStore reads it`, async () => {
       const meta = tensorstoreMetadata(dir, name);
