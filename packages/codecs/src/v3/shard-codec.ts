@@ -392,25 +392,37 @@ export class ShardingCodec implements Codec {
         whole.push(t);
       }
     }
-    const shortRead = (t: Touched, got: number): ShardError => {
+    // An index at the end must come after the inner chunks: as the shard's size is not known, a
+    // read of inner chunks not yet known to end before it goes on for the index's size (see
+    // `ShardIndex.checkedEnd`): a shard too short for that is corrupt, not read as values.
+    const atEnd = this.#layout.index.location === "end" ? this.#layout.index.size : 0;
+    const shortRead = (t: Touched, ends: number): ShardError => {
       if (key !== undefined) this.#cache.delete(key);
-      return new ShardError(
-        `its index places the inner chunk at bytes ${t.offset} to ${t.offset + t.length}, but the shard ends at byte ${got}`,
-        { key, innerChunk: [t.coords] },
-      );
+      const where = `its index places the inner chunk at bytes ${t.offset} to ${t.offset + t.length}`;
+      const detail =
+        t.offset + t.length <= ends
+          ? `${where}, which overlap its index (the shard ends at byte ${ends}, its index is the last ${atEnd})`
+          : `${where}, but the shard ends at byte ${ends}`;
+      return new ShardError(detail, { key, innerChunk: [t.coords] });
     };
     const groups = coalesce(whole, this.#gap, this.#maxRead);
     const reads = groups.map(async (group) => {
-      const bytes = await read({ offset: group.offset, length: group.length });
+      const groupEnd = group.offset + group.length;
+      const beyond = groupEnd > index.checkedEnd ? atEnd : 0;
+      const bytes = await read({ offset: group.offset, length: group.length + beyond });
       if (bytes === undefined) {
         if (key !== undefined) this.#cache.delete(key);
         throw new ShardError("it was not found when its inner chunks were read (deleted since its index was read?)", {
           key,
         });
       }
+      const ends = group.offset + bytes.length;
+      if (bytes.length < group.length + beyond) {
+        throw shortRead(group.members.find((t) => t.offset + t.length + beyond > ends)!, ends);
+      }
+      if (beyond > 0) index.checkedEnd = Math.max(index.checkedEnd, groupEnd);
       for (const t of group.members) {
         const from = t.offset - group.offset;
-        if (from + t.length > bytes.length) throw shortRead(t, group.offset + bytes.length);
         const decoded = await this.#decodeInner(bytes.subarray(from, from + t.length), t.coords, chunk, undefined);
         copyBox(decoded, { shape: innerShape, start: t.inInner }, out, placeInRegion(t.inRegion), t.extent, itemsize);
       }
@@ -447,7 +459,10 @@ export class ShardingCodec implements Codec {
     return out;
   }
 
-  /** A reader of the bytes of inner chunk `t` (a nested shard), through `read`. */
+  /**
+   * A reader of the bytes of inner chunk `t` (a nested shard), through `read`: nothing past them
+   * (so a nested shard's entries past its end come back short, as they would in a shard of its own).
+   */
   #within(read: StoredPartReader, t: Touched): StoredPartReader {
     return (part) => {
       if ("suffixLength" in part) {

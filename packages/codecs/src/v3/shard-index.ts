@@ -29,6 +29,12 @@ const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
  */
 export class ShardIndex {
   readonly entries: Float64Array;
+  /**
+   * For an index read by ranges from the end of its shard (whose size is then unknown): the end of
+   * the furthest inner chunk known to lie before the index, that is, a read found the index's
+   * size in bytes after it. Entries ending further are checked when read (see shard-codec.ts).
+   */
+  checkedEnd = 0;
 
   constructor(entries: Float64Array) {
     this.entries = entries;
