@@ -1,4 +1,4 @@
-import type { ByteRange, Store } from "@z/meta";
+import { readsSynchronously, type ByteRange, type Store, type SyncReadableStore } from "@z/meta";
 
 /**
  * Stores whose `getRange` should not be used to read parts of chunks: a cache in front of a store
@@ -18,21 +18,6 @@ export function servesRanges(store: Store): boolean {
   return store.getRange !== undefined && !wholeValueStores.has(store);
 }
 
-/** A store that can also read on the calling thread (a directory store's `getSync`, `getRangeSync`). */
-interface SyncReads {
-  readonly readsSync?: boolean;
-  getSync?(key: string): Uint8Array | undefined;
-  getRangeSync?(key: string, range: ByteRange): Uint8Array | undefined;
-  /** `getRangeSync` into `buffer` when the range fits (a directory store's `getRangeSyncInto`). */
-  getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
-  /** A value read into `parts` (a directory store's `getIntoParts`). */
-  getIntoParts?(
-    key: string,
-    parts: readonly Uint8Array[],
-    options?: { signal?: AbortSignal },
-  ): Promise<boolean | undefined>;
-}
-
 /**
  * How to read `store`'s values straight into parts of an output (a directory store's
  * `getIntoParts`, with `readv` on Node's thread pool), when it reads values exactly as its `get`
@@ -47,12 +32,8 @@ export function partsReader(
   return (key, parts, signal) => read.call(s, key, parts, { signal });
 }
 
-/** `store` when it reads values exactly as its `get` and `getRange` would, on this thread. */
-function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
-  const s = store as Store & SyncReads;
-  if (s.readsSync !== true || typeof s.getSync !== "function" || typeof s.getRangeSync !== "function") return undefined;
-  return s as Store & Required<SyncReads>;
-}
+/** `store` when it reads values exactly as its `get` and `getRange` would, on this thread (`@z/meta`'s `SyncReadableStore`). */
+const syncReads = (store: Store): SyncReadableStore | undefined => (readsSynchronously(store) ? store : undefined);
 
 /**
  * How to read ranges of `store`'s values on this thread without a hop through an event loop, when
