@@ -1,4 +1,4 @@
-import { readsSynchronously, type ByteRange, type Store, type SyncReadableStore } from "@z/meta";
+import { readsSynchronously, type ByteRange, type Store } from "@z/meta";
 
 /**
  * Stores whose `getRange` should not be used to read parts of chunks: a cache in front of a store
@@ -26,14 +26,9 @@ export function servesRanges(store: Store): boolean {
 export function partsReader(
   store: Store,
 ): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
-  const s = syncReads(store);
-  const read = s?.getIntoParts;
-  if (typeof read !== "function") return undefined;
-  return (key, parts, signal) => read.call(s, key, parts, { signal });
+  if (!readsSynchronously(store) || store.getIntoParts === undefined) return undefined;
+  return (key, parts, signal) => store.getIntoParts!(key, parts, { signal });
 }
-
-/** `store` when it reads values exactly as its `get` and `getRange` would, on this thread (`@z/meta`'s `SyncReadableStore`). */
-const syncReads = (store: Store): SyncReadableStore | undefined => (readsSynchronously(store) ? store : undefined);
 
 /**
  * How to read ranges of `store`'s values on this thread without a hop through an event loop, when
@@ -44,11 +39,10 @@ const syncReads = (store: Store): SyncReadableStore | undefined => (readsSynchro
 export function syncRangeReader(
   store: Store,
 ): ((key: string, range: ByteRange, into?: Uint8Array) => Uint8Array | undefined) | undefined {
-  const s = syncReads(store);
-  if (s === undefined || wholeValueStores.has(store)) return undefined;
-  const into = s.getRangeSyncInto;
-  if (typeof into === "function") return (key, range, buffer) => into.call(s, key, range, buffer);
-  return (key, range) => s.getRangeSync(key, range);
+  if (!readsSynchronously(store) || wholeValueStores.has(store)) return undefined;
+  return store.getRangeSyncInto === undefined
+    ? (key, range) => store.getRangeSync(key, range)
+    : (key, range, buffer) => store.getRangeSyncInto!(key, range, buffer);
 }
 
 /**
@@ -57,6 +51,5 @@ export function syncRangeReader(
  * makes, as zarr-python reads them.
  */
 export function syncValueReader(store: Store): ((key: string) => Uint8Array | undefined) | undefined {
-  const s = syncReads(store);
-  return s === undefined ? undefined : (key) => s.getSync(key);
+  return readsSynchronously(store) ? (key) => store.getSync(key) : undefined;
 }
