@@ -128,7 +128,7 @@ describe("v2 chunks zarr-python 2.13 wrote, read through the v3 chain of their m
       const codecs = codecsV3FromV2({ ...zarray, dtype: v2dtype, ndim: zarray.chunks.length });
       // The v3 data type of the migrated array, as z holds it in memory (little-endian); the object
       // array holds strings (its object codec is vlen-utf8).
-      const { dtype } = parseDataTypeV3(v2dtype.kind === "O" ? "string" : dataTypeToV3(v2dtype));
+      const { dtype } = parseDataTypeV3((v2dtype.kind === "O" ? "string" : dataTypeToV3(v2dtype)) as JsonValue);
       const chain = await compileCodecsV3(codecs, { shape: zarray.chunks, dtype, fillValue: 0 }, defaultRegistry, {
         key: `${name}/zarr.json`,
       });
