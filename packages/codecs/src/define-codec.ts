@@ -26,7 +26,7 @@ export interface CodecFactory {
   readonly id: string;
   /**
    * What the codec is in Zarr v3, where an array's `codecs` name it by its id (`numcodecs.<id>` or
-   * the bare id): its kind, `bytes -> bytes` when not said (see `@z/codecs/v3`).
+   * the bare id): its kind, `bytes → bytes` when not said (see `@z/codecs/v3`).
    */
   readonly v3?: CodecV3Declaration;
   create(config: CodecConfig, context?: CodecCreateContext): Codec | Promise<Codec>;

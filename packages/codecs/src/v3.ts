@@ -11,6 +11,8 @@
  *
  * @packageDocumentation
  */
+// The codec contract's types, which the chain's are made of (the registry is `@z/codecs/registry`'s).
+export type * from "./codec.js";
 export type { CodecKindV3, CodecV3Declaration, StageChunk, ChainStage, CodecChainV3 } from "./v3/types.js";
 export { compileCodecsV3, buildCodecV3, type BuiltStage } from "./v3/compile.js";
 export { codecsV3FromV2 } from "./v3/from-v2.js";

@@ -71,7 +71,7 @@ function reverseRuns(src: Uint8Array, dst: Uint8Array, size: number): void {
 }
 
 /**
- * The `bytes` codec (array -> bytes) for chunks as `chunk` describes them, storing elements in
+ * The `bytes` codec (array → bytes) for chunks as `chunk` describes them, storing elements in
  * `endian`. `identity` when that is how z holds them already (little-endian, or a type without byte
  * order): its codec then checks the size and passes the bytes on, and a chain leaves it out.
  */

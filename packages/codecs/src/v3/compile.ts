@@ -14,7 +14,7 @@ type Configuration = { readonly [k: string]: JsonValue };
 
 /** One codec of a chain, built for the chunk it receives. */
 export interface BuiltStage extends ChainStage {
-  /** What the next stage receives (for bytes -> bytes stages, the chunk they were given). */
+  /** What the next stage receives (for bytes → bytes stages, the chunk they were given). */
   readonly output: StageChunk;
   /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
   readonly identity: boolean;
@@ -44,7 +44,7 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
 /**
  * Codecs of the spec and of zarr-extensions z does not implement: refused by name
  * (`UnsupportedExtensionError`) rather than as unknown. `packbits` here is zarr-extensions'
- * array -> bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
+ * array → bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   sharding_indexed: "sharded arrays are not implemented yet",
@@ -63,7 +63,7 @@ const KIND_TEXT: Readonly<Record<CodecKindV3, string>> = {
   "bytes-bytes": "a bytes -> bytes codec",
 };
 
-/** The item size a bytes -> bytes codec takes for its array: 1 for object dtypes (zarr-python 3: no item size). */
+/** The item size a bytes → bytes codec takes for its array: 1 for object dtypes (zarr-python 3: no item size). */
 const itemsizeOf = (chunk: StageChunk): number => (chunk.dtype.kind === "O" ? 1 : chunk.itemsize);
 
 async function viaRegistry(
@@ -204,8 +204,8 @@ function placeOf(key: string | undefined, index: number, named: NamedConfig): Co
 }
 
 /**
- * Builds one codec of a v3 chain for the chunk it receives (`input`; for a bytes -> bytes codec, the
- * array the chain's array -> bytes codec received), whatever its place: what `compileCodecsV3` does
+ * Builds one codec of a v3 chain for the chunk it receives (`input`; for a bytes → bytes codec, the
+ * array the chain's array → bytes codec received), whatever its place: what `compileCodecsV3` does
  * for each codec, for tools that test or inspect a single codec (`@z/codecs/testing`'s `checkCodecV3`).
  * `undefined` for an unknown codec marked `must_understand: false`.
  */
@@ -226,7 +226,7 @@ export async function buildCodecV3(
  * does the same job. See `CodecChainV3`.
  *
  * Errors: `MetadataError` (naming the key and the member `codecs[i]`) for a chain that is not
- * `[array -> array*, one array -> bytes, bytes -> bytes*]`, a codec in the wrong place or for the wrong
+ * `[array → array*, one array → bytes, bytes → bytes*]`, a codec in the wrong place or for the wrong
  * data, or a bad configuration of a v3 codec; `CodecConfigError` for a bad configuration of a codec
  * built by the registry (naming the member and the field); `UnknownCodecError` for a name that is
  * neither a v3 codec z implements nor a registered codec id (bare or as `numcodecs.<id>`), unless it
