@@ -232,6 +232,22 @@ describe("the stages of a chain", () => {
     expect(await decode(chain, stored)).toEqual(le32(1, 2, 3, 4, 5, 6));
   });
 
+  it("transpose complex128 elements (16 bytes) of an unaligned chunk as an aligned one", async () => {
+    const chain = await compile([transpose([1, 0]), bytes("little")], [2, 3], {
+      kind: "c",
+      byteOrder: "<",
+      itemsize: 16,
+    });
+    const data = Uint8Array.from({ length: 96 }, (_, i) => i);
+    const shifted = new Uint8Array(97).subarray(1);
+    shifted.set(data);
+    const element = (k: number) => [...data.subarray(16 * k, 16 * k + 16)];
+    const expected = new Uint8Array([0, 3, 1, 4, 2, 5].flatMap(element));
+    expect(await encode(chain, data)).toEqual(expected);
+    expect(await encode(chain, shifted)).toEqual(expected);
+    expect(await decode(chain, expected)).toEqual(data);
+  });
+
   it('read "C" and "F" orders (TensorStore does), and the bytes codec by its first name, "endian"', async () => {
     const f = await compile([transpose("F"), codec("endian", { endian: "little" })], [2, 3]);
     expect(f.stages.map((s) => s.codec.toJSON())).toEqual([{ id: "transpose", order: [1, 0] }]);
@@ -268,6 +284,25 @@ describe("the stages of a chain", () => {
     expect(await encode(c, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]))).toEqual(new Uint8Array([4, 3, 2, 1, 8, 7, 6, 5]));
     // zarr-python 3 takes a structure without endian as little-endian ("for legacy compatibility").
     expect((await compile([bytes()], [1], struct)).stages).toEqual([]);
+  });
+
+  it("swap 2-, 4- and 8-byte numbers and UTF-32 units alike whatever the alignment of the chunk", async () => {
+    const types: DataType[] = [
+      int16,
+      { kind: "f", byteOrder: "<", itemsize: 4 },
+      float64,
+      { kind: "U", byteOrder: "<", itemsize: 8 },
+    ];
+    for (const dtype of types) {
+      const chain = await compile([bytes("big")], [5], dtype);
+      const data = Uint8Array.from({ length: 5 * dtype.itemsize }, (_, i) => i * 7 + 1);
+      const unit = dtype.kind === "U" ? 4 : dtype.itemsize;
+      const expected = data.map((_, i) => data[i - (i % unit) + unit - 1 - (i % unit)]!);
+      const shifted = new Uint8Array(data.length + 1).subarray(1);
+      shifted.set(data);
+      expect(await encode(chain, data), JSON.stringify(dtype)).toEqual(expected);
+      expect(await encode(chain, shifted), JSON.stringify(dtype)).toEqual(expected);
+    }
   });
 
   it("refuse a chunk of the wrong size with a CodecError naming the codec and the chunk", async () => {
