@@ -223,7 +223,8 @@ export async function buildCodecV3(
 /**
  * Compiles an array's v3 `codecs` (as `ArrayMetadataV3` holds them) for chunks of `chunk.shape` and
  * `chunk.dtype` (the `ArrayMetadataV3`'s dtype), building codecs through `registry` where a v2 codec
- * does the same job. See `CodecChainV3`.
+ * does the same job. See `CodecChainV3`. (`chunk.fillValue` is for codecs that need it, such as
+ * sharding's missing inner chunks; none of those implemented here does.)
  *
  * Errors: `MetadataError` (naming the key and the member `codecs[i]`) for a chain that is not
  * `[array → array*, one array → bytes, bytes → bytes*]`, a codec in the wrong place or for the wrong
