@@ -35,7 +35,8 @@ const float64: DataType = { kind: "f", byteOrder: "<", itemsize: 8 };
 const string: DataType = { kind: "O", byteOrder: "|", itemsize: 8 };
 const KEY = "a/zarr.json";
 
-const codec = (name: string, configuration?: JsonObject, mustUnderstand?: boolean): NamedConfig => ({
+/** A codec as zarr.json has it (also a JSON value, to nest in a sharding_indexed's configuration). */
+const codec = (name: string, configuration?: JsonObject, mustUnderstand?: boolean): NamedConfig & JsonObject => ({
   name,
   ...(configuration && { configuration }),
   ...(mustUnderstand !== undefined && { must_understand: mustUnderstand }),
@@ -148,18 +149,36 @@ describe("chains compileCodecsV3 refuses", () => {
     expect(chain.registryConfigs).toEqual([{ id: "crc32c" }]);
   });
 
-  it("sharding_indexed and zarr-extensions' packbits: known, not supported", async () => {
-    const error = await failure(
-      compile([codec("sharding_indexed", { chunk_shape: [1, 1], codecs: ["bytes"], index_codecs: ["bytes"] })]),
-    );
+  it("zarr-extensions' packbits and cast_value: known, not supported", async () => {
+    const error = await failure(compile([codec("packbits")], [8], bool));
     expect(error).toBeInstanceOf(UnsupportedExtensionError);
-    expect(error).toMatchObject({
-      code: "ZARR_UNSUPPORTED",
-      key: KEY,
-      field: "codecs[0]",
-      extension: "sharding_indexed",
-    });
-    await expect(compile([codec("packbits")], [8], bool)).rejects.toThrow(/numcodecs\.packbits/);
+    expect(error).toMatchObject({ code: "ZARR_UNSUPPORTED", key: KEY, field: "codecs[0]", extension: "packbits" });
+    expect(error.message).toContain("numcodecs.packbits");
+    await expect(compile([codec("cast_value", { data_type: "int8" }), bytes("little")])).rejects.toThrow(
+      UnsupportedExtensionError,
+    );
+  });
+
+  it("a sharding_indexed whose inner chunks do not tile the shard, or whose inner chains are wrong", async () => {
+    const shard = (configuration: JsonObject) => [codec("sharding_indexed", configuration)];
+    const inner = { codecs: [bytes("little")], index_codecs: [bytes("little"), codec("crc32c")] };
+    const tiling = await failure(compile(shard({ chunk_shape: [2, 2], ...inner }), [4, 3]));
+    expect(tiling).toMatchObject({ name: "MetadataError", key: KEY, field: "codecs[0].configuration.chunk_shape" });
+    expect(tiling.message).toContain("expected 2 positive integers, each dividing the shard's [4, 3], found [2, 2]");
+    // Errors of the inner chains name where they are.
+    const nested = await failure(compile(shard({ chunk_shape: [2, 3], codecs: [bytes()] }), [4, 3]));
+    expect(nested).toMatchObject({ field: "codecs[0].configuration.codecs[0].configuration.endian" });
+    const compressedIndex = await failure(
+      compile(
+        shard({ chunk_shape: [2, 3], codecs: [bytes("little")], index_codecs: [bytes("little"), codec("gzip")] }),
+        [4, 3],
+      ),
+    );
+    expect(compressedIndex).toMatchObject({ field: "codecs[0].configuration.index_codecs" });
+    expect(compressedIndex.message).toContain("codecs of a fixed size");
+    await expect(compile(shard({ chunk_shape: [2, 3], ...inner, index_location: "middle" }), [4, 3])).rejects.toThrow(
+      /index_location.*expected "start" or "end", found "middle"/,
+    );
   });
 
   it("bytes without the endian a multi-byte type needs, or with another", async () => {
@@ -312,6 +331,60 @@ describe("the stages of a chain", () => {
     expect(error.message).toBe(
       "codec bytes failed to decode in chunk a/c/0: expected 24 bytes (6 elements of 4 bytes), got 20 bytes",
     );
+  });
+});
+
+describe("sharding_indexed", () => {
+  const shard = (location: "start" | "end") =>
+    codec("sharding_indexed", {
+      chunk_shape: [1, 2],
+      codecs: [bytes("big")],
+      index_codecs: [bytes("little"), codec("crc32c")],
+      index_location: location,
+    });
+
+  it("stores each inner chunk that is not all fill value, and an index of offsets and lengths (2^64 - 1: not stored)", async () => {
+    const chain = await compile([shard("end")], [2, 4], int16);
+    // [[1, 2, 0, 0], [0, 0, 3, 4]]: the inner chunks [0, 0] are left out.
+    const data = new Uint8Array(new Int16Array([1, 2, 0, 0, 0, 0, 3, 4]).buffer);
+    const stored = (await encode(chain, data)) as Uint8Array;
+    expect(stored.length).toBe(8 + 4 * 16 + 4);
+    expect([...stored.subarray(0, 8)]).toEqual([0, 1, 0, 2, 0, 3, 0, 4]);
+    const index = new DataView(stored.buffer, stored.byteOffset + 8, 64);
+    const entries = [0, 1, 2, 3].map((j) => [index.getBigUint64(16 * j, true), index.getBigUint64(16 * j + 8, true)]);
+    const missing = 2n ** 64n - 1n;
+    expect(entries).toEqual([
+      [0n, 4n],
+      [missing, missing],
+      [missing, missing],
+      [4n, 4n],
+    ]);
+    expect(await decode(chain, stored)).toEqual(data);
+    // With the index first, offsets count it.
+    const first = (await encode(await compile([shard("start")], [2, 4], int16), data)) as Uint8Array;
+    expect(new DataView(first.buffer, first.byteOffset).getBigUint64(0, true)).toBe(68n);
+  });
+
+  it("holds strings in shards, missing inner chunks read as the fill value", async () => {
+    const chain = await compileCodecsV3(
+      [codec("sharding_indexed", { chunk_shape: [2], codecs: [codec("vlen-utf8")] })],
+      { shape: [4], dtype: string, fillValue: "" },
+      defaultRegistry,
+      { key: KEY },
+    );
+    const stored = await encode(chain, ["", "", "a", "bc"]);
+    expect(await decode(chain, stored)).toEqual(["", "", "a", "bc"]);
+  });
+
+  it("refuses a corrupt shard with a CodecError naming the chunk", async () => {
+    const chain = await compile([shard("end")], [2, 4], int16);
+    const stored = (await encode(chain, new Uint8Array(new Int16Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer))) as Uint8Array;
+    const short = await failure(decode(chain, stored.subarray(0, 40)));
+    expect(short).toBeInstanceOf(CodecError);
+    expect(short.message).toBe("corrupt shard in chunk a/c/0: 40 bytes, fewer than its index's 68");
+    const flipped = stored.slice();
+    flipped[stored.length - 10]! ^= 1;
+    await expect(decode(chain, flipped)).rejects.toThrow(/crc32c|checksum/i);
   });
 });
 
