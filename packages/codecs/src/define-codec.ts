@@ -123,8 +123,7 @@ export function defineCodec<const S extends ConfigSchema>(definition: CodecDefin
     });
   };
 
-  const v3 = definition.v3 === undefined ? undefined : Object.freeze({ ...definition.v3 });
-  return Object.freeze({ id, schema, create, parse, ...(v3 && { v3 }) });
+  return Object.freeze({ id, schema, create, parse, ...(definition.v3 && { v3: definition.v3 }) });
 }
 
 type Step = (data: CodecData, chunk: ChunkContext) => CodecData | Promise<CodecData>;
