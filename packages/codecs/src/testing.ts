@@ -803,7 +803,8 @@ function v3Factory(name: string, registry: CodecRegistry, itemsize: number): Cod
         throw new CodecConfigError(error.message, { codecId: name, field: error.field, key: error.key, cause: error });
       }
       if (built === undefined) throw new CodecConfigError(`${name} is not a codec z builds`, { codecId: name });
-      const { codec, registryConfig } = built;
+      const { codec } = built;
+      const registryConfig = built.registryConfigs[0];
       const own = name.startsWith("numcodecs.") || registryConfig?.id === name;
       const json: CodecConfig =
         own && registryConfig ? { ...registryConfig, id: name } : { ...configuration, id: name };

@@ -374,6 +374,8 @@ describe("sharding_indexed", () => {
     );
     const stored = await encode(chain, ["", "", "a", "bc"]);
     expect(await decode(chain, stored)).toEqual(["", "", "a", "bc"]);
+    // The registry's codecs inside shards are listed (a worker's registry must build them too).
+    expect(chain.registryConfigs).toEqual([{ id: "vlen-utf8" }, { id: "crc32c" }]);
   });
 
   it("refuses a corrupt shard with a CodecError naming the chunk", async () => {

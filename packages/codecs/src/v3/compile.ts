@@ -19,8 +19,8 @@ export interface BuiltStage extends ChainStage {
   readonly output: StageChunk;
   /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
   readonly identity: boolean;
-  /** Its v2 config, when the registry built it. */
-  readonly registryConfig?: CodecConfig;
+  /** The v2 configs of what the registry built for it: its own, or a shard's inner and index codecs'. */
+  readonly registryConfigs: readonly CodecConfig[];
 }
 
 /** Where a chain is compiled: the document's key, the member holding it, the array's fill value. */
@@ -103,7 +103,7 @@ async function viaRegistry(
   }
   const registryConfig = codec.toJSON();
   const output = kind === "array-array" ? arrayOutput(registryConfig, input) : input;
-  return { codec, kind, chunk: input, output, identity: false, registryConfig };
+  return { codec, kind, chunk: input, output, identity: false, registryConfigs: [registryConfig] };
 }
 
 /** `UnknownCodecError` for a name no codec answers to, naming it, the key and the member. */
@@ -166,13 +166,14 @@ async function buildNative(
     case "sharding_indexed": {
       const nested: CompileChain = (codecs, chunk, fillValue, member) =>
         compileChain(codecs, chunk, { ...scope, member, fillValue });
-      const codec = await shardingCodec(place, configuration, input, scope.fillValue, nested);
-      return { codec, kind, chunk: input, output: input, identity: false };
+      const { codec, registryConfigs } = await shardingCodec(place, configuration, input, scope.fillValue, nested);
+      return { codec, kind, chunk: input, output: input, identity: false, registryConfigs };
     }
     case "transpose": {
       const order = parseTransposeOrder(place, configuration, input.shape.length);
       const output = { ...input, shape: permuteShape(input.shape, order) };
-      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity: isIdentity(order) };
+      const identity = isIdentity(order);
+      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity, registryConfigs: [] };
     }
     case "bytes":
     case "endian": {
@@ -184,7 +185,7 @@ async function buildNative(
         );
       }
       const { codec, identity } = bytesCodec(parseBytesEndian(place, configuration, input.dtype), input);
-      return { codec, kind, chunk: input, output: input, identity };
+      return { codec, kind, chunk: input, output: input, identity, registryConfigs: [] };
     }
     case "vlen-utf8":
     case "vlen-bytes": {
@@ -207,8 +208,15 @@ async function buildNative(
 
 /** `config`, when `registry` has its codec; else the `UnknownCodecError` naming the v3 codec that needs it. */
 function needRegistered(place: CodecPlace, registry: CodecRegistry, config: CodecConfig): CodecConfig {
-  if (!registry.has(config.id)) throw unknownCodec(place, registry, config.id);
-  return config;
+  if (registry.has(config.id)) return config;
+  const error = new UnknownCodecError(config.id, registry.ids(), { key: place.keyGiven ? place.key : undefined });
+  const wasm = ["blosc", "zstd"].includes(config.id)
+    ? " (@z/codecs-wasm has it: registerWasmCodecs(registry); @z/core's default registry has it registered)"
+    : "";
+  error.message =
+    `"${place.key}" uses the codec ${JSON.stringify(place.name)} at "${place.member}", which z builds from the v2 codec ` +
+    `${JSON.stringify(config.id)}, not registered here${wasm}; register it with registerCodec(${JSON.stringify(config.id)}, loader)`;
+  throw error;
 }
 
 /** Where a codec stands, for errors. */
@@ -309,7 +317,7 @@ async function compileChain(codecs: readonly NamedConfig[], input: StageChunk, s
     current = built.output;
     if (built.identity) continue;
     stages.push({ codec: built.codec, kind, chunk: built.chunk });
-    if (built.registryConfig !== undefined) registryConfigs.push(built.registryConfig);
+    registryConfigs.push(...built.registryConfigs);
   }
   if (serializer === undefined) {
     throw invalidChain(

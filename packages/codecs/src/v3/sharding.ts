@@ -1,4 +1,4 @@
-import { fillValueBytes, ZarrError, type FillValue, type JsonValue, type NamedConfig } from "@z/meta";
+import { fillValueBytes, ZarrError, type CodecConfig, type FillValue, type JsonValue, type NamedConfig } from "@z/meta";
 import type { ChunkContext, Codec, CodecData } from "../codec.js";
 import { CodecError, inChunk } from "../errors.js";
 import { invalidField, onlyMembers, type CodecPlace } from "./errors.js";
@@ -156,7 +156,7 @@ export async function shardingCodec(
   input: StageChunk,
   fillValue: FillValue,
   compile: CompileChain,
-): Promise<Codec> {
+): Promise<{ readonly codec: Codec; readonly registryConfigs: readonly CodecConfig[] }> {
   if (configuration === undefined) {
     throw invalidField(place, "configuration", 'an object with "chunk_shape", "codecs" and "index_codecs"', undefined);
   }
@@ -347,10 +347,11 @@ export async function shardingCodec(
         });
       }
     };
-  return Object.freeze({
+  const codec: Codec = Object.freeze({
     id: "sharding_indexed",
     encode: guard("encode", encode),
     decode: guard("decode", decode),
     toJSON: () => config,
   });
+  return { codec, registryConfigs: [...inner.registryConfigs, ...index.registryConfigs] };
 }
