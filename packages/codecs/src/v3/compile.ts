@@ -7,6 +7,7 @@ import { coreCodecConfig } from "./core-codecs.js";
 import { invalidChain, invalidField, onlyMembers, unsupportedCodec, type CodecPlace } from "./errors.js";
 import { arrayOutput, evolvedConfig, NUMCODECS_KINDS } from "./numcodecs.js";
 import { permuteShape } from "./permute.js";
+import { shardingCodec, type CompileChain } from "./sharding.js";
 import { isIdentity, parseTransposeOrder, transposeCodec } from "./transpose.js";
 import type { ChainStage, CodecChainV3, CodecKindV3, StageChunk } from "./types.js";
 
@@ -18,8 +19,17 @@ export interface BuiltStage extends ChainStage {
   readonly output: StageChunk;
   /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
   readonly identity: boolean;
-  /** Its v2 config, when the registry built it. */
-  readonly registryConfig?: CodecConfig;
+  /** The v2 configs of what the registry built for it: its own, or a shard's inner and index codecs'. */
+  readonly registryConfigs: readonly CodecConfig[];
+}
+
+/** Where a chain is compiled: the document's key, the member holding it, the array's fill value. */
+interface Scope {
+  readonly key: string | undefined;
+  /** `codecs`, or a nested chain's member (`codecs[0].configuration.codecs`). */
+  readonly member: string;
+  readonly fillValue: FillValue;
+  readonly registry: CodecRegistry;
 }
 
 /** A codec of a chain whose kind is known, to be built once its place in the chain is checked. */
@@ -35,6 +45,7 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
   endian: "array-bytes",
   "vlen-utf8": "array-bytes",
   "vlen-bytes": "array-bytes",
+  sharding_indexed: "array-bytes",
   blosc: "bytes-bytes",
   gzip: "bytes-bytes",
   zstd: "bytes-bytes",
@@ -47,7 +58,6 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
  * array → bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
-  sharding_indexed: "sharded arrays are not implemented yet",
   packbits: 'zarr-extensions\' array -> bytes "packbits" is not implemented (numcodecs\' is, as "numcodecs.packbits")',
   cast_value: "not implemented",
   scale_offset: "not implemented",
@@ -93,7 +103,7 @@ async function viaRegistry(
   }
   const registryConfig = codec.toJSON();
   const output = kind === "array-array" ? arrayOutput(registryConfig, input) : input;
-  return { codec, kind, chunk: input, output, identity: false, registryConfig };
+  return { codec, kind, chunk: input, output, identity: false, registryConfigs: [registryConfig] };
 }
 
 /** `UnknownCodecError` for a name no codec answers to, naming it, the key and the member. */
@@ -114,11 +124,12 @@ function unknownCodec(place: CodecPlace, registry: CodecRegistry, id: string = p
  * The codec `named` stands for; `undefined` for one z does not implement that is marked
  * `must_understand: false`, which the spec lets readers ignore ("implementations can ignore its presence").
  */
-async function resolve(place: CodecPlace, named: NamedConfig, registry: CodecRegistry): Promise<Resolved | undefined> {
+async function resolve(place: CodecPlace, named: NamedConfig, scope: Scope): Promise<Resolved | undefined> {
+  const { registry } = scope;
   const { name, configuration } = named;
   const native = NATIVE[name];
   if (native !== undefined)
-    return { kind: native, build: (input) => buildNative(place, name, configuration, input, registry) };
+    return { kind: native, build: (input) => buildNative(place, name, configuration, input, scope) };
   if (Object.hasOwn(UNSUPPORTED, name)) {
     if (named.must_understand === false) return undefined;
     throw unsupportedCodec(place, UNSUPPORTED[name]!);
@@ -147,14 +158,22 @@ async function buildNative(
   name: string,
   configuration: Configuration | undefined,
   input: StageChunk,
-  registry: CodecRegistry,
+  scope: Scope,
 ): Promise<BuiltStage> {
+  const { registry } = scope;
   const kind = NATIVE[name]!;
   switch (name) {
+    case "sharding_indexed": {
+      const nested: CompileChain = (codecs, chunk, fillValue, member) =>
+        compileChain(codecs, chunk, { ...scope, member, fillValue });
+      const { codec, registryConfigs } = await shardingCodec(place, configuration, input, scope.fillValue, nested);
+      return { codec, kind, chunk: input, output: input, identity: false, registryConfigs };
+    }
     case "transpose": {
       const order = parseTransposeOrder(place, configuration, input.shape.length);
       const output = { ...input, shape: permuteShape(input.shape, order) };
-      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity: isIdentity(order) };
+      const identity = isIdentity(order);
+      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity, registryConfigs: [] };
     }
     case "bytes":
     case "endian": {
@@ -166,7 +185,7 @@ async function buildNative(
         );
       }
       const { codec, identity } = bytesCodec(parseBytesEndian(place, configuration, input.dtype), input);
-      return { codec, kind, chunk: input, output: input, identity };
+      return { codec, kind, chunk: input, output: input, identity, registryConfigs: [] };
     }
     case "vlen-utf8":
     case "vlen-bytes": {
@@ -189,16 +208,23 @@ async function buildNative(
 
 /** `config`, when `registry` has its codec; else the `UnknownCodecError` naming the v3 codec that needs it. */
 function needRegistered(place: CodecPlace, registry: CodecRegistry, config: CodecConfig): CodecConfig {
-  if (!registry.has(config.id)) throw unknownCodec(place, registry, config.id);
-  return config;
+  if (registry.has(config.id)) return config;
+  const error = new UnknownCodecError(config.id, registry.ids(), { key: place.keyGiven ? place.key : undefined });
+  const wasm = ["blosc", "zstd"].includes(config.id)
+    ? " (@z/codecs-wasm has it: registerWasmCodecs(registry); @z/core's default registry has it registered)"
+    : "";
+  error.message =
+    `"${place.key}" uses the codec ${JSON.stringify(place.name)} at "${place.member}", which z builds from the v2 codec ` +
+    `${JSON.stringify(config.id)}, not registered here${wasm}; register it with registerCodec(${JSON.stringify(config.id)}, loader)`;
+  throw error;
 }
 
 /** Where a codec stands, for errors. */
-function placeOf(key: string | undefined, index: number, named: NamedConfig): CodecPlace {
+function placeOf(key: string | undefined, member: string, index: number, named: NamedConfig): CodecPlace {
   return {
     key: key ?? "zarr.json",
     keyGiven: key !== undefined,
-    member: `codecs[${index}]`,
+    member: `${member}[${index}]`,
     name: String(named?.name),
   };
 }
@@ -215,15 +241,16 @@ export async function buildCodecV3(
   registry: CodecRegistry,
   context: { readonly key?: string; readonly index?: number } = {},
 ): Promise<BuiltStage | undefined> {
-  const place = placeOf(context.key, context.index ?? 0, codec);
-  const resolved = await resolve(place, codec, registry);
+  const place = placeOf(context.key, "codecs", context.index ?? 0, codec);
+  const resolved = await resolve(place, codec, { key: context.key, member: "codecs", fillValue: 0, registry });
   return resolved?.build(input);
 }
 
 /**
  * Compiles an array's v3 `codecs` (as `ArrayMetadataV3` holds them) for chunks of `chunk.shape` and
  * `chunk.dtype` (the `ArrayMetadataV3`'s dtype), building codecs through `registry` where a v2 codec
- * does the same job. See `CodecChainV3`.
+ * does the same job. See `CodecChainV3`. `chunk.fillValue` is what `sharding_indexed` reads for inner
+ * chunks a shard does not store (and does not store for inner chunks that are all fill value).
  *
  * Errors: `MetadataError` (naming the key and the member `codecs[i]`) for a chain that is not
  * `[array → array*, one array → bytes, bytes → bytes*]`, a codec in the wrong place or for the wrong
@@ -231,7 +258,9 @@ export async function buildCodecV3(
  * built by the registry (naming the member and the field); `UnknownCodecError` for a name that is
  * neither a v3 codec z implements nor a registered codec id (bare or as `numcodecs.<id>`), unless it
  * is marked `must_understand: false`, when it is left out as the spec allows;
- * `UnsupportedExtensionError` for a codec z knows but does not implement (`sharding_indexed`, ...).
+ * `UnsupportedExtensionError` for a codec z knows but does not implement (zarr-extensions' `packbits`,
+ * `cast_value`, `scale_offset`, ...). Errors in a `sharding_indexed`'s inner chains name their member
+ * (`codecs[0].configuration.codecs[1]`).
  */
 export async function compileCodecsV3(
   codecs: readonly NamedConfig[],
@@ -239,24 +268,30 @@ export async function compileCodecsV3(
   registry: CodecRegistry,
   context: { readonly key?: string } = {},
 ): Promise<CodecChainV3> {
-  const key = context.key;
-  const chainPlace = { key: key ?? "zarr.json", keyGiven: key !== undefined };
-  if (!Array.isArray(codecs) || codecs.length === 0) {
-    throw invalidChain(chainPlace, "codecs", "expected a list of codecs with one array -> bytes codec, found none");
-  }
   const shape = [...chunk.shape];
-  let current: StageChunk = {
+  const input: StageChunk = {
     dtype: chunk.dtype,
     itemsize: chunk.dtype.itemsize,
     elements: shape.reduce((a, b) => a * b, 1),
     shape,
   };
+  return compileChain(codecs, input, { key: context.key, member: "codecs", fillValue: chunk.fillValue, registry });
+}
+
+/** `compileCodecsV3` for the chain at `scope.member` (the array's, or one inside a codec's configuration). */
+async function compileChain(codecs: readonly NamedConfig[], input: StageChunk, scope: Scope): Promise<CodecChainV3> {
+  const { key, member } = scope;
+  const chainPlace = { key: key ?? "zarr.json", keyGiven: key !== undefined };
+  if (!Array.isArray(codecs) || codecs.length === 0) {
+    throw invalidChain(chainPlace, member, "expected a list of codecs with one array -> bytes codec, found none");
+  }
+  let current = input;
   let serializer: { readonly place: CodecPlace } | undefined;
   const stages: ChainStage[] = [];
   const registryConfigs: CodecConfig[] = [];
   for (const [index, named] of codecs.entries()) {
-    const place = placeOf(key, index, named);
-    const resolved = await resolve(place, named, registry);
+    const place = placeOf(key, member, index, named);
+    const resolved = await resolve(place, named, scope);
     if (resolved === undefined) continue;
     const { kind } = resolved;
     if (kind === "bytes-bytes" && serializer === undefined) {
@@ -282,12 +317,12 @@ export async function compileCodecsV3(
     current = built.output;
     if (built.identity) continue;
     stages.push({ codec: built.codec, kind, chunk: built.chunk });
-    if (built.registryConfig !== undefined) registryConfigs.push(built.registryConfig);
+    registryConfigs.push(...built.registryConfigs);
   }
   if (serializer === undefined) {
     throw invalidChain(
       chainPlace,
-      "codecs",
+      member,
       'expected exactly one array -> bytes codec (such as "bytes", "vlen-utf8" or "vlen-bytes"), found none',
     );
   }

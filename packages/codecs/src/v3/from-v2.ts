@@ -89,6 +89,10 @@ function compressorV3(config: CodecConfig, dtype: DataType): NamedConfig {
  * codecs by their id); then the compressor (`blosc`, `zstd`, `gzip` as v3 core codecs, others
  * `numcodecs.<id>`).
  *
+ * zarr-python 3 refuses a v2 filter that is not array → array (`shuffle`, a checksum); z puts it
+ * after the serializer, where it reads the same stored bytes (for fixed-size types the v2 filters
+ * work on the bytes the `bytes` codec gives).
+ *
  * Throws `CodecConfigError` for filters v3 cannot chain (an array → array filter after a
  * bytes → bytes one or after the object codec, two object codecs, an object dtype without one), a
  * compressor that is not bytes → bytes, or a structured dtype of mixed byte orders.

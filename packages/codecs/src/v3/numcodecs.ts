@@ -5,8 +5,9 @@ import type { CodecKindV3, StageChunk } from "./types.js";
  * The kind of each codec id z has, when an array's `codecs` name it `numcodecs.<id>` (or by its bare
  * id): zarr-python 3's `zarr.codecs.numcodecs` classes, which make the v2 filters array → array
  * codecs and the compressors and checksums bytes → bytes; the object codecs (and numcodecs' pcodec
- * and zfpy) are array → bytes. Ids not listed are bytes → bytes unless their factory declares a
- * kind (`CodecFactory.v3`).
+ * and zfpy) are array → bytes. `categorize`, which zarr-python 3 does not register, is a filter
+ * (array → array) as in v2. Ids not listed are bytes → bytes unless their factory declares a kind
+ * (`CodecFactory.v3`).
  */
 export const NUMCODECS_KINDS: Readonly<Record<string, CodecKindV3>> = {
   delta: "array-array",

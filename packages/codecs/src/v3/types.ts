@@ -14,6 +14,7 @@ export type CodecKindV3 = "array-array" | "array-bytes" | "bytes-bytes";
  * `numcodecs.<id>`). Without it, a codec this package does not know is taken as `bytes → bytes`.
  */
 export interface CodecV3Declaration {
+  /** `array-array` for a filter, `array-bytes` for an object codec; `bytes-bytes` when left out. */
   readonly kind?: CodecKindV3;
 }
 
@@ -34,6 +35,7 @@ export type StageChunk = Omit<ChunkContext, "key" | "signal" | "maxDecodedSize">
 export interface ChainStage {
   /** Encodes this stage's input to its output; decodes the reverse. */
   readonly codec: Codec;
+  /** What it takes and gives: `array-array`, `array-bytes` (the chain's one serializer) or `bytes-bytes`. */
   readonly kind: CodecKindV3;
   /** The chunk as this stage receives it when encoding (see `StageChunk`). */
   readonly chunk: StageChunk;
