@@ -70,6 +70,16 @@ const firstBasic = (path) => {
   return array.selections.find((s) => s.kind === "basic");
 };
 
+// The v3 page's arrays: two that TensorStore 0.1.85 wrote (copied from apps/conformance's fixtures,
+// whose expected.bin holds their values), served under v3/.
+const v3Fixtures = join(root, "scripts/bundle-size/v3");
+const conformance = join(root, "apps/conformance/fixtures/tensorstore-v3");
+const everyValue = (name, Ctor) => {
+  const bytes = readFileSync(join(conformance, name, "expected.bin"));
+  const values = new Ctor(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  return { sel: [], values: Array.from(values, Number) };
+};
+
 const pages = [
   {
     name: "read",
@@ -79,6 +89,20 @@ const pages = [
       { name: "first", run: { kind: "load" } },
       { name: "zlib", run: { kind: "read", path: "hierarchy.zarr/sub/zlib", expect: firstBasic("sub/zlib") } },
       { name: "blosc", run: { kind: "read", path: "hierarchy.zarr/lz4", expect: firstBasic("lz4") } },
+    ],
+  },
+  {
+    // The same page opening v3 arrays: what it loads once it meets one (v3 metadata, the v3 codecs).
+    name: "read-v3",
+    entry: "scripts/bundle-entries/read.ts",
+    readOnly: true,
+    scenarios: [
+      { name: "first", run: { kind: "load" } },
+      { name: "zlib", run: { kind: "read", path: "v3/gzip", expect: everyValue("codecs-gzip-1", Int16Array) } },
+      {
+        name: "blosc",
+        run: { kind: "read", path: "v3/blosc", expect: everyValue("codecs-blosc-lz4-bitshuffle-i2", Int16Array) },
+      },
     ],
   },
   {
@@ -321,16 +345,17 @@ function where(message) {
 // --- running the pages ---------------------------------------------------------------------------
 
 /** Files of `dir` served over HTTP (GET with ranges, HEAD), and anything PUT since (PUT, DELETE). */
-function serve(dir) {
+function serve(dir, mounts = {}) {
   const files = new Map();
-  const walk = (at) => {
+  const walk = (at, base, prefix) => {
     for (const name of readdirSync(at)) {
       const path = join(at, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files.set(`/${relative(dir, path).split(sep).join("/")}`, readFileSync(path));
+      if (statSync(path).isDirectory()) walk(path, base, prefix);
+      else files.set(`/${prefix}${relative(base, path).split(sep).join("/")}`, readFileSync(path));
     }
   };
-  walk(dir);
+  walk(dir, dir, "");
+  for (const [prefix, at] of Object.entries(mounts)) walk(at, at, `${prefix}/`);
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -414,13 +439,13 @@ const failures = [];
 /** What a reader of the table should know that is no failure (large files loaded later). */
 const notes = [];
 const work = mkdtempSync(join(tmpdir(), "z-size-"));
-const server = await serve(fixtures);
+const server = await serve(fixtures, { v3: v3Fixtures });
 const base = `http://127.0.0.1:${server.address().port}`;
 
 try {
   console.log("Pages (min+gzip; first = what a page loads first; zlib/blosc = all it has loaded once it read or wrote");
   console.log("such an array; total = every file of the bundle):\n");
-  const columns = [["page", 7], ["bundling", 10], ...SCENARIOS.map((s) => [s, 19]), ["files", 7]];
+  const columns = [["page", 8], ["bundling", 10], ...SCENARIOS.map((s) => [s, 19]), ["files", 7]];
   const row = (cells) =>
     cells
       .map((cell, i) => (i < 2 ? String(cell).padEnd(columns[i][1]) : String(cell).padStart(columns[i][1])))

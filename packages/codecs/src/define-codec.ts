@@ -26,7 +26,7 @@ export interface CodecFactory {
   readonly id: string;
   /**
    * What the codec is in Zarr v3, where an array's `codecs` name it by its id (`numcodecs.<id>` or
-   * the bare id): its kind, `bytes -> bytes` when not said (see `@z/codecs/v3`).
+   * the bare id): its kind, `bytes → bytes` when not said (see `@z/codecs/v3`).
    */
   readonly v3?: CodecV3Declaration;
   create(config: CodecConfig, context?: CodecCreateContext): Codec | Promise<Codec>;
@@ -123,8 +123,7 @@ export function defineCodec<const S extends ConfigSchema>(definition: CodecDefin
     });
   };
 
-  const v3 = definition.v3 === undefined ? undefined : Object.freeze({ ...definition.v3 });
-  return Object.freeze({ id, schema, create, parse, ...(v3 && { v3 }) });
+  return Object.freeze({ id, schema, create, parse, ...(definition.v3 && { v3: definition.v3 }) });
 }
 
 type Step = (data: CodecData, chunk: ChunkContext) => CodecData | Promise<CodecData>;

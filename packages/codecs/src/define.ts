@@ -32,5 +32,6 @@ export {
   type FieldValue,
 } from "./config-schema.js";
 export * from "./define-codec.js";
+export type { CodecKindV3, CodecV3Declaration } from "./v3/types.js";
 export * from "./chunk-bytes.js";
 export { adviseLargeBuffer } from "./large-buffers.js";

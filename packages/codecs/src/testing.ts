@@ -14,10 +14,13 @@
  *
  * @packageDocumentation
  */
-import type { CodecConfig, DataType } from "@z/meta";
-import { JsonFloat } from "@z/meta";
+import type { CodecConfig, DataType, JsonObject, NamedConfig } from "@z/meta";
+import { JsonFloat, MetadataError } from "@z/meta";
 import type { ChunkContext, Codec, CodecData } from "./codec.js";
+import type { CodecRegistry } from "./codec-registry.js";
 import type { CodecFactory } from "./define-codec.js";
+import { CodecConfigError, CodecError } from "./errors.js";
+import { buildCodecV3 } from "./v3/compile.js";
 
 /** A failed contract check. The message says which check, codec config and sample. */
 export class CodecContractError extends Error {
@@ -773,4 +776,97 @@ export function checkCodec(
       else api.describe(group, register);
     }
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zarr v3
+
+/**
+ * The codec a Zarr v3 `codecs` entry `name` stands for, as `@z/codecs/v3` builds it from `registry`,
+ * as a factory of configs `{ id: name, ...configuration }`: its codecs have the v3 name as `id` and
+ * `toJSON()` gives the configuration back (for `numcodecs.<id>` and bare registered ids, the v2
+ * codec's normalised config without its `id`). A bad configuration is a `CodecConfigError`.
+ */
+function v3Factory(name: string, registry: CodecRegistry, itemsize: number): CodecFactory {
+  const dtype = contextFor(new Uint8Array(itemsize), itemsize).dtype;
+  return {
+    id: name,
+    async create(config) {
+      const { id: _id, ...configuration } = config;
+      let built: Awaited<ReturnType<typeof buildCodecV3>>;
+      try {
+        built = await buildCodecV3({ name, configuration }, { dtype, itemsize, elements: 1, shape: [1] }, registry, {
+          key: "checks/zarr.json",
+        });
+      } catch (error) {
+        if (!(error instanceof MetadataError)) throw error;
+        throw new CodecConfigError(error.message, { codecId: name, field: error.field, key: error.key, cause: error });
+      }
+      if (built === undefined) throw new CodecConfigError(`${name} is not a codec z builds`, { codecId: name });
+      const { codec } = built;
+      const registryConfig = built.registryConfigs[0];
+      const own = name.startsWith("numcodecs.") || registryConfig?.id === name;
+      const json: CodecConfig =
+        own && registryConfig ? { ...registryConfig, id: name } : { ...configuration, id: name };
+      return renamed(codec, name, json);
+    },
+  };
+}
+
+/** `codec` under the v3 `name`: its `CodecError`s name the v3 codec too (`numcodecs.zlib: corrupt zlib data ...`). */
+function renamed(codec: Codec, name: string, json: CodecConfig): Codec {
+  const rename = (error: unknown): never => {
+    if (!(error instanceof CodecError) || error.codecId === name) throw error;
+    throw new CodecError(`${name}: ${error.message}`, { codecId: name, key: error.key, cause: error });
+  };
+  const guard =
+    <A extends unknown[], R>(step: (...args: A) => R | Promise<R>) =>
+    (...args: A): R | Promise<R> => {
+      try {
+        const result = step(...args);
+        return result instanceof Promise ? result.catch(rename) : result;
+      } catch (error) {
+        return rename(error);
+      }
+    };
+  const { decodeRange, decodeInto } = codec;
+  return {
+    id: name,
+    encode: guard(codec.encode.bind(codec)),
+    decode: guard(codec.decode.bind(codec)),
+    ...(decodeRange && {
+      decodeRange: (read, start, end, chunk) => decodeRange.call(codec, read, start, end, chunk).catch(rename),
+    }),
+    ...(decodeInto && { decodeInto: guard(decodeInto.bind(codec)) }),
+    toJSON: () => json,
+  };
+}
+
+/**
+ * `checkCodec` for a codec under its Zarr v3 name: `{ name: "numcodecs.zlib", configuration: { level: 1 } }`,
+ * a codec registered by its v2 id under its bare name, or a v3 core bytes → bytes codec (`gzip`,
+ * `crc32c`, `blosc` and `zstd` with `@z/codecs-wasm` registered), built as `@z/codecs/v3` builds it
+ * from `options.registry` (the default registry's codecs otherwise need registering there). For codecs
+ * whose work does not depend on the chunk's shape (not `transpose` or `bytes`); the chunk's item size
+ * is `options.itemsize` (1). `options.configs`, when given, are v3 configurations as `{ id: name, ...configuration }`.
+ */
+export function checkCodecV3(
+  codec: NamedConfig,
+  options: CodecCheckOptions & { readonly registry: CodecRegistry },
+): Promise<void>;
+export function checkCodecV3(
+  codec: NamedConfig,
+  options: CodecCheckOptions & { readonly registry: CodecRegistry },
+  api: TestApi,
+): void;
+export function checkCodecV3(
+  codec: NamedConfig,
+  options: CodecCheckOptions & { readonly registry: CodecRegistry },
+  api?: TestApi,
+): Promise<void> | void {
+  const { registry, ...rest } = options;
+  const factory = v3Factory(codec.name, registry, options.itemsize ?? 1);
+  const configuration: JsonObject = codec.configuration ?? {};
+  const checked = { configs: [{ ...configuration, id: codec.name }], ...rest };
+  return api === undefined ? checkCodec(factory, checked) : checkCodec(factory, checked, api);
 }

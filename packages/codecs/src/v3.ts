@@ -1,7 +1,7 @@
 /**
  * `@z/codecs/v3`: the Zarr v3 codec layer. `compileCodecsV3` turns an array's `codecs` (as
  * `ArrayMetadataV3` from `@z/meta` holds them) into a chain of `Codec` stages for its chunks:
- * `transpose` and `bytes` are this entry's own, the others are the v2 (numcodecs) codecs of a
+ * `transpose`, `bytes` and `sharding_indexed` (whole shards) are this entry's own, the others are the v2 (numcodecs) codecs of a
  * `CodecRegistry` that do the same job with the same bytes (`blosc`, `gzip`, `zstd`, `crc32c`,
  * `vlen-utf8`, `vlen-bytes`, every `numcodecs.<id>`, and any registered id by its bare name).
  * `sharding_indexed` is this entry's too (inner chunks in shards, read by ranges through
@@ -13,6 +13,8 @@
  *
  * @packageDocumentation
  */
+// The codec contract's types, which the chain's are made of (the registry is `@z/codecs/registry`'s).
+export type * from "./codec.js";
 export type { CodecKindV3, CodecV3Declaration, StageChunk, ChainStage, CodecChainV3 } from "./v3/types.js";
 export { compileCodecsV3, buildCodecV3, type BuiltStage, type CompileContextV3 } from "./v3/compile.js";
 export {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  CodecConfigError,
   CodecError,
+  defaultRegistry,
   defineCodec,
   integer,
   maxDecodedSize,
@@ -12,6 +14,7 @@ import {
 import {
   checkBoundedDecode,
   checkCodec,
+  checkCodecV3,
   checkConfigRoundTrip,
   checkCorruptInput,
   checkPartialDecode,
@@ -189,5 +192,25 @@ describe("checkCodec without a test runner", () => {
       key: "checks/0.0",
     });
     expect(contextFor(["a", "b"])).toMatchObject({ dtype: { kind: "O" }, elements: 2 });
+  });
+});
+
+describe("the kit checks a codec under its Zarr v3 name", () => {
+  // numcodecs' zlib as zarr-python 3 writes it into zarr.json, and the v3 core crc32c, both built
+  // by @z/codecs/v3 from the default registry's v2 codecs.
+  checkCodecV3(
+    { name: "numcodecs.zlib", configuration: { level: 1 } },
+    { registry: defaultRegistry, samples: few, boundedDecode: true },
+    { describe, it },
+  );
+  checkCodecV3({ name: "crc32c" }, { registry: defaultRegistry, samples: few }, { describe, it });
+
+  it("refuses a configuration the v3 codec refuses, naming the codec", async () => {
+    const error = await checkCodecV3(
+      { name: "crc32c", configuration: { location: "start" } },
+      { registry: defaultRegistry, samples: few },
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CodecConfigError);
+    expect((error as Error).message).toContain('(codec "crc32c")');
   });
 });

@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ArrayMetadataV3 } from "@z/meta";
+import type { ArrayMetadataV3, NamedConfig } from "@z/meta";
 import { parseArrayMetadataV3 } from "@z/meta/v3";
 import type { CodecData, CodecRegistry } from "@z/codecs/registry";
 import { compileCodecsV3, type CodecChainV3 } from "@z/codecs/v3";
@@ -59,9 +59,19 @@ export function tensorstoreCases(): TensorStoreCase[] {
   }));
 }
 
-/** The v2 codec ids a case's chain needs from the registry (v3 core codecs are built from them). */
+/** The v2 codec ids a case's chain needs from the registry (v3 core codecs are built from them), sharding's inner chains too. */
 export function registryIds(c: TensorStoreCase): string[] {
-  return c.meta.codecs.map((codec) => codec.name).filter((name) => ["blosc", "gzip", "zstd", "crc32c"].includes(name));
+  const ids: string[] = [];
+  const walk = (codecs: readonly NamedConfig[]): void => {
+    for (const codec of codecs) {
+      if (["blosc", "gzip", "zstd", "crc32c"].includes(codec.name)) ids.push(codec.name);
+      const inner = codec.configuration;
+      if (inner?.codecs) walk(inner.codecs as unknown as NamedConfig[]);
+      if (inner?.index_codecs) walk(inner.index_codecs as unknown as NamedConfig[]);
+    }
+  };
+  walk(c.meta.codecs);
+  return ids;
 }
 
 export function compile(c: TensorStoreCase, registry: CodecRegistry): Promise<CodecChainV3> {

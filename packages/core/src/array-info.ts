@@ -1,7 +1,16 @@
 /*
  * The text of `ZarrArray.info` (zarr-python's `Array.info`), loaded by the first `info()` call.
  */
-import { numpyName, type CodecConfig, type DataType, type Store } from "@z/meta";
+import {
+  numpyName,
+  type ArrayMetadata,
+  type ArrayMetadataV3,
+  type CodecConfig,
+  type DataType,
+  type JsonValue,
+  type NamedConfig,
+  type Store,
+} from "@z/meta";
 import { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
 
 const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));
@@ -23,31 +32,48 @@ export interface ArrayInfoSource {
   readonly store: Store;
   readonly nbytes: number;
   readonly nchunks: number;
+  readonly zarrFormat: 1 | 2 | 3;
+  readonly metadata: ArrayMetadata | ArrayMetadataV3;
 }
+
+/** A v3 codec as zarr-python 3's info names it: `name(key=value, ...)`, configuration as JSON. */
+const namedRepr = (codec: NamedConfig): string =>
+  `${codec.name}(${Object.entries(codec.configuration ?? {})
+    .map(([k, v]) => `${k}=${JSON.stringify(v as JsonValue)}`)
+    .join(", ")})`;
 
 /** The lines of zarr-python's `Array.info`, in its order and layout. */
 export function arrayInfo(array: ArrayInfoSource, stored: number | undefined, initialized: number | undefined): string {
   const items: [string, string][] = [];
   if (array.name !== null) items.push(["Name", array.name]);
-  items.push(
-    ["Type", "ZarrArray"],
-    ["Data type", numpyName(array.dtype)],
-    ["Shape", tupleRepr(array.shape)],
-    ["Chunk shape", tupleRepr(array.chunks)],
-    ["Order", array.order],
-    ["Read-only", array.readOnly ? "True" : "False"],
-  );
+  const meta = array.metadata;
+  // As zarr-python 3 shows a sharded array: the grid's shape is the shard's; chunks are inside.
+  const sharding = meta.zarrFormat === 3 && meta.codecs.length === 1 && meta.codecs[0]!.name === "sharding_indexed";
+  const inner = sharding ? (meta.codecs[0]!.configuration?.chunk_shape as number[] | undefined) : undefined;
+  items.push(["Type", "ZarrArray"]);
+  if (meta.zarrFormat === 3) items.push(["Zarr format", "3"]);
+  items.push(["Data type", numpyName(array.dtype)], ["Shape", tupleRepr(array.shape)]);
+  if (inner !== undefined) items.push(["Shard shape", tupleRepr(array.chunks)], ["Chunk shape", tupleRepr(inner)]);
+  else items.push(["Chunk shape", tupleRepr(array.chunks)]);
+  items.push(["Order", array.order], ["Read-only", array.readOnly ? "True" : "False"]);
   // not in zarr-python's: chunks found under "/" keys although .zarray names no separator
   if (array.dimensionSeparatorFound) items.push(["Dimension separator", NESTED_FOUND]);
-  for (const [i, f] of (array.filters ?? []).entries()) items.push([`Filter [${i}]`, codecRepr(f)]);
-  items.push(["Compressor", codecRepr(array.compressor)]);
+  if (meta.zarrFormat === 3) {
+    items.push(["Codecs", meta.codecs.map(namedRepr).join(", ")]);
+  } else {
+    for (const [i, f] of (array.filters ?? []).entries()) items.push([`Filter [${i}]`, codecRepr(f)]);
+    items.push(["Compressor", codecRepr(array.compressor)]);
+  }
   items.push(["Store type", array.store.constructor.name]);
   items.push(["No. bytes", bytesRepr(array.nbytes)]);
   if (stored !== undefined && stored > 0) {
     items.push(["No. bytes stored", bytesRepr(stored)]);
     items.push(["Storage ratio", fixed1(array.nbytes / stored)]);
   }
-  items.push(["Chunks initialized", `${initialized ?? "?"}/${array.nchunks}`]);
+  items.push([
+    inner === undefined ? "Chunks initialized" : "Shards initialized",
+    `${initialized ?? "?"}/${array.nchunks}`,
+  ]);
   const width = Math.max(...items.map(([k]) => k.length));
   return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
 }

@@ -18,14 +18,14 @@ import { ReadOnlyError } from "./errors.js";
 export interface AttributesDocument {
   /** The attributes in the stored document (`{}` when it has none). */
   read(bytes: Uint8Array, key: string): JsonObject;
-  /** The document to store for `values`, given the stored one (`undefined` when there is none). */
-  write(values: JsonObject, current: Uint8Array | undefined, key: string): Uint8Array;
+  /** The document to store for `values`; `stored` reads the one stored now, if the document needs it. */
+  write(values: JsonObject, stored: () => Promise<Uint8Array | undefined>, key: string): Promise<Uint8Array>;
 }
 
 /** v2 and v1: a document of the attributes alone. */
 const ZATTRS: AttributesDocument = {
   read: (bytes, key) => parseAttributes(bytes, key),
-  write: (values) => encodeAttributes(values),
+  write: async (values) => encodeAttributes(values),
 };
 
 /**
@@ -88,10 +88,8 @@ export class Attributes {
     if (this.readOnly || !isWritable(this.store)) throw new ReadOnlyError("attributes", { key: this.key });
     const store = this.store;
     await withLock(this.synchronizer, this.key, async () => {
-      const values = await next();
-      // v2 needs not read the document it replaces; v3 keeps the metadata around the attributes.
-      const current = this.document === ZATTRS ? undefined : await store.get(this.key);
-      await store.set(this.key, this.document.write(values, current, this.key));
+      // v2 replaces its document unread; v3 keeps the metadata around the attributes.
+      await store.set(this.key, await this.document.write(await next(), () => store.get(this.key), this.key));
     });
   }
 }

@@ -9,7 +9,9 @@ import {
   parseArrayMetadata,
   typedArrayConstructor,
   ZarrError,
+  readsSynchronously,
   type Store,
+  type SyncReadableStore,
   type TypedArray,
   type WritableStore,
 } from "@z/meta";
@@ -105,7 +107,7 @@ export async function runBatch(
   const store = batch.store === undefined ? undefined : storeFor(batch.store);
   const Ctor = typedArrayConstructor(jobs.meta.dtype);
   if (batch.op === "read") {
-    const sync = store as Partial<SyncReads> | undefined;
+    const sync = store !== undefined && readsSynchronously(store) ? store : undefined;
     const chunkBytes = jobs.codec.chunkBytes;
     const result: DecodedBatch = { decoded: [], buffers: [], missing: [] };
     if (batch.spare !== undefined) spares.give(batch.spare);
@@ -168,27 +170,23 @@ export async function runBatch(
  * `store` as a thread working through pool batches reads it: synchronously where the store can
  * (a directory store's `getSync`), since nothing else waits on that thread meanwhile.
  */
-export function withSyncReads(store: WritableStore): WritableStore & Partial<SyncReads> {
-  const direct = store as WritableStore & Partial<SyncReads>;
-  if (typeof direct.getSync !== "function") return store;
-  const getSync = (key: string): Uint8Array | undefined => direct.getSync!(key);
+export function withSyncReads(store: WritableStore): WritableStore {
+  if (!readsSynchronously(store)) return store;
+  const direct: SyncReadableStore = store;
+  const getSync = (key: string): Uint8Array | undefined => direct.getSync(key);
   const into = direct.getSyncInto;
-  return {
+  const wrapped: WritableStore & SyncReadableStore = {
+    readsSync: true,
     get: async (key) => getSync(key),
     getSync,
+    getRangeSync: (key, range) => direct.getRangeSync(key, range),
     ...(typeof into === "function"
       ? { getSyncInto: (key: string, buffer: Uint8Array) => into.call(direct, key, buffer) }
       : {}),
     set: (key, value, options) => store.set(key, value, options),
     delete: (key, options) => store.delete(key, options),
   };
-}
-
-/** A store that reads synchronously too (a directory store). */
-interface SyncReads {
-  getSync(key: string): Uint8Array | undefined;
-  /** Reads into `buffer` when the value fits (a directory store's `getSyncInto`). */
-  getSyncInto?(key: string, buffer: Uint8Array): Uint8Array | undefined;
+  return wrapped;
 }
 
 /** Thrown in a pool thread when the caller gave up; the caller reports its own signal's reason. */

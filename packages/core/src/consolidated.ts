@@ -75,14 +75,19 @@ export async function openConsolidated(
     throw new ArgumentError(`openConsolidated mode must be "r" or "r+", got ${JSON.stringify(mode)}`);
   const path = normalizeStoragePath(options.path);
   // A v3 group's consolidation is inline in its zarr.json; v2's is a document of its own.
-  const root = options.metadataKey === undefined ? await store.get(keyPrefix(path) + ZARR_JSON) : undefined;
+  // Both asked in one round trip; where both are, v3's, as zarr-python 3 reads them.
+  const v2Key = keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY);
+  const [root, v2] = await Promise.all([
+    options.metadataKey === undefined ? store.get(keyPrefix(path) + ZARR_JSON) : undefined,
+    store.get(v2Key),
+  ]);
   const inline =
     root === undefined
       ? undefined
       : (await import("./consolidated-v3.js")).consolidatedDocuments(root, keyPrefix(path) + ZARR_JSON);
   const consolidated =
     inline === undefined
-      ? await ConsolidatedStore.load(store, keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY))
+      ? ConsolidatedStore.fromDocument(store, v2, v2Key)
       : ConsolidatedStore.over(store, inline, keyPrefix(path), isZarrJson);
   return open(consolidated, { mode, path });
 }
@@ -113,7 +118,11 @@ export class ConsolidatedStore implements Store {
   }
 
   static async load(inner: Store, key: string): Promise<ConsolidatedStore> {
-    const bytes = await inner.get(key);
+    return ConsolidatedStore.fromDocument(inner, await inner.get(key), key);
+  }
+
+  /** A store over `inner` answering metadata from the `.zmetadata` document `bytes` read from `key`. */
+  static fromDocument(inner: Store, bytes: Uint8Array | undefined, key: string): ConsolidatedStore {
     if (bytes === undefined)
       throw new NodeNotFoundError("consolidated metadata", key.slice(0, Math.max(0, key.lastIndexOf("/"))), { key });
     const doc = parseJson(bytes, key, { keepFloats: true });

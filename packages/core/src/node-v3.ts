@@ -29,7 +29,8 @@ function plainJson(value: JsonValue): JsonValue {
  */
 export const attributesV3: AttributesDocument = {
   read: (bytes, key) => plainJson(parseNodeMetadataV3(bytes, key).attributes ?? {}) as JsonObject,
-  write: (values, current, key) => {
+  write: async (values, stored, key) => {
+    const current = await stored();
     if (current === undefined)
       throw new NodeNotFoundError("array or group", key.replace(/\/?zarr\.json$/, ""), { key });
     const node = parseNodeMetadataV3(current, key);

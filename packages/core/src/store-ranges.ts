@@ -1,4 +1,4 @@
-import type { ByteRange, Store } from "@z/meta";
+import { readsSynchronously, type ByteRange, type Store } from "@z/meta";
 
 /**
  * Stores whose `getRange` should not be used to read parts of chunks: a cache in front of a store
@@ -18,21 +18,6 @@ export function servesRanges(store: Store): boolean {
   return store.getRange !== undefined && !wholeValueStores.has(store);
 }
 
-/** A store that can also read on the calling thread (a directory store's `getSync`, `getRangeSync`). */
-interface SyncReads {
-  readonly readsSync?: boolean;
-  getSync?(key: string): Uint8Array | undefined;
-  getRangeSync?(key: string, range: ByteRange): Uint8Array | undefined;
-  /** `getRangeSync` into `buffer` when the range fits (a directory store's `getRangeSyncInto`). */
-  getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
-  /** A value read into `parts` (a directory store's `getIntoParts`). */
-  getIntoParts?(
-    key: string,
-    parts: readonly Uint8Array[],
-    options?: { signal?: AbortSignal },
-  ): Promise<boolean | undefined>;
-}
-
 /**
  * How to read `store`'s values straight into parts of an output (a directory store's
  * `getIntoParts`, with `readv` on Node's thread pool), when it reads values exactly as its `get`
@@ -41,17 +26,8 @@ interface SyncReads {
 export function partsReader(
   store: Store,
 ): ((key: string, parts: readonly Uint8Array[], signal?: AbortSignal) => Promise<boolean | undefined>) | undefined {
-  const s = syncReads(store);
-  const read = s?.getIntoParts;
-  if (typeof read !== "function") return undefined;
-  return (key, parts, signal) => read.call(s, key, parts, { signal });
-}
-
-/** `store` when it reads values exactly as its `get` and `getRange` would, on this thread. */
-function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
-  const s = store as Store & SyncReads;
-  if (s.readsSync !== true || typeof s.getSync !== "function" || typeof s.getRangeSync !== "function") return undefined;
-  return s as Store & Required<SyncReads>;
+  if (!readsSynchronously(store) || store.getIntoParts === undefined) return undefined;
+  return (key, parts, signal) => store.getIntoParts!(key, parts, { signal });
 }
 
 /**
@@ -63,11 +39,10 @@ function syncReads(store: Store): (Store & Required<SyncReads>) | undefined {
 export function syncRangeReader(
   store: Store,
 ): ((key: string, range: ByteRange, into?: Uint8Array) => Uint8Array | undefined) | undefined {
-  const s = syncReads(store);
-  if (s === undefined || wholeValueStores.has(store)) return undefined;
-  const into = s.getRangeSyncInto;
-  if (typeof into === "function") return (key, range, buffer) => into.call(s, key, range, buffer);
-  return (key, range) => s.getRangeSync(key, range);
+  if (!readsSynchronously(store) || wholeValueStores.has(store)) return undefined;
+  return store.getRangeSyncInto === undefined
+    ? (key, range) => store.getRangeSync(key, range)
+    : (key, range, buffer) => store.getRangeSyncInto!(key, range, buffer);
 }
 
 /**
@@ -76,6 +51,5 @@ export function syncRangeReader(
  * makes, as zarr-python reads them.
  */
 export function syncValueReader(store: Store): ((key: string) => Uint8Array | undefined) | undefined {
-  const s = syncReads(store);
-  return s === undefined ? undefined : (key) => s.getSync(key);
+  return readsSynchronously(store) ? (key) => store.getSync(key) : undefined;
 }

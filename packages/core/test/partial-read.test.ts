@@ -216,7 +216,7 @@ describe("partial chunk reads", () => {
       expected,
       "consolidated without ranges",
     );
-    expect(gets).toBe(2); // .zmetadata and the one chunk, once
+    expect(gets).toBe(3); // zarr.json (none: a v3 root would hold its consolidation) and .zmetadata at once, then the one chunk, once
   });
 
   it("fill missing chunks, also into a caller's buffer", async () => {

@@ -308,3 +308,13 @@ describe("consolidated v3 metadata", () => {
     expect(await opened.attrs.asObject()).toEqual({ title: "t" });
   });
 });
+
+describe("info of a v3 array", () => {
+  it("says the format and lists the codecs, as zarr-python 3's info does", async () => {
+    const z = await create({ store: new MemoryStore(), zarrFormat: 3, shape: [4], chunks: [2], dtype: "int16" });
+    const info = await z.info();
+    expect(info).toContain("Zarr format        : 3\n");
+    expect(info).toContain('Codecs             : bytes(endian="little"), zstd(level=0, checksum=false)\n');
+    expect(info).not.toContain("Compressor");
+  });
+});

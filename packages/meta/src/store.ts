@@ -44,6 +44,42 @@ export interface Store {
  */
 export type ThreadStoreSpec = { readonly kind: "directory"; readonly root: string; readonly fsync: boolean };
 
+/**
+ * An optional capability of a store (see {@link readsSynchronously}): reading on the calling
+ * thread, without a hop through an event loop. `@z/store-fs`'s `DirectoryStore` offers it; readers
+ * (`@z/core`) then read local chunks as zarr-python does, which costs less than the four hops
+ * through Node's thread pool an asynchronous read makes, and read many small ranges of a chunk (a
+ * partial read of a window) without waiting between them. Every method reads exactly what `get`
+ * or `getRange` would give; `readsSync` says whether that holds for this instance (false, say,
+ * for a subclass that reads differently: then none is used). Returned values are new memory, or
+ * views of the caller's `buffer`.
+ */
+export interface SyncReadableStore extends Store {
+  /** True when the methods below read exactly what `get` and `getRange` would. */
+  readonly readsSync: boolean;
+  /** `get`, on this thread. */
+  getSync(key: string): Uint8Array | undefined;
+  /** `getRange`, on this thread. */
+  getRangeSync(key: string, range: ByteRange): Uint8Array | undefined;
+  /** `getSync` into `buffer` when the value fits (a view of it), else into new memory. */
+  getSyncInto?(key: string, buffer: Uint8Array): Uint8Array | undefined;
+  /** `getRangeSync` into `buffer` when the range fits (a view of it), else into new memory. */
+  getRangeSyncInto?(key: string, range: ByteRange, buffer: Uint8Array | undefined): Uint8Array | undefined;
+  /**
+   * Reads the value under `key` into `parts`, one after another (their lengths summing to the
+   * value's), asynchronously (a directory store's `readv` on Node's thread pool): `true` when
+   * it filled them, `undefined` when there is no value, `false` when the value has another length
+   * (nothing is promised about `parts` then).
+   */
+  getIntoParts?(key: string, parts: readonly Uint8Array[], options?: StoreOptions): Promise<boolean | undefined>;
+}
+
+/** Whether `store` reads on the calling thread exactly as its `get` and `getRange` do (see {@link SyncReadableStore}). */
+export function readsSynchronously(store: Store): store is SyncReadableStore {
+  const s = store as Partial<SyncReadableStore>;
+  return s.readsSync === true && typeof s.getSync === "function" && typeof s.getRangeSync === "function";
+}
+
 /** A store that can be written to. */
 export type WritableStore = Store & Required<Pick<Store, "set" | "delete">>;
 

@@ -7,6 +7,7 @@ import {
   type ByteRange,
   type DirectoryListing,
   type ListableStore,
+  type SyncReadableStore,
   type StoreOptions,
   type ThreadStoreSpec,
   type WritableStore,
@@ -53,7 +54,7 @@ export interface DirectoryStoreOptions {
  * the subtree; use {@link DirectoryStore.rmdir}), and `set` over a directory fails instead of
  * removing it. Like zarr-python, `delete` leaves emptied directories in place.
  */
-export class DirectoryStore implements WritableStore, ListableStore {
+export class DirectoryStore implements WritableStore, ListableStore, SyncReadableStore {
   /** The absolute path of the root directory. It need not exist until the first `set`. */
   readonly root: string;
   /** See {@link DirectoryStoreOptions.dimensionSeparator}. */

@@ -63,15 +63,44 @@ export function parseBytesEndian(
   return "little";
 }
 
-/** Reverses the bytes of every `size`-byte run of `src` into `dst`. */
+const bswap32 = (x: number): number => ((x << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24)) >>> 0;
+
+/**
+ * Reverses the bytes of every `size`-byte run of `src` into `dst` (a new, so aligned, buffer): 2-,
+ * 4- and 8-byte runs as 16- and 32-bit words when `src` is aligned too (several times faster than
+ * byte by byte), others byte by byte.
+ */
 function reverseRuns(src: Uint8Array, dst: Uint8Array, size: number): void {
+  const words = size === 2 ? 2 : size === 4 || size === 8 ? 4 : 0;
+  if (words !== 0 && src.byteOffset % words === 0) {
+    if (words === 2) {
+      const s = new Uint16Array(src.buffer, src.byteOffset, src.length / 2);
+      const d = new Uint16Array(dst.buffer, dst.byteOffset, dst.length / 2);
+      for (let i = 0; i < s.length; i++) {
+        const x = s[i]!;
+        d[i] = ((x & 0xff) << 8) | (x >>> 8);
+      }
+      return;
+    }
+    const s = new Uint32Array(src.buffer, src.byteOffset, src.length / 4);
+    const d = new Uint32Array(dst.buffer, dst.byteOffset, dst.length / 4);
+    if (size === 4) {
+      for (let i = 0; i < s.length; i++) d[i] = bswap32(s[i]!);
+    } else {
+      for (let i = 0; i < s.length; i += 2) {
+        d[i] = bswap32(s[i + 1]!);
+        d[i + 1] = bswap32(s[i]!);
+      }
+    }
+    return;
+  }
   for (let i = 0; i < src.length; i += size) {
     for (let j = 0; j < size; j++) dst[i + j] = src[i + size - 1 - j]!;
   }
 }
 
 /**
- * The `bytes` codec (array -> bytes) for chunks as `chunk` describes them, storing elements in
+ * The `bytes` codec (array → bytes) for chunks as `chunk` describes them, storing elements in
  * `endian`. `identity` when that is how z holds them already (little-endian, or a type without byte
  * order): its codec then checks the size and passes the bytes on, and a chain leaves it out.
  */

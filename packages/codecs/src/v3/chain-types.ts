@@ -9,10 +9,8 @@ export interface BuiltStage extends ChainStage {
   readonly output: StageChunk;
   /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
   readonly identity: boolean;
-  /** Its v2 config, when the registry built it. */
-  readonly registryConfig?: CodecConfig;
-  /** The v2 configs of the codecs it runs itself (`sharding_indexed`'s inner and index codecs). */
-  readonly innerConfigs?: readonly CodecConfig[];
+  /** The v2 configs of what the registry built for it: its own, or a shard's inner and index codecs'. */
+  readonly registryConfigs: readonly CodecConfig[];
 }
 
 /** What building a chain's codecs needs besides each codec's input. */

@@ -30,17 +30,17 @@ const NATIVE: Readonly<Record<string, CodecKindV3>> = {
   endian: "array-bytes",
   "vlen-utf8": "array-bytes",
   "vlen-bytes": "array-bytes",
+  sharding_indexed: "array-bytes",
   blosc: "bytes-bytes",
   gzip: "bytes-bytes",
   zstd: "bytes-bytes",
   crc32c: "bytes-bytes",
-  sharding_indexed: "array-bytes",
 };
 
 /**
  * Codecs of the spec and of zarr-extensions z does not implement: refused by name
  * (`UnsupportedExtensionError`) rather than as unknown. `packbits` here is zarr-extensions'
- * array -> bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
+ * array → bytes codec, not numcodecs' (`numcodecs.packbits`, which z has).
  */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
   packbits: 'zarr-extensions\' array -> bytes "packbits" is not implemented (numcodecs\' is, as "numcodecs.packbits")',
@@ -58,7 +58,7 @@ const KIND_TEXT: Readonly<Record<CodecKindV3, string>> = {
   "bytes-bytes": "a bytes -> bytes codec",
 };
 
-/** The item size a bytes -> bytes codec takes for its array: 1 for object dtypes (zarr-python 3: no item size). */
+/** The item size a bytes → bytes codec takes for its array: 1 for object dtypes (zarr-python 3: no item size). */
 const itemsizeOf = (chunk: StageChunk): number => (chunk.dtype.kind === "O" ? 1 : chunk.itemsize);
 
 async function viaRegistry(
@@ -88,7 +88,7 @@ async function viaRegistry(
   }
   const registryConfig = codec.toJSON();
   const output = kind === "array-array" ? arrayOutput(registryConfig, input) : input;
-  return { codec, kind, chunk: input, output, identity: false, registryConfig };
+  return { codec, kind, chunk: input, output, identity: false, registryConfigs: [registryConfig] };
 }
 
 /** `UnknownCodecError` for a name no codec answers to, naming it, the key and the member. */
@@ -153,7 +153,8 @@ async function buildNative(
     case "transpose": {
       const order = parseTransposeOrder(place, configuration, input.shape.length);
       const output = { ...input, shape: permuteShape(input.shape, order) };
-      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity: isIdentity(order) };
+      const identity = isIdentity(order);
+      return { codec: transposeCodec(order, input), kind, chunk: input, output, identity, registryConfigs: [] };
     }
     case "bytes":
     case "endian": {
@@ -165,7 +166,7 @@ async function buildNative(
         );
       }
       const { codec, identity } = bytesCodec(parseBytesEndian(place, configuration, input.dtype), input);
-      return { codec, kind, chunk: input, output: input, identity };
+      return { codec, kind, chunk: input, output: input, identity, registryConfigs: [] };
     }
     case "vlen-utf8":
     case "vlen-bytes": {
@@ -188,8 +189,15 @@ async function buildNative(
 
 /** `config`, when `registry` has its codec; else the `UnknownCodecError` naming the v3 codec that needs it. */
 function needRegistered(place: CodecPlace, registry: CodecRegistry, config: CodecConfig): CodecConfig {
-  if (!registry.has(config.id)) throw unknownCodec(place, registry, config.id);
-  return config;
+  if (registry.has(config.id)) return config;
+  const error = new UnknownCodecError(config.id, registry.ids(), { key: place.keyGiven ? place.key : undefined });
+  const wasm = ["blosc", "zstd"].includes(config.id)
+    ? " (@z/codecs-wasm has it: registerWasmCodecs(registry); @z/core's default registry has it registered)"
+    : "";
+  error.message =
+    `"${place.key}" uses the codec ${JSON.stringify(place.name)} at "${place.member}", which z builds from the v2 codec ` +
+    `${JSON.stringify(config.id)}, not registered here${wasm}; register it with registerCodec(${JSON.stringify(config.id)}, loader)`;
+  throw error;
 }
 
 /** Where a codec stands, for errors. */
@@ -219,8 +227,8 @@ function chainEnv(
 }
 
 /**
- * Builds one codec of a v3 chain for the chunk it receives (`input`; for a bytes -> bytes codec, the
- * array the chain's array -> bytes codec received), whatever its place: what `compileCodecsV3` does
+ * Builds one codec of a v3 chain for the chunk it receives (`input`; for a bytes → bytes codec, the
+ * array the chain's array → bytes codec received), whatever its place: what `compileCodecsV3` does
  * for each codec, for tools that test or inspect a single codec (`@z/codecs/testing`'s `checkCodecV3`).
  * `undefined` for an unknown codec marked `must_understand: false`. `fillValue` is the array's
  * (`sharding_indexed` fills missing inner chunks with it; default `null`, zeros).
@@ -319,8 +327,7 @@ async function compileChain(
     const built = await resolved.build(current);
     if (kind === "array-bytes") serializer = { place };
     current = built.output;
-    if (built.registryConfig !== undefined) registryConfigs.push(built.registryConfig);
-    if (built.innerConfigs !== undefined) registryConfigs.push(...built.innerConfigs);
+    registryConfigs.push(...built.registryConfigs);
     if (built.identity) continue;
     stages.push({ codec: built.codec, kind, chunk: built.chunk });
   }

@@ -45,11 +45,11 @@ function choiceMember<T extends string>(
 }
 
 /**
- * The v2 (numcodecs) config of a v3 core `bytes -> bytes` codec, which does the same job with the
+ * The v2 (numcodecs) config of a v3 core `bytes → bytes` codec, which does the same job with the
  * same bytes: `blosc` (shuffle by name instead of number; `typesize` given to numcodecs' `Blosc` as
  * zarr-python 3 gives it, so encoding shuffles by it), `gzip`, `zstd` and `crc32c`. Members left out
  * take zarr-python 3's defaults (blosc: zstd, level 5, `typesize` the item size of what the chain's
- * array -> bytes codec receives, `shuffle` then bit shuffle for 1-byte items and byte shuffle
+ * array → bytes codec receives, `shuffle` then bit shuffle for 1-byte items and byte shuffle
  * otherwise, `blocksize` 0; gzip level 5; zstd level 0, no checksum). `itemsize` is that item size
  * (1 for object dtypes, as zarr-python 3 takes it).
  */

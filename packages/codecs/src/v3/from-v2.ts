@@ -83,15 +83,19 @@ function compressorV3(config: CodecConfig, dtype: DataType): NamedConfig {
  * The v3 `codecs` member for v2-style `filters` and `compressor` (what zarr-python 3's
  * `zarr.metadata.migrate_v3` writes converting an array, and `create(zarr_format=3)` with numcodecs
  * codecs): a `transpose` reversing the axes for `order: "F"`; the filters as `numcodecs.<id>`
- * codecs (array -> array ones before the serializer, bytes -> bytes ones after it); the serializer,
+ * codecs (array → array ones before the serializer, bytes → bytes ones after it); the serializer,
  * `bytes` in the dtype's byte order (none for types without one), or for an object dtype the object
  * codec among the filters (`vlen-utf8`, `vlen-bytes`, as zarr-python 3 names them; other object
  * codecs by their id); then the compressor (`blosc`, `zstd`, `gzip` as v3 core codecs, others
  * `numcodecs.<id>`).
  *
- * Throws `CodecConfigError` for filters v3 cannot chain (an array -> array filter after a
- * bytes -> bytes one or after the object codec, two object codecs, an object dtype without one), a
- * compressor that is not bytes -> bytes, or a structured dtype of mixed byte orders.
+ * zarr-python 3 refuses a v2 filter that is not array → array (`shuffle`, a checksum); z puts it
+ * after the serializer, where it reads the same stored bytes (for fixed-size types the v2 filters
+ * work on the bytes the `bytes` codec gives).
+ *
+ * Throws `CodecConfigError` for filters v3 cannot chain (an array → array filter after a
+ * bytes → bytes one or after the object codec, two object codecs, an object dtype without one), a
+ * compressor that is not bytes → bytes, or a structured dtype of mixed byte orders.
  */
 export function codecsV3FromV2(args: {
   readonly dtype: DataType;

@@ -3,10 +3,11 @@ import type { CodecKindV3, StageChunk } from "./types.js";
 
 /**
  * The kind of each codec id z has, when an array's `codecs` name it `numcodecs.<id>` (or by its bare
- * id): zarr-python 3's `zarr.codecs.numcodecs` classes, which make the v2 filters array -> array
- * codecs and the compressors and checksums bytes -> bytes; the object codecs (and numcodecs' pcodec
- * and zfpy) are array -> bytes. Ids not listed are bytes -> bytes unless their factory declares a
- * kind (`CodecFactory.v3`).
+ * id): zarr-python 3's `zarr.codecs.numcodecs` classes, which make the v2 filters array → array
+ * codecs and the compressors and checksums bytes → bytes; the object codecs (and numcodecs' pcodec
+ * and zfpy) are array → bytes. `categorize`, which zarr-python 3 does not register, is a filter
+ * (array → array) as in v2. Ids not listed are bytes → bytes unless their factory declares a kind
+ * (`CodecFactory.v3`).
  */
 export const NUMCODECS_KINDS: Readonly<Record<string, CodecKindV3>> = {
   delta: "array-array",
@@ -66,7 +67,7 @@ const parse = (json: JsonValue | undefined, fallback: DataType): DataType => {
 };
 
 /**
- * The array an array -> array numcodecs codec hands on (zarr-python 3's `resolve_metadata`, and what
+ * The array an array → array numcodecs codec hands on (zarr-python 3's `resolve_metadata`, and what
  * numcodecs' `encode` returns): `delta`, `fixedscaleoffset` and `quantize` give their `astype` (else
  * their `dtype`), `astype` its `encode_dtype`, `categorize` its `astype`, `packbits` one byte of
  * padding count then the bits, 8 to a byte; others the array they received. `config` is the codec's

@@ -15,7 +15,7 @@
  * neighbouring ones merged into one request (`ShardingOptions`), nested shards by their own
  * `decodeRegion` on the part of this shard they are.
  */
-import type { CodecConfig, DataType } from "@z/meta";
+import type { CodecConfig, DataType, FillValue } from "@z/meta";
 import type { ChunkContext, Codec, CodecData, RegionBounds, StoredPart, StoredPartReader } from "../codec.js";
 import { decodeStages, encodeStages, guarded, isPromise, andThen, type Maybe } from "./run-stages.js";
 import { IndexCache } from "./shard-cache.js";
@@ -34,7 +34,7 @@ import {
   ShardIndex,
   type IndexCodecs,
 } from "./shard-index.js";
-import { copyBox, fillBox, isAllPattern, type BoxPlace } from "./shard-layout.js";
+import { copyBox, fillBox, fillValues, isAllPattern, type BoxPlace, type Elements } from "./shard-layout.js";
 import { coalesce } from "./shard-reads.js";
 import type { ChainStage } from "./types.js";
 
@@ -46,8 +46,10 @@ export interface ShardLayout {
   readonly grid: readonly number[];
   readonly dtype: DataType;
   readonly itemsize: number;
-  /** One element of the fill value as the chain holds it. */
+  /** One element of the fill value as the chain holds it (none for an object dtype). */
   readonly pattern: Uint8Array;
+  /** The fill value itself: what an object dtype's missing inner chunks hold. */
+  readonly fillValue: FillValue;
   /** The inner chunks' chain (stages that change nothing left out). */
   readonly inner: readonly ChainStage[];
   readonly index: IndexCodecs;
@@ -70,6 +72,11 @@ export class ShardingCodec implements Codec {
   readonly id = "sharding_indexed";
   readonly #layout: ShardLayout;
   readonly #count: number;
+  /** An object dtype's shards: arrays of JS values, one an element. */
+  readonly #values: boolean;
+  /** Items of an element: its bytes, or 1 for an object dtype's values. */
+  readonly #unit: number;
+  /** Items (bytes, or values) of an inner chunk and of a shard. */
   readonly #innerBytes: number;
   readonly #shardBytes: number;
   readonly #zeroFill: boolean;
@@ -85,10 +92,12 @@ export class ShardingCodec implements Codec {
   constructor(layout: ShardLayout, options: ShardingOptions = {}) {
     this.#layout = layout;
     this.#count = layout.grid.reduce((a, b) => a * b, 1);
+    this.#values = layout.dtype.kind === "O";
+    this.#unit = this.#values ? 1 : layout.itemsize;
     const innerElements = layout.innerShape.reduce((a, b) => a * b, 1);
-    this.#innerBytes = innerElements * layout.itemsize;
+    this.#innerBytes = innerElements * this.#unit;
     this.#shardBytes = this.#innerBytes * this.#count;
-    this.#zeroFill = layout.pattern.every((b) => b === 0);
+    this.#zeroFill = !this.#values && layout.pattern.every((b) => b === 0);
     this.#contiguous = layout.innerShape.every((n, d) => d === 0 || n === layout.shardShape[d]);
     const only = layout.inner.length === 1 ? layout.inner[0]!.codec : undefined;
     this.#nested = only?.decodeRegion === undefined ? undefined : only;
@@ -144,11 +153,14 @@ export class ShardingCodec implements Codec {
   encode(data: CodecData, chunk: ChunkContext): Maybe<Uint8Array> {
     const key = chunk.key;
     chunk.signal?.throwIfAborted();
-    if (!(data instanceof Uint8Array) || data.length !== this.#shardBytes) {
+    if (data instanceof Uint8Array === this.#values || data.length !== this.#shardBytes) {
       const got = data instanceof Uint8Array ? `${data.length} bytes` : `an array of ${data.length} values`;
+      const want = this.#values ? `${this.#shardBytes} values` : `${this.#shardBytes} bytes`;
       throw new ShardError(
-        `expected ${this.#shardBytes} bytes to encode (a shard of [${this.#layout.shardShape.join(", ")}]), got ${got}`,
-        { key },
+        `expected ${want} to encode (a shard of [${this.#layout.shardShape.join(", ")}]), got ${got}`,
+        {
+          key,
+        },
       );
     }
     if (key !== undefined) this.forget(key);
@@ -158,8 +170,8 @@ export class ShardingCodec implements Codec {
     let waiting = false;
     for (let i = 0; i < this.#count; i++) {
       const coords = this.#coords(i);
-      const elements = this.#extract(data, coords, i);
-      if (!keepEmpty && isAllPattern(elements, pattern)) {
+      const elements = this.#extract(data as Elements, coords, i);
+      if (!keepEmpty && this.#isFill(elements, pattern)) {
         pieces[i] = undefined;
         continue;
       }
@@ -178,11 +190,23 @@ export class ShardingCodec implements Codec {
   }
 
   /** Inner chunk `coords`' elements: a view of the shard where they lie in one run, else a copy. */
-  #extract(data: Uint8Array, coords: readonly number[], i: number): Uint8Array {
-    if (this.#contiguous) return data.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes);
-    const out = new Uint8Array(this.#innerBytes);
-    copyBox(data, this.#inShard(coords), out, this.#innerPlace, this.#layout.innerShape, this.#layout.itemsize);
+  #extract(data: Elements, coords: readonly number[], i: number): Elements {
+    const from = i * this.#innerBytes;
+    if (this.#contiguous) {
+      const to = from + this.#innerBytes;
+      return data instanceof Uint8Array ? data.subarray(from, to) : data.slice(from, to);
+    }
+    const out: Elements =
+      data instanceof Uint8Array ? new Uint8Array(this.#innerBytes) : new Array<unknown>(this.#innerBytes);
+    copyBox(data, this.#inShard(coords), out, this.#innerPlace, this.#layout.innerShape, this.#unit);
     return out;
+  }
+
+  /** Whether every element of an inner chunk is the fill value (its bytes, or the value itself). */
+  #isFill(elements: Elements, pattern: Uint8Array): boolean {
+    if (elements instanceof Uint8Array) return isAllPattern(elements, pattern);
+    const fill = this.#layout.fillValue;
+    return elements.every((v) => v === fill);
   }
 
   #assemble(pieces: readonly (Uint8Array | undefined)[], key: string | undefined): Maybe<Uint8Array> {
@@ -219,12 +243,18 @@ export class ShardingCodec implements Codec {
 
   // --- decode a whole shard -------------------------------------------------------------------
 
-  decode(data: CodecData, chunk: ChunkContext): Maybe<Uint8Array> {
-    const out = new Uint8Array(this.#shardBytes);
+  decode(data: CodecData, chunk: ChunkContext): Maybe<Elements> {
+    // An object dtype's shard starts as the fill value; one of bytes as zeros (most arrays' fill).
+    const out: Elements = this.#values
+      ? new Array<unknown>(this.#shardBytes).fill(this.#layout.fillValue)
+      : new Uint8Array(this.#shardBytes);
     return andThen(this.#decodeWhole(data, out, true, chunk), () => out);
   }
 
   decodeInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Maybe<number> {
+    if (this.#values) {
+      throw new ShardError("a shard of an object dtype decodes to values, not into bytes", { key: chunk.key });
+    }
     if (out.length < this.#shardBytes) {
       throw new ShardError(`a buffer of ${out.length} bytes cannot hold the shard (${this.#shardBytes} bytes)`, {
         key: chunk.key,
@@ -233,7 +263,7 @@ export class ShardingCodec implements Codec {
     return andThen(this.#decodeWhole(data, out.subarray(0, this.#shardBytes), false, chunk), () => this.#shardBytes);
   }
 
-  #decodeWhole(data: CodecData, out: Uint8Array, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+  #decodeWhole(data: CodecData, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
     const key = chunk.key;
     chunk.signal?.throwIfAborted();
     if (!(data instanceof Uint8Array)) throw new ShardError("a shard is bytes, not an array of values", { key });
@@ -253,24 +283,32 @@ export class ShardingCodec implements Codec {
   }
 
   /** Decodes every inner chunk `index` lists into `out`, and fills the others. */
-  #placeAll(index: ShardIndex, data: Uint8Array, out: Uint8Array, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+  #placeAll(index: ShardIndex, data: Uint8Array, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
     const { entries } = index;
-    const { innerShape, itemsize, pattern } = this.#layout;
+    const { innerShape, pattern } = this.#layout;
+    const unit = this.#unit;
     const waits: Promise<void>[] = [];
     for (let i = 0; i < this.#count; i++) {
       const offset = entries[2 * i]!;
       const coords = this.#coords(i);
       if (offset === -1) {
-        if (!(zeroed && this.#zeroFill)) fillBox(out, this.#inShard(coords), innerShape, pattern);
+        if (out instanceof Uint8Array) {
+          if (!(zeroed && this.#zeroFill)) fillBox(out, this.#inShard(coords), innerShape, pattern);
+        } else if (!zeroed) {
+          fillValues(out, this.#inShard(coords), innerShape, this.#layout.fillValue);
+        }
         continue;
       }
       const stored = data.subarray(offset, offset + entries[2 * i + 1]!);
-      const target = this.#contiguous ? out.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes) : undefined;
+      const target =
+        this.#contiguous && out instanceof Uint8Array
+          ? out.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes)
+          : undefined;
       const decoded = this.#decodeInner(stored, coords, chunk, target);
-      const place = (bytes: Uint8Array): void => {
-        if (bytes === target) return;
-        if (target !== undefined) target.set(bytes);
-        else copyBox(bytes, this.#innerPlace, out, this.#inShard(coords), innerShape, itemsize);
+      const place = (elements: Elements): void => {
+        if (elements === target) return;
+        if (target !== undefined) target.set(elements as Uint8Array);
+        else copyBox(elements, this.#innerPlace, out, this.#inShard(coords), innerShape, unit);
       };
       if (isPromise(decoded)) waits.push(decoded.then(place));
       else place(decoded);
@@ -287,7 +325,7 @@ export class ShardingCodec implements Codec {
     coords: readonly number[],
     chunk: ChunkContext,
     target: Uint8Array | undefined,
-  ): Maybe<Uint8Array> {
+  ): Maybe<Elements> {
     const { inner } = this.#layout;
     const key = chunk.key;
     const innerKey = this.#innerKey(key, coords);
@@ -319,13 +357,14 @@ export class ShardingCodec implements Codec {
     return guarded(
       () =>
         andThen(decodeStages(inner, stored, size, innerKey, chunk.signal), (decoded) => {
-          if (!(decoded instanceof Uint8Array) || decoded.length !== size) {
-            const got = decoded instanceof Uint8Array ? `${decoded.length} bytes` : "values";
-            throw new ShardError(
-              `decoded to ${got}, expected ${size} (${size / this.#layout.itemsize} elements of ${this.#layout.itemsize} bytes)`,
-            );
+          if (decoded instanceof Uint8Array === this.#values || decoded.length !== size) {
+            const got = decoded instanceof Uint8Array ? `${decoded.length} bytes` : `${decoded.length} values`;
+            const want = this.#values
+              ? `${size} values`
+              : `${size} bytes (${size / this.#unit} elements of ${this.#unit} bytes)`;
+            throw new ShardError(`decoded to ${got}, expected ${want}`);
           }
-          return decoded;
+          return decoded as Elements;
         }),
       fail,
     );
@@ -355,6 +394,7 @@ export class ShardingCodec implements Codec {
   ): Promise<Uint8Array | undefined> {
     const key = chunk.key;
     const { shardShape, innerShape, itemsize, pattern } = this.#layout;
+    if (this.#values) throw new ShardError("a shard of an object dtype is not read by regions", { key });
     if (
       region.length !== shardShape.length ||
       region.some(

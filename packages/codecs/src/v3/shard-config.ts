@@ -5,9 +5,9 @@
  * fixed-size chain for the index) and `index_location`. Members left out take zarr-python 3's
  * defaults: `codecs` `[bytes]`, `index_codecs` `[bytes little, crc32c]`, `index_location` `end`.
  */
-import { fillValueBytes, parseDataType, type JsonValue, type NamedConfig } from "@z/meta";
+import { fillValueBytes, parseDataType, type FillValue, type JsonValue, type NamedConfig } from "@z/meta";
 import type { BuiltStage, ChainEnv } from "./chain-types.js";
-import { invalidField, onlyMembers, unsupportedCodec, type CodecPlace } from "./errors.js";
+import { invalidField, onlyMembers, type CodecPlace } from "./errors.js";
 import { encodeIndex, ShardIndex, type IndexCodecs, type IndexLocation } from "./shard-index.js";
 import { ShardingCodec } from "./shard-codec.js";
 import type { StageChunk } from "./types.js";
@@ -18,30 +18,45 @@ const LE_BYTES: JsonValue = { name: "bytes", configuration: { endian: "little" }
 const DEFAULT_CODECS: readonly JsonValue[] = [LE_BYTES];
 const DEFAULT_INDEX_CODECS: readonly JsonValue[] = [LE_BYTES, { name: "crc32c" }];
 
-/** The codecs an index may use: those whose output size the input's size fixes (the spec; TensorStore checks the same). */
-const FIXED_SIZE = new Set(["bytes", "endian", "transpose", "crc32c"]);
+/**
+ * The bytes -> bytes codecs an index may use: checksums of 4 bytes, whose output's size its input's
+ * fixes (the spec refuses compressors there; TensorStore checks the same).
+ */
+const CHECKSUMS = new Set(["crc32c", "crc32", "adler32", "fletcher32", "jenkins_lookup3"]);
 
-/** A list of codecs of the configuration, as `NamedConfig`s (the short-hand bare name included). */
+/**
+ * A list of codecs inside the configuration, each a name or `{name, configuration?, must_understand?}`
+ * (as `zarr.json`'s `codecs`), with the JSON it was given (for `toJSON`).
+ */
 function namedList(place: CodecPlace, configuration: Configuration, member: string, fallback: readonly JsonValue[]) {
   const value = configuration[member] ?? fallback;
-  const expected = 'a list of codecs (each a name or an object with a string "name")';
-  if (!Array.isArray(value) || value.length === 0)
-    throw invalidField(place, `configuration.${member}`, expected, value);
+  if (!Array.isArray(value) || value.length === 0) {
+    throw invalidField(place, `configuration.${member}`, "a non-empty list of codecs", value);
+  }
   const items = value as readonly JsonValue[];
   const named = items.map((item, i): NamedConfig => {
+    const field = `configuration.${member}[${i}]`;
     if (typeof item === "string") return { name: item };
-    const obj = item as { name?: unknown; configuration?: unknown; must_understand?: unknown } | null;
-    const ok =
-      typeof obj === "object" &&
-      obj !== null &&
-      !Array.isArray(obj) &&
-      typeof obj.name === "string" &&
-      (obj.configuration === undefined ||
-        (typeof obj.configuration === "object" && obj.configuration !== null && !Array.isArray(obj.configuration))) &&
-      (obj.must_understand === undefined || typeof obj.must_understand === "boolean");
-    if (!ok)
-      throw invalidField(place, `configuration.${member}[${i}]`, 'a name or an object with a string "name"', item);
-    return item as unknown as NamedConfig;
+    const object = item as { readonly [k: string]: JsonValue } | null;
+    if (typeof object !== "object" || object === null || Array.isArray(object) || typeof object.name !== "string") {
+      throw invalidField(place, field, 'a name or an object with a string "name"', item);
+    }
+    const { name, configuration: inner, must_understand: must } = object;
+    if (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner))) {
+      throw invalidField(place, `${field}.configuration`, "an object", inner);
+    }
+    if (must !== undefined && typeof must !== "boolean") {
+      throw invalidField(place, `${field}.must_understand`, "true or false", must);
+    }
+    const extra = Object.keys(object).find((k) => !["name", "configuration", "must_understand"].includes(k));
+    if (extra !== undefined) {
+      throw invalidField(place, field, `only "name", "configuration" and "must_understand"`, item);
+    }
+    return {
+      name,
+      ...(inner !== undefined && { configuration: inner as Configuration }),
+      ...(must !== undefined && { must_understand: must }),
+    };
   });
   return { named, json: items };
 }
@@ -49,7 +64,7 @@ function namedList(place: CodecPlace, configuration: Configuration, member: stri
 function parseChunkShape(place: CodecPlace, configuration: Configuration, shard: readonly number[]): number[] {
   const value = configuration.chunk_shape;
   const rank = shard.length;
-  const expected = `${rank} positive integer${rank === 1 ? "" : "s"}, each dividing the shard shape [${shard.join(", ")}]`;
+  const expected = `${rank} positive integer${rank === 1 ? "" : "s"}, each dividing the shard's [${shard.join(", ")}]`;
   if (!Array.isArray(value) || value.length !== rank)
     throw invalidField(place, "configuration.chunk_shape", expected, value);
   const shape = value as readonly JsonValue[];
@@ -69,6 +84,20 @@ function parseLocation(place: CodecPlace, configuration: Configuration): IndexLo
   return value;
 }
 
+/**
+ * One element of `fillValue` as the shard's elements hold it; none for an object dtype (its values
+ * are compared themselves); zeros when the fill is not one of the type the shard receives (an
+ * array -> array codec before the shards changed it).
+ */
+function fillPattern(fillValue: FillValue, input: StageChunk): Uint8Array {
+  if (input.dtype.kind === "O") return new Uint8Array(0);
+  try {
+    return fillValueBytes(fillValue, input.dtype);
+  } catch {
+    return new Uint8Array(input.itemsize);
+  }
+}
+
 /** The `sharding_indexed` codec of `configuration`, for shards as `input` describes them. */
 export async function buildSharding(
   place: CodecPlace,
@@ -80,23 +109,10 @@ export async function buildSharding(
     throw invalidField(place, "configuration", 'an object with "chunk_shape"', undefined);
   }
   onlyMembers(place, configuration, ["chunk_shape", "codecs", "index_codecs", "index_location"]);
-  if (input.dtype.kind === "O") {
-    throw unsupportedCodec(place, "shards of variable-length data types (strings, bytes) are not implemented yet");
-  }
   const innerShape = parseChunkShape(place, configuration, input.shape);
   const grid = input.shape.map((n, d) => n / innerShape[d]!);
   const codecs = namedList(place, configuration, "codecs", DEFAULT_CODECS);
   const indexCodecs = namedList(place, configuration, "index_codecs", DEFAULT_INDEX_CODECS);
-  indexCodecs.named.forEach((codec, i) => {
-    if (!FIXED_SIZE.has(codec.name)) {
-      throw invalidField(
-        { ...place, member: `${place.member}.configuration.index_codecs[${i}]`, name: codec.name },
-        "",
-        'a codec of fixed-size output ("bytes", "crc32c", "transpose"): a shard\'s index is read by its size',
-        codec as unknown as JsonValue,
-      );
-    }
-  });
   const location = parseLocation(place, configuration);
 
   const inner = await env.compile(
@@ -116,6 +132,16 @@ export async function buildSharding(
     { dtype: uint64, itemsize: 8, elements: count * 2, shape: [...grid, 2] },
     `${place.member}.configuration.index_codecs`,
   );
+  for (const stage of index.stages) {
+    if (stage.kind === "bytes-bytes" && !CHECKSUMS.has(stage.codec.id)) {
+      throw invalidField(
+        place,
+        "configuration.index_codecs",
+        "codecs of a fixed size (bytes, transpose, a checksum such as crc32c)",
+        indexCodecs.named.map((c) => c.name),
+      );
+    }
+  }
   // The index codecs encode to a fixed size: that of an index of missing inner chunks.
   const probe: IndexCodecs = { stages: index.stages, size: -1, location };
   const size = (await encodeIndex(ShardIndex.empty(count), probe, undefined)).length;
@@ -134,7 +160,8 @@ export async function buildSharding(
       grid,
       dtype: input.dtype,
       itemsize: input.itemsize,
-      pattern: fillValueBytes(env.fillValue, input.dtype),
+      pattern: fillPattern(env.fillValue, input),
+      fillValue: env.fillValue,
       inner: inner.stages,
       index: { stages: index.stages, size, location },
       config,
@@ -147,6 +174,6 @@ export async function buildSharding(
     chunk: input,
     output: input,
     identity: false,
-    innerConfigs: [...inner.registryConfigs, ...index.registryConfigs],
+    registryConfigs: [...inner.registryConfigs, ...index.registryConfigs],
   };
 }

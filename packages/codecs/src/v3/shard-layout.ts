@@ -67,21 +67,40 @@ export function eachRun(
   }
 }
 
-/** Copies the box `box` of `src` (placed as `from`) into `dst` (placed as `to`). */
+/**
+ * What a shard holds: bytes (`unit` bytes an element), or an object dtype's JS values (`unit` 1).
+ */
+export type Elements = Uint8Array | unknown[];
+
+/** Copies the box `box` of `src` (placed as `from`) into `dst` (placed as `to`), `unit` items an element. */
 export function copyBox(
-  src: Uint8Array,
+  src: Elements,
   from: BoxPlace,
-  dst: Uint8Array,
+  dst: Elements,
   to: BoxPlace,
   box: readonly number[],
-  itemsize: number,
+  unit: number,
 ): void {
-  eachRun(box, itemsize, from, to, (a, b, run) => {
-    if (run <= 32) {
-      for (let i = 0; i < run; i++) dst[b + i] = src[a + i]!;
-    } else {
-      dst.set(src.subarray(a, a + run), b);
-    }
+  if (src instanceof Uint8Array && dst instanceof Uint8Array) {
+    eachRun(box, unit, from, to, (a, b, run) => {
+      if (run <= 32) {
+        for (let i = 0; i < run; i++) dst[b + i] = src[a + i]!;
+      } else {
+        dst.set(src.subarray(a, a + run), b);
+      }
+    });
+    return;
+  }
+  eachRun(box, unit, from, to, (a, b, run) => {
+    for (let i = 0; i < run; i++) dst[b + i] = src[a + i];
+  });
+}
+
+/** Writes `value` over the box `box` of the values `dst` (placed as `to`). */
+export function fillValues(dst: unknown[], to: BoxPlace, box: readonly number[], value: unknown): void {
+  const here: BoxPlace = { shape: box, start: box.map(() => 0) };
+  eachRun(box, 1, here, to, (_, b, run) => {
+    dst.fill(value, b, b + run);
   });
 }
 

@@ -44,7 +44,7 @@ export function parseTransposeOrder(
 export const isIdentity = (order: readonly number[]): boolean => order.every((axis, i) => axis === i);
 
 /**
- * The `transpose` codec (array -> array) for chunks as `chunk` describes them: encoding permutes
+ * The `transpose` codec (array → array) for chunks as `chunk` describes them: encoding permutes
  * the axes by `order` (C-order element bytes, or JS values for object dtypes), decoding by its
  * inverse.
  */

@@ -2,8 +2,8 @@ import type { CodecConfig } from "@z/meta";
 import type { ChunkContext, Codec } from "../codec.js";
 
 /**
- * The three kinds of Zarr v3 codec: `array -> array` (transpose, numcodecs filters), `array -> bytes`
- * (the one serializer of a chain: `bytes`, `vlen-utf8`, ...) and `bytes -> bytes` (compressors,
+ * The three kinds of Zarr v3 codec: `array → array` (transpose, numcodecs filters), `array → bytes`
+ * (the one serializer of a chain: `bytes`, `vlen-utf8`, ...) and `bytes → bytes` (compressors,
  * checksums).
  */
 export type CodecKindV3 = "array-array" | "array-bytes" | "bytes-bytes";
@@ -11,19 +11,20 @@ export type CodecKindV3 = "array-array" | "array-bytes" | "bytes-bytes";
 /**
  * What a codec registered by its v2 id says about itself for Zarr v3 (`defineCodec({ v3 })`, or a
  * `CodecFactory`'s `v3`): the kind it is when an array's `codecs` name it by its id (bare, or as
- * `numcodecs.<id>`). Without it, a codec this package does not know is taken as `bytes -> bytes`.
+ * `numcodecs.<id>`). Without it, a codec this package does not know is taken as `bytes → bytes`.
  */
 export interface CodecV3Declaration {
+  /** `array-array` for a filter, `array-bytes` for an object codec; `bytes-bytes` when left out. */
   readonly kind?: CodecKindV3;
 }
 
 /**
  * What a stage is told about the chunk it encodes: the representation it receives when encoding.
- * For `array -> array` and `array -> bytes` stages, the array it receives (its dtype, which earlier
- * stages may have changed, and its shape, permuted by transposes before it). For `bytes -> bytes`
- * stages, the array the chain's `array -> bytes` codec received, as z tells a v2 compressor about
+ * For `array → array` and `array → bytes` stages, the array it receives (its dtype, which earlier
+ * stages may have changed, and its shape, permuted by transposes before it). For `bytes → bytes`
+ * stages, the array the chain's `array → bytes` codec received, as z tells a v2 compressor about
  * its array: `elements * itemsize` is then the size of what that codec wrote when it writes fixed-size
- * elements, and a stage after another `bytes -> bytes` stage receives that stage's output, whose
+ * elements, and a stage after another `bytes → bytes` stage receives that stage's output, whose
  * size the engine bounds (`ChunkContext.maxDecodedSize`).
  */
 export type StageChunk = Omit<ChunkContext, "key" | "signal" | "maxDecodedSize"> & {
@@ -34,6 +35,7 @@ export type StageChunk = Omit<ChunkContext, "key" | "signal" | "maxDecodedSize">
 export interface ChainStage {
   /** Encodes this stage's input to its output; decodes the reverse. */
   readonly codec: Codec;
+  /** What it takes and gives: `array-array`, `array-bytes` (the chain's one serializer) or `bytes-bytes`. */
   readonly kind: CodecKindV3;
   /** The chunk as this stage receives it when encoding (see `StageChunk`). */
   readonly chunk: StageChunk;

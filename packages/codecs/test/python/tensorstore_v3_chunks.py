@@ -204,6 +204,49 @@ CASES.update(
 )
 
 
+def sharding(chunk_shape, codecs, index_codecs=None, index_location=None):
+    configuration = {"chunk_shape": list(chunk_shape), "codecs": codecs}
+    configuration["index_codecs"] = index_codecs if index_codecs is not None else [le(), CRC32C]
+    if index_location is not None:
+        configuration["index_location"] = index_location
+    return {"name": "sharding_indexed", "configuration": configuration}
+
+
+CASES.update(
+    {
+        # Inner chunks of fill value are not stored ("holes": the first inner chunk of each shard is 0).
+        "sharding-end-gzip-holes-float32": {
+            "shape": [8, 8], "data_type": "float32", "chunk_grid": grid(8, 8),
+            "codecs": [sharding([4, 4], [le(), gzip(1)])],
+        },
+        "sharding-start-nested-big-int64": {
+            "shape": [16], "data_type": "int64", "chunk_grid": grid(16),
+            "codecs": [sharding([8], [sharding([2], [le("big")], [le()])], [le(), CRC32C], "start")],
+        },
+        "sharding-inner-transpose-crc32c-big-index-uint16": {
+            "shape": [4, 6, 4], "data_type": "uint16", "chunk_grid": grid(4, 6, 4),
+            "codecs": [sharding([2, 3, 2], [transpose(2, 0, 1), le("big"), CRC32C], [le("big")])],
+        },
+        "sharding-after-transpose-int32": {
+            "shape": [4, 8], "data_type": "int32", "chunk_grid": grid(4, 8),
+            "codecs": [transpose(1, 0), sharding([4, 2], [le()], [le(), CRC32C])],
+        },
+        "sharding-edges-holes-int16": {
+            "shape": [10, 6], "data_type": "int16", "fill_value": -1, "chunk_grid": grid(8, 4),
+            "codecs": [sharding([4, 2], [le("big")], [le()], "end")],
+        },
+        "sharding-blosc-zstd-int32": {
+            "shape": [64], "data_type": "int32", "chunk_grid": grid(32),
+            "codecs": [sharding([16], [le(), blosc("lz4", 5, "shuffle", 4), zstd(3)], [le(), CRC32C])],
+        },
+        "sharding-complex64-big-transposed-index": {
+            "shape": [4, 4], "data_type": "complex64", "chunk_grid": grid(4, 4),
+            "codecs": [sharding([2, 2], [le("big")], [transpose(2, 0, 1), le(), CRC32C])],
+        },
+    }
+)
+
+
 def values(dtype, n, salt=0):
     """n values of a numpy dtype, varied (negative, large, NaN, infinities, -0.0) but never all fill."""
     i = np.arange(n, dtype=np.uint64) + np.uint64(salt)
@@ -302,12 +345,23 @@ def assemble(arrays):
     return out
 
 
-def case_values(case, store, salt):
+def case_values(case, store, salt, fill):
     n = int(np.prod(store.shape))
     dtype = store.dtype.numpy_dtype
     if case.startswith(("blosc", "zstd", "gzip", "chain")) and dtype.kind in "iuf":
-        return smooth(dtype, n).reshape(store.shape)
-    return values(dtype, n, salt).reshape(store.shape)
+        out = smooth(dtype, n).reshape(store.shape)
+    else:
+        out = values(dtype, n, salt).reshape(store.shape)
+    if "holes" in case:
+        # The first inner chunk of every shard is the fill value, so TensorStore leaves it out.
+        config = [c for c in json.loads(json.dumps(CASES[case]["codecs"])) if c["name"] == "sharding_indexed"][0]
+        inner = config["configuration"]["chunk_shape"]
+        shard = CASES[case]["chunk_grid"]["configuration"]["chunk_shape"]
+        grid_shape = [-(-n // s) for n, s in zip(store.shape, shard)]
+        for coords in np.ndindex(*grid_shape):
+            region = tuple(slice(c * s, c * s + i) for c, s, i in zip(coords, shard, inner))
+            out[region] = fill
+    return out
 
 
 def chunk_keys(root):
@@ -342,7 +396,8 @@ def generate(out_file):
             arrays = {}
             with ts.Transaction() as txn:
                 for salt, (name, store) in enumerate(stores.items()):
-                    arrays[name] = np.asarray(case_values(case, store, salt)).astype(store.dtype.numpy_dtype)
+                    fill = np.asarray(store.fill_value)
+                    arrays[name] = np.asarray(case_values(case, store, salt, fill)).astype(store.dtype.numpy_dtype)
                     store.with_transaction(txn)[...] = arrays[name]
             array = assemble(arrays)
             fills = {name: np.asarray(store.fill_value) for name, store in stores.items()}
