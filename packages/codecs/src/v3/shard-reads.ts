@@ -11,8 +11,8 @@ export interface SpanGroup<T extends ByteSpan> extends ByteSpan {
 
 /**
  * Groups `spans` into requests, in order of offset: a span joins the group before it when it
- * starts at most `maxGap` bytes after the group ends (overlapping spans always do) and the group
- * stays within `maxBytes` (zarr-python 3's coalescing of a shard's inner chunk reads; zarrita's
+ * starts at most `maxGap` bytes after the group ends and the group stays within `maxBytes` (a span
+ * within the group's bytes always does) (zarr-python 3's coalescing of a shard's inner chunk reads; zarrita's
  * `withRangeCoalescing` does the same with a gap of 32 KiB and no cap).
  */
 export function coalesce<T extends ByteSpan>(spans: readonly T[], maxGap: number, maxBytes: number): SpanGroup<T>[] {
@@ -23,7 +23,8 @@ export function coalesce<T extends ByteSpan>(spans: readonly T[], maxGap: number
   let end = 0;
   for (const span of sorted) {
     const spanEnd = span.offset + span.length;
-    if (members.length > 0 && span.offset - end <= maxGap && Math.max(end, spanEnd) - start <= maxBytes) {
+    const joins = spanEnd <= end || (span.offset - end <= maxGap && spanEnd - start <= maxBytes);
+    if (members.length > 0 && joins) {
       members.push(span);
       end = Math.max(end, spanEnd);
       continue;
