@@ -66,7 +66,9 @@ export type StoredPartReader = (part: StoredPart) => Promise<Uint8Array | undefi
 
 /** One dimension of a region of a chunk for `Codec.decodeRegion`: elements `start` to `stop` (exclusive). */
 export interface RegionBounds {
+  /** The first element's index in the dimension. */
   readonly start: number;
+  /** One past the last element's index. */
   readonly stop: number;
 }
 
@@ -123,7 +125,7 @@ export interface Codec {
    * shape) of the stored chunk that `read` reads, reading only what it needs of it: the region's
    * bytes in C order, exactly those `decode` gives there, in a buffer the caller owns. Resolves to
    * `undefined` when `read` finds no stored chunk. Throws as `decode` would (typed errors naming
-   * `chunk.key`) for corrupt input in the parts it reads. Only for array -> bytes codecs of
+   * `chunk.key`) for corrupt input in the parts it reads. Only for array → bytes codecs of
    * fixed-size elements, given `chunk` as `decode` is.
    */
   decodeRegion?(

@@ -24,4 +24,6 @@ export {
   type ShardingOptions,
 } from "./v3/shard-options.js";
 export { ShardError } from "./v3/shard-errors.js";
+// What `ShardError` extends (the same class as `@z/codecs`' own).
+export { CodecError } from "./errors.js";
 export { codecsV3FromV2 } from "./v3/from-v2.js";

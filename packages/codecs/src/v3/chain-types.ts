@@ -5,7 +5,7 @@ import type { ChainStage, CodecChainV3, StageChunk } from "./types.js";
 
 /** One codec of a chain, built for the chunk it receives. */
 export interface BuiltStage extends ChainStage {
-  /** What the next stage receives (for bytes -> bytes stages, the chunk they were given). */
+  /** What the next stage receives (for bytes → bytes stages, the chunk they were given). */
   readonly output: StageChunk;
   /** Whether it leaves z's in-memory bytes as they are (a chain leaves it out). */
   readonly identity: boolean;

@@ -1,5 +1,5 @@
 /*
- * The `sharding_indexed` codec (array -> bytes): a shard's elements as inner chunks, each encoded
+ * The `sharding_indexed` codec (array → bytes): a shard's elements as inner chunks, each encoded
  * with the inner codecs, one after another in C order of the inner chunk grid (as TensorStore
  * writes them; zarr-python 3 writes Morton order, which readers cannot tell), then the index (or
  * the index first, `index_location: "start"`). Inner chunks equal to the fill value everywhere are

@@ -19,7 +19,7 @@ const DEFAULT_CODECS: readonly JsonValue[] = [LE_BYTES];
 const DEFAULT_INDEX_CODECS: readonly JsonValue[] = [LE_BYTES, { name: "crc32c" }];
 
 /**
- * The bytes -> bytes codecs an index may use: checksums of 4 bytes, whose output's size its input's
+ * The bytes → bytes codecs an index may use: checksums of 4 bytes, whose output's size its input's
  * fixes (the spec refuses compressors there; TensorStore checks the same).
  */
 const CHECKSUMS = new Set(["crc32c", "crc32", "adler32", "fletcher32", "jenkins_lookup3"]);
@@ -87,7 +87,7 @@ function parseLocation(place: CodecPlace, configuration: Configuration): IndexLo
 /**
  * One element of `fillValue` as the shard's elements hold it; none for an object dtype (its values
  * are compared themselves); zeros when the fill is not one of the type the shard receives (an
- * array -> array codec before the shards changed it).
+ * array → array codec before the shards changed it).
  */
 function fillPattern(fillValue: FillValue, input: StageChunk): Uint8Array {
   if (input.dtype.kind === "O") return new Uint8Array(0);

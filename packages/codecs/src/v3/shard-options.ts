@@ -21,6 +21,9 @@ export interface ShardingOptions {
   readonly coalesceMaxBytes?: number;
 }
 
+/** The default `ShardingOptions.indexCacheBytes`: 8 MiB of decoded shard indexes per codec. */
 export const SHARD_INDEX_CACHE_BYTES = 8 << 20;
+/** The default `ShardingOptions.coalesceGapBytes`: 1 MiB, zarr-python 3's. */
 export const SHARD_COALESCE_GAP_BYTES = 1 << 20;
+/** The default `ShardingOptions.coalesceMaxBytes`: 16 MiB, zarr-python 3's. */
 export const SHARD_COALESCE_MAX_BYTES = 16 << 20;
