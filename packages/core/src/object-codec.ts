@@ -64,6 +64,9 @@ export class ObjectChunkCodec {
   async check(values: readonly unknown[], key: string, signal?: AbortSignal): Promise<void> {
     const first = this.codecs[this.objectStage];
     if (first === undefined || values.length === 0) return;
+    // A shard encodes shards only, its object codec is inside: a value it cannot encode fails the
+    // shard's encode instead (a ShardError naming the shard and the inner chunk).
+    if (first.id === "sharding_indexed") return;
     await run(first, "encode", values, {
       ...this.stages[this.objectStage]!,
       elements: values.length,

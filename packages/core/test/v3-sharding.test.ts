@@ -108,6 +108,28 @@ describe("a sharded array holds what an unsharded one holds", () => {
   });
 });
 
+describe("strings in shards", () => {
+  it("read and written whole shards at a time; a value the inner codec refuses names the shard and inner chunk", async () => {
+    const store = new MemoryStore();
+    const a = await create({
+      store,
+      zarrFormat: 3,
+      shape: [10],
+      chunks: [2],
+      shards: [4],
+      dtype: "string",
+      fillValue: "",
+    });
+    await a.set([slice(0, 7)], { data: ["a", "", "", "", "é", "x", "yz"], shape: [7] });
+    const b = await openArray(store, { mode: "r" });
+    expect((await b.get()).data).toEqual(["a", "", "", "", "é", "x", "yz", "", "", ""]);
+    expect((await b.get([slice(4, 6)])).data).toEqual(["é", "x"]);
+    await expect(a.set([slice(8, 9)], { data: [3], shape: [1] })).rejects.toThrow(
+      "shard c/2, inner chunk [0]: codec vlen-utf8 failed to encode in chunk c/2: item 0: expected a string, found 3",
+    );
+  });
+});
+
 describe("reads by ranges: the index once, then the inner chunks touched, neighbours merged", () => {
   // 256 KiB inner chunks (64 x 512 float64, stored as they are), 2 x 8 of them a shard, 4 shards:
   // an inner chunk's neighbour in its row is stored right after it (one request reads both), the
