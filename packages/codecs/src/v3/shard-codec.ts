@@ -463,7 +463,21 @@ export class ShardingCodec implements Codec {
       if (beyond > 0) index.checkedEnd = Math.max(index.checkedEnd, groupEnd);
       for (const t of group.members) {
         const from = t.offset - group.offset;
-        const decoded = await this.#decodeInner(bytes.subarray(from, from + t.length), t.coords, chunk, undefined);
+        const stored = bytes.subarray(from, from + t.length);
+        const part = await this.#decodePart(stored, t, chunk);
+        if (part !== undefined) {
+          copyBox(
+            part.bytes,
+            { shape: innerShape, start: t.inInner },
+            out,
+            placeInRegion(t.inRegion),
+            t.extent,
+            itemsize,
+            part.start,
+          );
+          continue;
+        }
+        const decoded = await this.#decodeInner(stored, t.coords, chunk, undefined);
         copyBox(decoded, { shape: innerShape, start: t.inInner }, out, placeInRegion(t.inRegion), t.extent, itemsize);
       }
     });
@@ -497,6 +511,54 @@ export class ShardingCodec implements Codec {
     });
     await Promise.all([...reads, ...parts]);
     return out;
+  }
+
+  /**
+   * The decoded bytes of inner chunk `t` from the first element of its part of the region to the
+   * last (C order), when its chain is one codec decoding byte ranges (blosc decodes only the blocks
+   * they lie in) and they are at most half of it; `undefined` to decode it whole. `stored` is the
+   * inner chunk's stored bytes, already read: no request more.
+   */
+  async #decodePart(
+    stored: Uint8Array,
+    t: Touched,
+    chunk: ChunkContext,
+  ): Promise<{ readonly bytes: Uint8Array; readonly start: number } | undefined> {
+    const { inner, innerShape, itemsize } = this.#layout;
+    const only = inner.length === 1 ? inner[0]! : undefined;
+    if (only?.codec.decodeRange === undefined) return undefined;
+    let first = 0;
+    let last = 0;
+    for (let d = 0; d < innerShape.length; d++) {
+      first = first * innerShape[d]! + t.inInner[d]!;
+      last = last * innerShape[d]! + t.inInner[d]! + t.extent[d]! - 1;
+    }
+    const start = first * itemsize;
+    const end = (last + 1) * itemsize;
+    if (end - start > this.#innerBytes / 2) return undefined;
+    const { dtype, elements, shape } = only.chunk;
+    const key = chunk.key;
+    const context: ChunkContext = {
+      dtype,
+      itemsize: only.chunk.itemsize,
+      elements,
+      shape,
+      maxDecodedSize: this.#innerBytes,
+      key,
+      signal: chunk.signal,
+    };
+    const inMemory = async (offset: number, length: number) => stored.subarray(offset, offset + length);
+    let decoded: Awaited<ReturnType<NonNullable<Codec["decodeRange"]>>>;
+    try {
+      decoded = await only.codec.decodeRange(inMemory, start, end, context);
+    } catch (error) {
+      throw innerChunkError(error, key, t.coords);
+    }
+    if (decoded === undefined || decoded.decodedSize !== this.#innerBytes || decoded.bytes.length !== end - start) {
+      const size = decoded?.decodedSize ?? 0;
+      throw new ShardError(`decoded to ${size} bytes, expected ${this.#innerBytes}`, { key, innerChunk: [t.coords] });
+    }
+    return { bytes: decoded.bytes, start };
   }
 
   /**

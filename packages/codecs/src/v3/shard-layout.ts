@@ -72,7 +72,11 @@ export function eachRun(
  */
 export type Elements = Uint8Array | unknown[];
 
-/** Copies the box `box` of `src` (placed as `from`) into `dst` (placed as `to`), `unit` items an element. */
+/**
+ * Copies the box `box` of `src` (placed as `from`) into `dst` (placed as `to`), `unit` items an
+ * element. `srcBase` is where `src` starts in the buffer `from` places the box in (a decoded span
+ * of an inner chunk starts part way into it).
+ */
 export function copyBox(
   src: Elements,
   from: BoxPlace,
@@ -80,13 +84,15 @@ export function copyBox(
   to: BoxPlace,
   box: readonly number[],
   unit: number,
+  srcBase = 0,
 ): void {
   if (src instanceof Uint8Array && dst instanceof Uint8Array) {
     eachRun(box, unit, from, to, (a, b, run) => {
+      const at = a - srcBase;
       if (run <= 32) {
-        for (let i = 0; i < run; i++) dst[b + i] = src[a + i]!;
+        for (let i = 0; i < run; i++) dst[b + i] = src[at + i]!;
       } else {
-        dst.set(src.subarray(a, a + run), b);
+        dst.set(src.subarray(at, at + run), b);
       }
     });
     return;
