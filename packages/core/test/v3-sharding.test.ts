@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { create, MemoryStore, MissingChunkError, openArray, slice, ZarrArray, type Slice } from "@z/core";
 import { WorkerPool } from "@z/core/node";
 import { ShardError } from "@z/codecs/v3";
-import type { ByteRange, WritableStore } from "@z/meta";
+import type { ByteRange, NamedConfig, WritableStore } from "@z/meta";
 
 const pool = new WorkerPool({ size: 1, minBytes: 0 });
 afterAll(() => pool.close());
@@ -98,7 +98,7 @@ describe("a sharded array holds what an unsharded one holds", () => {
   });
 
   it("blosc inner chunks of many blocks: windows decode only the blocks they need, as whole reads give", async () => {
-    const codecs = [
+    const codecs: NamedConfig[] = [
       { name: "bytes", configuration: { endian: "little" } },
       { name: "blosc", configuration: { cname: "lz4", clevel: 5, shuffle: "shuffle", typesize: 8, blocksize: 512 } },
     ];
