@@ -16,7 +16,7 @@ import {
   type JsonValue,
   type NamedConfig,
 } from "@z/meta";
-import { normalizeChunks, normalizeFillValue } from "@z/meta";
+import { normalizeChunks, normalizeFillValue } from "@z/meta/create";
 import {
   arrayMetadataV3ToJson,
   dataTypeToV3,
