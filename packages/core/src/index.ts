@@ -48,6 +48,14 @@ export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
 export {
+  migrateToV3,
+  removeMetadata,
+  arrayMetadataV3FromV2,
+  type MigratedDocument,
+  type MigrateToV3Options,
+  type RemoveMetadataOptions,
+} from "./migrate-v3-lazy.js";
+export {
   copy,
   copyAll,
   copyStore,
