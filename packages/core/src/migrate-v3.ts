@@ -11,8 +11,6 @@
  */
 import type { CodecRegistry } from "@z/codecs/registry";
 import {
-  arrayMetadataV3ToJson,
-  dataTypeToV3,
   isListable,
   isWritable,
   joinPath,
@@ -20,12 +18,8 @@ import {
   normalizeFillValue,
   normalizeStoragePath,
   parseArrayMetadata,
-  parseArrayMetadataV3,
   parseAttributes,
-  parseDataTypeV3,
   parseGroupMetadata,
-  serializeArrayMetadataV3,
-  serializeGroupMetadataV3,
   type ArrayMetadata,
   type ArrayMetadataV3,
   type DataType,
@@ -37,6 +31,14 @@ import {
   type Store,
   type WritableStore,
 } from "@z/meta";
+import {
+  arrayMetadataV3ToJson,
+  dataTypeToV3,
+  parseArrayMetadataV3,
+  parseDataTypeV3,
+  serializeArrayMetadataV3,
+  serializeGroupMetadataV3,
+} from "@z/meta/v3";
 import { defaultCodecRegistry } from "./codec-registry.js";
 import { ArgumentError, MigrationError, ReadOnlyError } from "./errors.js";
 import { ARRAY_META, ATTRS, GROUP_META, ZARR_JSON, arrayMetaKey, attrsKey, groupMetaKey, zarrJsonKey } from "./keys.js";
@@ -77,6 +79,8 @@ export interface MigrateToV3Options {
   readonly force?: boolean;
   /** The codecs that complete the v2 configs (numcodecs' `get_config()`); default `defaultCodecRegistry()`. */
   readonly registry?: CodecRegistry;
+  /** Called once every document is made, before the first is written (a progress bar's total). */
+  readonly onPlanned?: (documents: readonly MigratedDocument[]) => void;
   /** Called for each document, in the order they are written, as each is written (or would be). */
   readonly onDocument?: (document: MigratedDocument) => void;
   /** Called for each `zarr.json` `overwrite` removes (or would remove). */
@@ -134,6 +138,7 @@ export async function migrateToV3(store: Store, options: MigrateToV3Options = {}
         );
     }
   }
+  options.onPlanned?.(placed);
   const encoder = new TextEncoder();
   for (const d of placed) {
     signal?.throwIfAborted();
