@@ -280,7 +280,12 @@ async function throughConsolidated(store: Store, path: string): Promise<Store> {
   const has = async (key: string): Promise<boolean> => (await store.get(key)) !== undefined;
   if (!isListable(store))
     return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
-  if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta"))))
+  if (
+    (await has(`${prefix}zarr.json`)) ||
+    (await has(`${prefix}.zarray`)) ||
+    (await has(`${prefix}.zgroup`)) ||
+    (path === "" && (await has("meta")))
+  )
     return store;
   return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
 }

@@ -11,7 +11,8 @@ export const consolidate: Command = {
   usage: "zarr consolidate STORE [--path P]",
   details: `Gathers every .zarray, .zgroup and .zattrs into one .zmetadata document, byte for byte as
 zarr-python 2.13 writes it, so readers need one request for all metadata. Run it again after
-metadata changes: \`zarr validate\` reports a stale .zmetadata.
+metadata changes: \`zarr validate\` reports a stale .zmetadata. A migrated hierarchy (zarr.json
+beside the v2 documents) gets its v2 documents consolidated; a Zarr v3-only one is refused.
   --path P    consolidate only the hierarchy below P (written to P/.zmetadata)`,
   flags: { path: "string" },
   async run(args, io) {
@@ -23,6 +24,11 @@ metadata changes: \`zarr validate\` reports a stale .zmetadata.
         throw new CommandError(`${location} holds a Zarr v1 array, which has no v2 metadata to consolidate`, {
           key: node.metaKey,
         });
+      if (node.zarrFormat === 3 && !node.v2Too)
+        throw new CommandError(
+          `${node.metaKey} is Zarr v3, whose consolidated metadata lives inline in the group's zarr.json; this build writes v2's .zmetadata only`,
+          { key: node.metaKey },
+        );
       await consolidateMetadata(store, { path });
       const documents = (await store.list(keyPrefix(path))).filter((k) =>
         /(^|\/)\.z(array|group|attrs)$/.test(k),

@@ -7,10 +7,11 @@ import {
   type Store,
   type WritableStore,
 } from "@z/meta";
+import { serializeGroupMetadataV3 } from "@z/meta/v3";
 import { DirectoryStore, removeTemporaryFile } from "@z/store-fs";
 import type { Command } from "../command.js";
 import { CommandError, integerFlag, positionals, stringFlag, UsageError } from "../command.js";
-import { arrayKey, groupKey, readNode, requireNode } from "../hierarchy.js";
+import { arrayKey, groupKey, readNode, requireNode, zarrJsonKey } from "../hierarchy.js";
 import { copyKeys, keysBelow, type KeyCopyReport } from "../key-copy.js";
 import { progressBar } from "../progress.js";
 import { describeLocation, listsChunks, withStore } from "../store-arg.js";
@@ -21,10 +22,10 @@ export const copy: Command = {
   summary: "copy an array or group, key by key, from one store to another",
   usage: "zarr copy SRC DST [--path P] [--dest-path Q] [--overwrite | --resume [--verify]] [--concurrency N]",
   details: `Copies every key of the node (metadata, attributes, chunks and everything below it) byte for
-byte, so nothing is decoded: codecs this build lacks are no obstacle. Groups above the node are
-created in DST.
-Chunks are written first and the metadata documents last, the node's own (.zarray, .zgroup) the
-very last, so a copy that is stopped part way (killed, Ctrl-C, a lost connection) leaves no array
+byte, so nothing is decoded: codecs this build lacks are no obstacle. Either format is copied as it
+is. Groups above the node are created in DST, of the node's format.
+Chunks are written first and the metadata documents last, the node's own (.zarray, .zgroup,
+zarr.json) the very last, so a copy that is stopped part way (killed, Ctrl-C, a lost connection) leaves no array
 or group in DST, rather than one whose missing chunks read as the fill value. Run the same copy
 again with --resume to finish it.
   --path P        the node in SRC (default: the whole store)
@@ -72,7 +73,7 @@ again with --resume to finish it.
             throw new UsageError("source and destination overlap in the same store");
           }
         }
-        await requireNode(src.store, src.path);
+        const source = await requireNode(src.store, src.path);
         const store = dst.store;
         const where = destPath === "" ? "the root" : JSON.stringify(destPath);
         if (!resume) {
@@ -88,7 +89,7 @@ again with --resume to finish it.
             );
           if (node !== undefined || left > 0) await removeSubtree(store, destPath);
         }
-        await requireParentGroups(store, destPath);
+        await requireParentGroups(store, destPath, source.zarrFormat === 3 ? 3 : 2);
         const leftovers = dst.location.kind === "directory" ? await temporaryFiles(dst.location, destPath) : [];
         for (const { file } of leftovers) await removeTemporaryFile(file.path);
 
@@ -127,8 +128,11 @@ async function removeSubtree(store: WritableStore, path: string): Promise<void> 
   for (const key of await store.list(keyPrefix(path))) await store.delete(key);
 }
 
-/** Every ancestor of `path` must be a group: missing ones are created, arrays in the way are an error. */
-async function requireParentGroups(store: Store & WritableStore, path: string): Promise<void> {
+/**
+ * Every ancestor of `path` must be a group: missing ones are created, of the copied node's format
+ * (a v3 node is a member only of v3 groups), arrays in the way are an error.
+ */
+async function requireParentGroups(store: Store & WritableStore, path: string, format: 2 | 3): Promise<void> {
   if (path === "") return;
   const segments = path.split("/");
   for (let i = 0; i < segments.length; i++) {
@@ -139,6 +143,11 @@ async function requireParentGroups(store: Store & WritableStore, path: string): 
         `cannot copy to ${JSON.stringify(path)}: ${parent === "" ? "the root" : JSON.stringify(parent)} is an array`,
         { key: arrayKey(parent) },
       );
-    if (node === undefined) await store.set(groupKey(parent), encodeGroupMetadata());
+    if (node === undefined && format === 3)
+      await store.set(
+        zarrJsonKey(parent),
+        new TextEncoder().encode(serializeGroupMetadataV3({ zarrFormat: 3, nodeType: "group", attributes: {} })),
+      );
+    else if (node === undefined) await store.set(groupKey(parent), encodeGroupMetadata());
   }
 }
