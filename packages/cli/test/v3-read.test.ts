@@ -5,12 +5,13 @@
  */
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readNpy } from "../src/npy/index.js";
 import { requireTool, tensorstorePython } from "../../../scripts/test-child/tools.js";
+import { openSession } from "../../../scripts/test-server/client.js";
 import { FIXTURES, run, tempDir } from "./helpers.js";
 
 const STORE_V3 = join(FIXTURES, "store-v3");
@@ -234,5 +235,45 @@ a = ts.open({"driver": "zarr3", "kvstore": {"driver": "file", "path": sys.argv[1
 print(json.dumps(a.read().result().ravel().tolist()))`;
     const values = JSON.parse(execFileSync(tensorstorePython!, ["-c", script, store], { encoding: "utf8" }));
     expect(values).toEqual(expected["grp/a"]!.values);
+  });
+});
+
+describe("a v3 hierarchy consolidated by zarr consolidate, over plain HTTP", () => {
+  it("is walked through the root zarr.json's consolidated_metadata, as zarr-python 3 writes it", async () => {
+    const local = await copyOfStore();
+    await rm(join(local, "sharded"), { recursive: true });
+    expect(await run(["consolidate", local])).toMatchObject({
+      code: 0,
+      err: "wrote the metadata of 6 nodes inline into zarr.json (consolidated_metadata)\n",
+    });
+    const root = JSON.parse(await readFile(join(local, "zarr.json"), "utf8"));
+    expect(root.consolidated_metadata).toMatchObject({ kind: "inline", must_understand: false });
+    expect(Object.keys(root.consolidated_metadata.metadata).sort()).toEqual([
+      "b",
+      "c",
+      "grp",
+      "grp/a",
+      "grp/sub",
+      "z0",
+    ]);
+    expect((await run(["validate", local])).code).toBe(0);
+    const values: Record<string, string> = {};
+    for (const entry of await readdir(local, { recursive: true, withFileTypes: true }))
+      if (entry.isFile()) {
+        const file = join(entry.parentPath, entry.name);
+        values[`/${relative(local, file)}`] = (await readFile(file)).toString("base64");
+      }
+    const session = await openSession({ values });
+    try {
+      expect(await run(["tree", session.url])).toEqual(await run(["tree", local]));
+      expect(await run(["get", session.url, "--path", "grp/a", "--json"])).toEqual(
+        await run(["get", local, "--path", "grp/a", "--json"]),
+      );
+      // every node from the one document: no member's zarr.json is asked for
+      const asked = (await session.log()).requests.map((r) => r.path);
+      expect(asked.filter((p) => p.endsWith("zarr.json") && p !== "/zarr.json")).toEqual([]);
+    } finally {
+      await session.end();
+    }
   });
 });
