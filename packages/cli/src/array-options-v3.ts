@@ -81,7 +81,7 @@ const isObject = (v: JsonValue | undefined): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
 
 /** `--codecs`: a list of codecs as `zarr.json` holds them (a bare name is `{"name": ...}`). */
-function codecsFlag(args: ParsedArgs): NamedConfig[] | undefined {
+export function codecsFlag(args: ParsedArgs): NamedConfig[] | undefined {
   const value = jsonFlag(args, "codecs");
   if (value === undefined) return undefined;
   if (!Array.isArray(value)) throw new UsageError('--codecs must be a JSON list of codecs, e.g. [{"name": "bytes"}]');

@@ -247,3 +247,97 @@ print(json.dumps(list(a.domain.labels)))`;
     expect(JSON.parse(execFileSync(tensorstorePython!, ["-c", script, dir], { encoding: "utf8" }))).toEqual(["y", "x"]);
   });
 });
+
+describe("zarr copy --zarr-format 3: a v2 hierarchy rewritten as v3 in a new layout", () => {
+  const V2 = join(FIXTURES, "store");
+
+  it("keeps every array's values, type, fill value and attributes, in the chunks and codecs asked for", async () => {
+    const dest = join(await tempDir(), "rewritten.zarr");
+    expect(await run(["copy", V2, dest, "--zarr-format", "3"])).toMatchObject({
+      code: 0,
+      err: `rewrote 12 arrays and 3 groups as Zarr v3 into ${dest}\n`,
+    });
+    for (const path of ["grp/a", "c", "nested", "s", "t", "u", "z0", "cx", "bo"]) {
+      const before = JSON.parse((await run(["get", V2, "--path", path, "--json"])).out);
+      expect(JSON.parse((await run(["get", dest, "--path", path, "--json"])).out), path).toEqual(before);
+    }
+    expect(await zarrJson(dest, "grp/a")).toMatchObject({
+      data_type: "int32",
+      fill_value: -1,
+      chunk_grid: { configuration: { chunk_shape: [4, 5] } },
+      codecs: DEFAULT_CODECS,
+      attributes: { units: "m" },
+    });
+    expect(await zarrJson(dest, "")).toEqual({
+      attributes: { title: "fixture", version: 1.0 },
+      zarr_format: 3,
+      node_type: "group",
+    });
+    const again = join(await tempDir(), "again.zarr");
+    const codecs =
+      '[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}]';
+    expect(
+      (await run(["copy", V2, again, "--path", "big", "--zarr-format", "3", "--chunks", "20,25", "--codecs", codecs]))
+        .code,
+    ).toBe(0);
+    expect(await zarrJson(again, "big")).toMatchObject({
+      chunk_grid: { configuration: { chunk_shape: [20, 25] } },
+      codecs: JSON.parse(codecs),
+    });
+    expect((await keysBelow(join(again, "big"))).filter((k) => k.startsWith("c/"))).toEqual([
+      "c/0/0",
+      "c/0/1",
+      "c/1/0",
+      "c/1/1",
+    ]);
+    expect((await run(["get", again, "--path", "big", "--json"])).out).toBe(
+      (await run(["get", V2, "--path", "big", "--json"])).out,
+    );
+  });
+
+  it("refuses layouts that do not fit, before writing anything", async () => {
+    const dest = join(await tempDir(), "bad.zarr");
+    expect(await run(["copy", V2, dest, "--chunks", "2,2"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/a copy keeps the layout; rewrite it with --zarr-format 3/),
+    });
+    expect(await run(["copy", V2, dest, "--zarr-format", "2"])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--zarr-format must be 3/),
+    });
+    expect(await run(["copy", V2, dest, "--zarr-format", "3", "--resume"])).toMatchObject({ code: 2 });
+    expect(await run(["copy", V2, dest, "--zarr-format", "3", "--chunks", "2,2"])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/--chunks has 2 values, "b" has 1 dimensions/),
+    });
+    expect(
+      await run(["copy", V2, dest, "--zarr-format", "3", "--path", "big", "--codecs", '[{"name": "zstd"}]']),
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^zarr copy: --codecs: /),
+    });
+    expect(await readdir(dest).catch(() => [])).toEqual([]);
+  });
+});
+
+describe("TensorStore reads a rewritten hierarchy", () => {
+  requireTool("tensorstore", tensorstorePython !== undefined);
+
+  it("opens each array with its zarr3 driver", async () => {
+    const dest = join(await tempDir(), "rewritten.zarr");
+    await run(["copy", join(FIXTURES, "store"), dest, "--zarr-format", "3", "--path", "grp"]);
+    await run(["copy", join(FIXTURES, "store"), dest, "--zarr-format", "3", "--path", "big", "--chunks", "20,25"]);
+    const script = `
+import json, sys, tensorstore as ts
+out = {}
+for path in ["grp/a", "big"]:
+    a = ts.open({"driver": "zarr3", "kvstore": {"driver": "file", "path": sys.argv[1]}, "path": path}).result()
+    out[path] = a.read().result().ravel().tolist()
+print(json.dumps(out))`;
+    const read = JSON.parse(execFileSync(tensorstorePython!, ["-c", script, dest], { encoding: "utf8" }));
+    for (const path of ["grp/a", "big"])
+      expect(read[path], path).toEqual(
+        JSON.parse((await run(["get", join(FIXTURES, "store"), "--path", path, "--json"])).out).values,
+      );
+  });
+});
