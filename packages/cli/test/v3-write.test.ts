@@ -90,6 +90,34 @@ describe("zarr create --zarr-format 3", () => {
     expect((await run(["get", dir])).out).toBe("array(['-', '-'], dtype=object)\n");
   });
 
+  it("makes --shards the chunk grid, each shard a sharding_indexed codec of --chunks (create_array(shards=...))", async () => {
+    const dir = join(await tempDir(), "sharded.zarr");
+    const args = ["create", dir, "--zarr-format", "3", "--shape", "100,100", "--chunks", "10,10", "--shards", "50,50"];
+    expect(await run([...args, "--dtype", "uint8"])).toMatchObject({
+      code: 0,
+      err: 'created an array at the root (Zarr v3): shape [100, 100], shards [50, 50] of chunks [10, 10], data_type "uint8"\n',
+    });
+    expect(await zarrJson(dir, "")).toMatchObject({
+      chunk_grid: { name: "regular", configuration: { chunk_shape: [50, 50] } },
+      codecs: [
+        {
+          name: "sharding_indexed",
+          configuration: {
+            chunk_shape: [10, 10],
+            codecs: [{ name: "bytes" }, DEFAULT_CODECS[1]],
+            index_codecs: [{ name: "bytes", configuration: { endian: "little" } }, { name: "crc32c" }],
+            index_location: "end",
+          },
+        },
+      ],
+    });
+    // with --shards, --codecs are the inner chunks' codecs
+    const gzip =
+      '[{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}]';
+    expect((await run([...args, "--dtype", "int32", "--codecs", gzip, "--overwrite"])).code).toBe(0);
+    expect(await zarrJson(dir, "")).toMatchObject({ codecs: [{ configuration: { codecs: JSON.parse(gzip) } }] });
+  });
+
   it("refuses flags a v3 array has no place for, and bad v3 flags, naming the flag (exit 2)", async () => {
     const dir = join(await tempDir(), "bad.zarr");
     const create = (...flags: string[]) => run(["create", dir, "--shape", "4,4", ...flags]);
@@ -231,6 +259,22 @@ a = ts.open({"driver": "zarr3", "kvstore": {"driver": "file", "path": sys.argv[1
 print(json.dumps({"values": a.read().result().tolist(), "dims": list(a.domain.labels)}))`;
     const read = JSON.parse(execFileSync(tensorstorePython!, ["-c", script, dir], { encoding: "utf8" }));
     expect(read.values).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9, 10, 11],
+    ]);
+  });
+
+  it("reads a sharded array z imported, shard by shard", async () => {
+    const dir = join(await tempDir(), "sharded.zarr");
+    const flags = ["--zarr-format", "3", "--chunks", "1,2", "--shards", "2,4"];
+    expect((await run(["import", join(NPY, "F-2d.npy"), dir, ...flags])).code).toBe(0);
+    expect(await keysBelow(dir)).toEqual(["c/0/0", "c/1/0", "zarr.json"]);
+    const script = `
+import json, sys, tensorstore as ts
+a = ts.open({"driver": "zarr3", "kvstore": {"driver": "file", "path": sys.argv[1]}}).result()
+print(json.dumps(a.read().result().tolist()))`;
+    expect(JSON.parse(execFileSync(tensorstorePython!, ["-c", script, dir], { encoding: "utf8" }))).toEqual([
       [0, 1, 2, 3],
       [4, 5, 6, 7],
       [8, 9, 10, 11],
