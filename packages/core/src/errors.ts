@@ -98,14 +98,3 @@ export class ObjectCodecError extends ZarrError {
     super("ZARR_OBJECT_CODEC", message, options);
   }
 }
-
-/**
- * A migration between formats (`migrateToV3`, `removeMetadata`) that cannot be made as asked: a
- * node that is not of the format migrated from, a document already there, metadata whose removal
- * would leave a node without any. Raised before anything is written or removed.
- */
-export class MigrationError extends ZarrError {
-  constructor(message: string, options: { key?: string } = {}) {
-    super("ZARR_MIGRATION", message, options);
-  }
-}

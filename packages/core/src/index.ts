@@ -33,6 +33,10 @@ export {
   objectShorthand,
   toWriteSource,
   holdsNestedChunks,
+  migrateToV3,
+  removeMetadata,
+  arrayMetadataV3FromV2,
+  MigrationError,
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
@@ -47,14 +51,7 @@ export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
-export {
-  migrateToV3,
-  removeMetadata,
-  arrayMetadataV3FromV2,
-  type MigratedDocument,
-  type MigrateToV3Options,
-  type RemoveMetadataOptions,
-} from "./migrate-v3-lazy.js";
+export type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
 export {
   copy,
   copyAll,

@@ -4,10 +4,13 @@
  * `_convert_compressor`, `_find_numcodecs_zarr3`): a `transpose` for `order: "F"`, the filters as
  * `numcodecs.<id>` array→array codecs, `bytes` in the dtype's byte order, then the compressor
  * (`blosc`, `zstd`, `gzip` as v3's own codecs, the other numcodecs bytes→bytes codecs as
- * `numcodecs.<id>`). What zarr-python 3 cannot convert is refused here with its reasons.
+ * `numcodecs.<id>`). What zarr-python 3 cannot convert is refused here with its reasons
+ * (`MigrationError`, naming the codec and the member).
  */
 import type { CodecRegistry } from "@z/codecs/registry";
-import { CodecConfigError } from "@z/codecs/registry";
+// MigrationError rather than @z/codecs' CodecConfigError: importing that barrel from this lazily
+// loaded module would split the registry off into a chunk of its own in every page
+import { MigrationError } from "./migration-error.js";
 import {
   ZarrError,
   type ArrayMetadata,
@@ -92,7 +95,7 @@ export async function migratedCodecs({ meta, key, registry }: CodecsV3Source): P
     const field = `filters[${i}]`;
     const kind = numcodecsKind(filter, key, field);
     if (kind !== "array-array") {
-      throw new CodecConfigError(
+      throw new MigrationError(
         `${key}: filter ${JSON.stringify(filter.id)} (${field}) works on ${kind === "bytes-bytes" ? "bytes" : "the array, making bytes of it"}, not array to array: zarr-python 3 refuses to migrate it (Filter ${CLASS[filter.id]} is not an ArrayArrayCodec), and so does z`,
         { codecId: filter.id, field, key },
       );
@@ -107,7 +110,7 @@ export async function migratedCodecs({ meta, key, registry }: CodecsV3Source): P
 function numcodecsKind(config: CodecConfig, key: string, field: string): Kind {
   const kind = NUMCODECS_V3[config.id];
   if (kind === undefined) {
-    throw new CodecConfigError(
+    throw new MigrationError(
       `${key}: ${field} is codec ${JSON.stringify(config.id)}, which has no Zarr v3 codec in zarr-python 3 (it knows numcodecs.${Object.keys(NUMCODECS_V3).sort().join(", numcodecs.")}): "Couldn't find corresponding zarr.codecs.numcodecs codec for ${config.id}"`,
       { codecId: config.id, field, key },
     );
@@ -144,7 +147,7 @@ function bytesCodec(dtype: DataType, key: string): NamedConfig {
   const orders = byteOrders(dtype);
   if (orders.size === 0) return { name: "bytes" };
   if (orders.size > 1) {
-    throw new CodecConfigError(
+    throw new MigrationError(
       `${key}: the structured dtype has both little- and big-endian fields; a Zarr v3 array stores every field in one byte order`,
       { codecId: "bytes", field: "dtype", key },
     );
@@ -182,9 +185,9 @@ async function compressorV3(
     case "blosc": {
       const shuffle = BLOSC_SHUFFLE[number("shuffle", 1)];
       if (shuffle === undefined) {
-        throw new CodecConfigError(
+        throw new MigrationError(
           `${key}: blosc shuffle ${JSON.stringify(config.shuffle)} has no Zarr v3 name (zarr-python 3's BloscShuffle.from_int takes 0, 1 or 2: "Value must be between 0 and 2")`,
-          { codecId: "blosc", field: "compressor.shuffle", expected: "0, 1 or 2", key },
+          { codecId: "blosc", field: "compressor.shuffle", key },
         );
       }
       return {
@@ -206,7 +209,7 @@ async function compressorV3(
     default: {
       const kind = numcodecsKind(config, key, field);
       if (kind !== "bytes-bytes") {
-        throw new CodecConfigError(
+        throw new MigrationError(
           `${key}: compressor ${JSON.stringify(config.id)} is not a bytes to bytes codec: zarr-python 3 refuses to migrate it (Compressor ${CLASS[config.id]} is not a BytesBytesCodec), and so does z`,
           { codecId: config.id, field, key },
         );

@@ -2,7 +2,9 @@
  * The v2 → v3 migration functions, loaded (migrate-v3.ts, with v3 metadata code) when first called:
  * a page that never migrates loads none of it.
  */
-import type { ArrayMetadata, ArrayMetadataV3, Store } from "@z/meta";
+import type { CodecRegistry } from "@z/codecs/registry";
+import type { ArrayMetadata, ArrayMetadataV3, JsonObject, Store } from "@z/meta";
+import { defaultCodecRegistry } from "./codec-registry.js";
 import type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
 
 export type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
@@ -14,7 +16,10 @@ export type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from
  * document is written last. Returns the documents in the order written.
  */
 export async function migrateToV3(store: Store, options: MigrateToV3Options = {}): Promise<MigratedDocument[]> {
-  return (await import("./migrate-v3.js")).migrateToV3(store, options);
+  // the registry is found here, in what a page loads anyway: importing it from migrate-v3.js would
+  // split it off into a chunk of its own in every page (esbuild's code splitting)
+  const registry = options.registry ?? defaultCodecRegistry();
+  return (await import("./migrate-v3.js")).migrateToV3(store, { ...options, registry });
 }
 
 /**
@@ -33,7 +38,13 @@ export async function removeMetadata(
 /** The v3 metadata zarr-python 3's migration writes for a v2 array whose chunks use `separator`. */
 export async function arrayMetadataV3FromV2(
   meta: ArrayMetadata,
-  options: { readonly attributes?: import("@z/meta").JsonObject; readonly separator: "." | "/"; readonly key?: string },
+  options: {
+    readonly attributes?: JsonObject;
+    readonly separator: "." | "/";
+    readonly key?: string;
+    readonly registry?: CodecRegistry;
+  },
 ): Promise<ArrayMetadataV3> {
-  return (await import("./migrate-v3.js")).arrayMetadataV3FromV2(meta, options);
+  const registry = options.registry ?? defaultCodecRegistry();
+  return (await import("./migrate-v3.js")).arrayMetadataV3FromV2(meta, { ...options, registry });
 }

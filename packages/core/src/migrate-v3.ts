@@ -13,7 +13,6 @@ import type { CodecRegistry } from "@z/codecs/registry";
 import {
   isListable,
   isWritable,
-  joinPath,
   keyPrefix,
   normalizeFillValue,
   normalizeStoragePath,
@@ -39,8 +38,8 @@ import {
   serializeArrayMetadataV3,
   serializeGroupMetadataV3,
 } from "@z/meta/v3";
-import { defaultCodecRegistry } from "./codec-registry.js";
-import { ArgumentError, MigrationError, ReadOnlyError } from "./errors.js";
+import { ArgumentError, ReadOnlyError } from "./errors.js";
+import { MigrationError } from "./migration-error.js";
 import { ARRAY_META, ATTRS, GROUP_META, ZARR_JSON, arrayMetaKey, attrsKey, groupMetaKey, zarrJsonKey } from "./keys.js";
 import { migratedCodecs } from "./migrate-codecs-v3.js";
 import { holdsNestedChunks } from "./nested-chunks.js";
@@ -92,10 +91,13 @@ export interface MigrateToV3Options {
  * Writes a v3 `zarr.json` for the v2 node at `options.path` and each array and group below it
  * (see the top of this file), and returns them in the order written. Refused, before anything is
  * written, with a `MigrationError`: a node that is not v2, a `zarr.json` already there (unless
- * `overwrite`), a non-empty `output`; with a `CodecConfigError` (`ZARR_CODEC_CONFIG`): a codec
+ * `overwrite`), a non-empty `output`, a codec
  * zarr-python 3 has no v3 codec for, or one of the wrong kind.
  */
-export async function migrateToV3(store: Store, options: MigrateToV3Options = {}): Promise<MigratedDocument[]> {
+export async function migrateToV3(
+  store: Store,
+  options: MigrateToV3Options & { readonly registry: CodecRegistry },
+): Promise<MigratedDocument[]> {
   const path = normalizeStoragePath(options.path);
   const output = options.output ?? store;
   const signal = options.signal;
@@ -122,7 +124,7 @@ export async function migrateToV3(store: Store, options: MigrateToV3Options = {}
         },
       );
   }
-  const documents = await planMigration(store, path, options.registry ?? defaultCodecRegistry(), signal);
+  const documents = await planMigration(store, path, options.registry, signal);
   const placed = documents.map((d) => {
     const relative = path === "" ? d.path : d.path === path ? "" : d.path.slice(path.length + 1);
     const at = options.output ? relative : d.path;
@@ -178,7 +180,7 @@ async function planMigration(
       );
     }
     parseGroupMetadata(zgroup, groupMetaKey(at));
-    for (const name of await memberNames(store, at, signal)) await visit(joinPath(at, name), false);
+    for (const name of await memberNames(store, at, signal)) await visit(at === "" ? name : `${at}/${name}`, false);
     out.push({
       key: zarrJsonKey(at),
       path: at,
@@ -262,14 +264,14 @@ export async function arrayMetadataV3FromV2(
   options: {
     readonly attributes?: JsonObject;
     readonly separator: DimensionSeparator;
-    readonly registry?: CodecRegistry;
+    readonly registry: CodecRegistry;
     readonly key?: string;
   },
 ): Promise<ArrayMetadataV3> {
   const key = options.key ?? ARRAY_META;
   const v3Key = key.endsWith(ARRAY_META) ? key.slice(0, -ARRAY_META.length) + ZARR_JSON : ZARR_JSON;
   const type = parseDataTypeV3(dataTypeV3(meta, key) as JsonValue, key, "dtype");
-  const codecs = await migratedCodecs({ meta, key, registry: options.registry ?? defaultCodecRegistry() });
+  const codecs = await migratedCodecs({ meta, key, registry: options.registry });
   const fill = meta.fillValue === null ? defaultFill(meta.dtype) : meta.fillValue;
   const doc = arrayMetadataV3ToJson({
     zarrFormat: 3,

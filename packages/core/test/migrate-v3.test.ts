@@ -252,7 +252,7 @@ describe("what zarr-python 3 cannot migrate", () => {
   it("refuses a codec it has no v3 codec for, or one of the wrong kind, naming it", async () => {
     const categorize = await v2({ filters: [{ id: "categorize", labels: ["a", "b"], dtype: "<U1", astype: "|u1" }] });
     await expect(migrateToV3(categorize)).rejects.toMatchObject({
-      code: "ZARR_CODEC_CONFIG",
+      code: "ZARR_MIGRATION",
       codecId: "categorize",
       message: expect.stringContaining("Couldn't find corresponding zarr.codecs.numcodecs codec for categorize"),
     });
