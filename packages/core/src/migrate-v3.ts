@@ -14,7 +14,6 @@ import {
   isListable,
   isWritable,
   keyPrefix,
-  normalizeFillValue,
   normalizeStoragePath,
   parseArrayMetadata,
   parseAttributes,
@@ -38,6 +37,7 @@ import {
   serializeArrayMetadataV3,
   serializeGroupMetadataV3,
 } from "@z/meta/v3";
+import { normalizeFillValue } from "@z/meta/create";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
 import { MigrationError } from "./migration-error.js";
 import { ARRAY_META, ATTRS, GROUP_META, ZARR_JSON, arrayMetaKey, attrsKey, groupMetaKey, zarrJsonKey } from "./keys.js";
