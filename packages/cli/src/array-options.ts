@@ -15,7 +15,31 @@ import {
 } from "@z/meta";
 import { parseIntegerList, stringFlag, trueFalseFlag, UsageError, type FlagKind, type ParsedArgs } from "./command.js";
 
+export const V3_FLAGS: Readonly<Record<string, FlagKind>> = {
+  "zarr-format": "string",
+  shards: "string",
+  codecs: "string",
+  "dimension-names": "string",
+  "chunk-key-encoding": "string",
+  separator: "string",
+};
+
+export const V3_FLAGS_HELP = `  --zarr-format 2|3          the format to write (default 2); the flags below are Zarr v3's
+  --shards 100,100           with --zarr-format 3: the shard shape, a multiple of --chunks in each
+                             dimension: each shard is one key, a sharding_indexed codec of --chunks
+                             inner chunks (index: bytes + crc32c, at the end), as zarr-python 3's
+                             create_array(shards=...) writes it
+  --codecs JSON              the codecs as in zarr.json, e.g. '[{"name": "bytes", "configuration":
+                             {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 5}}]'
+                             (with --shards: the inner chunks' codecs); default bytes, then zstd
+                             level 0 (zarr-python 3's); a v3 array takes these instead of
+                             --compressor, --filters and --order
+  --dimension-names a,b      a name for each dimension (an empty one is null), or a JSON list
+  --chunk-key-encoding E     default (c/0/0) or v2 (0.0)
+  --separator /|.            the chunk key separator (default / for default, . for v2)`;
+
 export const ARRAY_FLAGS: Readonly<Record<string, FlagKind>> = {
+  ...V3_FLAGS,
   path: "string",
   chunks: "string",
   dtype: "string",
@@ -44,7 +68,10 @@ export const ARRAY_FLAGS_HELP = `  --path P                   where the array go
   --dimension-separator ./   chunk key separator (written to .zarray only when given)
   --attrs JSON               attributes object written to .zattrs
   --write-empty-chunks B     true (default) or false: skip storing chunks equal to the fill value
-  --overwrite                replace whatever is at the path`;
+  --overwrite                replace whatever is at the path
+${V3_FLAGS_HELP}
+With --zarr-format 3, --dtype also takes v3's names (int32, string, bfloat16, ...), and --fill-value
+the forms zarr.json takes ("NaN", "0x7fc00001", [re, im], ...).`;
 
 /** Parses a JSON flag value; syntax errors are usage errors naming the flag. */
 export function jsonFlag(args: ParsedArgs, name: string): JsonValue | undefined {
@@ -122,9 +149,9 @@ export function objectCodecFlag(args: ParsedArgs): { codec: CodecConfig; fromFil
   return undefined;
 }
 
-/** The creation options the flags give, for an array of `dtype` and `ndim` dimensions. */
-export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Partial<CreateOptions> {
-  const options: Partial<CreateOptions> & Record<string, unknown> = { dtype };
+/** The options both formats take: chunks, attributes, writing empty chunks, overwriting. */
+export function commonArrayFlags(args: ParsedArgs, ndim: number): Partial<CreateOptions> {
+  const options: Partial<CreateOptions> & Record<string, unknown> = {};
   const chunks = stringFlag(args, "chunks");
   if (chunks !== undefined) {
     const list = parseIntegerList(chunks, "--chunks", { allowFull: true });
@@ -133,6 +160,20 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
     if (list.some((c) => c === 0)) throw new UsageError("--chunks must be positive (or -1 for a whole dimension)");
     options.chunks = list.map((c) => (c === -1 ? null : c)) as CreateOptions["chunks"];
   }
+  const attrs = jsonFlag(args, "attrs");
+  if (attrs !== undefined) {
+    if (!isObject(attrs)) throw new UsageError("--attrs must be a JSON object");
+    options.attributes = attrs;
+  }
+  const writeEmpty = trueFalseFlag(args, "write-empty-chunks");
+  if (writeEmpty !== undefined) options.writeEmptyChunks = writeEmpty;
+  if (args.flags.has("overwrite")) options.overwrite = true;
+  return options;
+}
+
+/** The creation options the flags give, for a v2 array of `dtype` and `ndim` dimensions. */
+export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Partial<CreateOptions> {
+  const options: Partial<CreateOptions> & Record<string, unknown> = { dtype, ...commonArrayFlags(args, ndim) };
   const compressor = jsonFlag(args, "compressor");
   if (compressor !== undefined)
     options.compressor = compressor === null ? null : codecConfig(compressor, "--compressor");
@@ -165,14 +206,6 @@ export function arrayFlags(args: ParsedArgs, dtype: DataType, ndim: number): Par
       throw new UsageError(`--dimension-separator must be . or /, got ${JSON.stringify(separator)}`);
     options.dimensionSeparator = separator;
   }
-  const attrs = jsonFlag(args, "attrs");
-  if (attrs !== undefined) {
-    if (!isObject(attrs)) throw new UsageError("--attrs must be a JSON object");
-    options.attributes = attrs;
-  }
-  const writeEmpty = trueFalseFlag(args, "write-empty-chunks");
-  if (writeEmpty !== undefined) options.writeEmptyChunks = writeEmpty;
-  if (args.flags.has("overwrite")) options.overwrite = true;
   return options;
 }
 

@@ -14,35 +14,94 @@ import {
   V1_META_KEY,
   ZarrError,
   type ArrayMetadata,
+  type ArrayMetadataV3,
   type JsonObject,
   type Store,
 } from "@z/meta";
+import { parseNodeMetadataV3 } from "@z/meta/v3";
 import { CommandError } from "./command.js";
 
-export interface ArrayNode {
+interface ArrayNodeBase {
   readonly kind: "array";
   readonly path: string;
-  /** The array's metadata, as v2 (a spec-v1 array's `meta` converted as `migrate_1to2` converts it). */
-  readonly meta: ArrayMetadata;
-  /** 1 for a spec-v1 array (only ever at the root of its store, and read-only), else 2. */
-  readonly zarrFormat: 1 | 2;
-  /** Where its metadata and attributes are: `.zarray` and `.zattrs`, or v1's `meta` and `attrs`. */
+  /** Where its metadata and attributes are: `.zarray` and `.zattrs`, v1's `meta` and `attrs`, or `zarr.json` for both. */
   readonly metaKey: string;
   readonly attrsKey: string;
 }
 
-export type NodeInfo = ArrayNode | { readonly kind: "group"; readonly path: string };
+/** A v2 array, or a spec-v1 one (only ever at the root of its store, and read-only). */
+export interface ArrayNodeV2 extends ArrayNodeBase {
+  /** The array's metadata, as v2 (a spec-v1 array's `meta` converted as `migrate_1to2` converts it). */
+  readonly meta: ArrayMetadata;
+  readonly zarrFormat: 1 | 2;
+}
+
+/** A v3 array: its `zarr.json`. */
+export interface ArrayNodeV3 extends ArrayNodeBase {
+  readonly meta: ArrayMetadataV3;
+  readonly zarrFormat: 3;
+  /** The node has v2 documents too (`.zarray`), which zarr-python 3 (and z) read past: a migrated array. */
+  readonly v2Too: boolean;
+}
+
+export type ArrayNode = ArrayNodeV2 | ArrayNodeV3;
+
+export interface GroupNode {
+  readonly kind: "group";
+  readonly path: string;
+  readonly zarrFormat: 2 | 3;
+  /** `.zgroup` or `zarr.json`. */
+  readonly metaKey: string;
+  /** A v3 group with a `.zgroup` beside its `zarr.json` (a migrated group). */
+  readonly v2Too?: boolean;
+}
+
+export type NodeInfo = ArrayNode | GroupNode;
 
 export const arrayKey = (path: string): string => `${keyPrefix(path)}.zarray`;
 export const groupKey = (path: string): string => `${keyPrefix(path)}.zgroup`;
 export const attrsKey = (path: string): string => `${keyPrefix(path)}.zattrs`;
+export const zarrJsonKey = (path: string): string => `${keyPrefix(path)}zarr.json`;
+
+/** The node's shape. */
+export const shapeOf = (node: ArrayNode): readonly number[] => node.meta.shape;
 
 /**
- * The array or group at `path`, or undefined when there is neither. At the root of a store, a
- * spec-v1 array (`meta`, no `.zarray` or `.zgroup`) is an array too. Bad metadata throws, naming
- * its key.
+ * The shape of the chunks the store holds, one key each: v2's `chunks`, v3's chunk grid (for a
+ * sharded array, the shards).
+ */
+export const gridChunks = (node: ArrayNode): readonly number[] =>
+  node.zarrFormat === 3 ? node.meta.chunkShape : node.meta.chunks;
+
+/**
+ * The array or group at `path`, or undefined when there is neither. A `zarr.json` is read first:
+ * where both formats' documents are (a migrated node), v3's says, as zarr-python 3 reads it. At the
+ * root of a store, a spec-v1 array (`meta`, no `.zarray` or `.zgroup`) is an array too. Bad
+ * metadata throws, naming its key.
  */
 export async function readNode(store: Store, path: string): Promise<NodeInfo | undefined> {
+  const v3 = await store.get(zarrJsonKey(path));
+  if (v3 !== undefined) {
+    const meta = parseNodeMetadataV3(v3, zarrJsonKey(path));
+    const key = zarrJsonKey(path);
+    if (meta.nodeType === "group")
+      return {
+        kind: "group",
+        path,
+        zarrFormat: 3,
+        metaKey: key,
+        v2Too: (await store.get(groupKey(path))) !== undefined,
+      };
+    return {
+      kind: "array",
+      path,
+      meta,
+      zarrFormat: 3,
+      metaKey: key,
+      attrsKey: key,
+      v2Too: (await store.get(arrayKey(path))) !== undefined,
+    };
+  }
   const array = await store.get(arrayKey(path));
   if (array !== undefined)
     return {
@@ -56,7 +115,7 @@ export async function readNode(store: Store, path: string): Promise<NodeInfo | u
   const group = await store.get(groupKey(path));
   if (group !== undefined) {
     parseGroupMetadata(group, groupKey(path));
-    return { kind: "group", path };
+    return { kind: "group", path, zarrFormat: 2, metaKey: groupKey(path) };
   }
   const v1 = path === "" ? await store.get(V1_META_KEY) : undefined;
   if (v1 !== undefined)
@@ -95,21 +154,34 @@ export async function requireNode(store: Store, path: string): Promise<NodeInfo>
   const node = await readNode(store, path);
   if (node === undefined) {
     throw new CommandError(
-      `no array or group at ${path === "" ? "the root of the store" : `path ${JSON.stringify(path)}`} (no ${arrayKey(path)} or ${groupKey(path)})`,
-      { key: arrayKey(path) },
+      `no array or group at ${path === "" ? "the root of the store" : `path ${JSON.stringify(path)}`} (no ${zarrJsonKey(path)}, ${arrayKey(path)} or ${groupKey(path)})`,
+      { key: zarrJsonKey(path) },
     );
   }
   return node;
 }
 
-/** Where a node's attributes are: `.zattrs`, or a v1 array's `attrs`. */
-export const attrsKeyOf = (node: NodeInfo): string => (node.kind === "array" ? node.attrsKey : attrsKey(node.path));
+/** Where a node's attributes are: `.zattrs`, a v1 array's `attrs`, or a v3 node's `zarr.json`. */
+export const attrsKeyOf = (node: NodeInfo): string =>
+  node.kind === "array" ? node.attrsKey : node.zarrFormat === 3 ? node.metaKey : attrsKey(node.path);
 
-/** The attributes of a node (`{}` without `.zattrs`), floats kept as floats so they write back unchanged. */
+/**
+ * The attributes of a node (`{}` without `.zattrs`, or without `attributes` in `zarr.json`),
+ * floats kept as floats so they write back unchanged.
+ */
 export async function readAttributes(store: Store, node: NodeInfo): Promise<JsonObject> {
   const key = attrsKeyOf(node);
   const bytes = await store.get(key);
-  return bytes === undefined ? {} : parseAttributes(bytes, key, { keepFloats: true });
+  if (bytes === undefined) return {};
+  if (node.zarrFormat === 3) {
+    // parsed as JSON rather than through the metadata model, so that 1.0 stays 1.0
+    const doc = parseAttributes(bytes, key, { keepFloats: true });
+    const attributes = doc.attributes;
+    return typeof attributes === "object" && attributes !== null && !Array.isArray(attributes)
+      ? (attributes as JsonObject)
+      : {};
+  }
+  return parseAttributes(bytes, key, { keepFloats: true });
 }
 
 /** Sorted names of the sub-directories of a group, where its members may live. */

@@ -11,6 +11,8 @@ import { exportCommand } from "./commands/export.js";
 import { get } from "./commands/get.js";
 import { importCommand } from "./commands/import.js";
 import { info } from "./commands/info.js";
+import { migrate } from "./commands/migrate.js";
+import { removeMetadataCommand } from "./commands/remove-metadata.js";
 import { resize } from "./commands/resize.js";
 import { serve } from "./commands/serve.js";
 import { tree } from "./commands/tree.js";
@@ -29,18 +31,21 @@ export const commands: readonly Command[] = [
   digest,
   copy,
   consolidate,
+  migrate,
+  removeMetadataCommand,
   validate,
   serve,
 ];
 
 const STORE_HELP = `STORE is a directory (data.zarr), a zip file (data.zip), a file:// or http(s):// URL, an
 s3://bucket/path URL (credentials, region and endpoint from AWS_*), or a TensorStore-style URL naming
-a node inside it: file:///abs/data.zarr|zarr2:group/array, s3://bucket/x.zarr|zarr2:group,
-https://host/data.zip|zarr2:group. http(s) URLs are read-only. Exit codes: 0 ok, 1 failure, 2 bad usage.`;
+a node inside it: file:///abs/data.zarr|zarr2:group/array, s3://bucket/x.zarr|zarr3:group,
+https://host/data.zip|zarr2:group. Zarr v2 (.zarray, .zgroup) and v3 (zarr.json) are both found;
+a node with both is read as v3, as zarr-python 3 reads it. http(s) URLs are read-only. Exit codes: 0 ok, 1 failure, 2 bad usage.`;
 
 function help(io: Io, write: (text: string) => void = io.out): void {
   write("usage: zarr <command> [arguments]\n\ncommands:\n");
-  for (const c of commands) write(`  ${c.name.padEnd(12)} ${c.summary}\n`);
+  for (const c of commands) write(`  ${c.name.padEnd(15)} ${c.summary}\n`);
   write(`\n${STORE_HELP}\nrun \`zarr <command> --help\` for a command's arguments\n`);
 }
 

@@ -11,11 +11,13 @@
 //
 // and the fill value of a chunk that is not stored as it reads (zarr-python's default 0, or null).
 
-import { OBJECT_CODEC_IDS } from "@z/core";
+import { OBJECT_CODEC_IDS, type ZarrArray } from "@z/core";
 import {
   formatPythonFloat,
   JsonFloat,
+  keyPrefix,
   parseDataType,
+  type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
   type JsonValue,
@@ -28,6 +30,27 @@ import { elementFromJson, elementJson, readElements, writeElements } from "./ele
 import { bytesToTyped, typedToBytes } from "./nd.js";
 import { pyBytesRepr } from "./python-repr.js";
 import { arrayRepr } from "./repr/array-repr.js";
+
+/**
+ * An array's object codec, for an array whose values are JS values (dtype kind `O`): a v3 array's
+ * by its data type (`string` is read through `vlen-utf8`, `bytes` through `vlen-bytes`, as
+ * zarr-python 3 writes them), a v2 array's the first of its filters, where zarr-python puts it.
+ */
+export function objectCodecOfArray(array: ZarrArray): CodecConfig {
+  if (array.zarrFormat === 3) {
+    const meta = array.metadata as ArrayMetadataV3;
+    if (meta.dataType === "string") return { id: "vlen-utf8" };
+    if (meta.dataType === "bytes") return { id: "vlen-bytes" };
+    const key = `${keyPrefix(array.path)}zarr.json`;
+    throw new CommandError(
+      `${key}: data type ${JSON.stringify(meta.dataType)} holds values this command cannot write out`,
+      {
+        key,
+      },
+    );
+  }
+  return objectCodecOf(array.filters, `${keyPrefix(array.path)}.zarray`);
+}
 
 /** An object array's object codec: the first of its filters, where zarr-python puts it. */
 export function objectCodecOf(filters: readonly CodecConfig[] | null, key: string): CodecConfig {

@@ -29,7 +29,7 @@ export async function openArrayAt(
   if (node.kind === "group") {
     throw new CommandError(
       `${path === "" ? "the root" : JSON.stringify(path)} is a group, not an array (pick an array with --path; \`zarr tree\` lists them)`,
-      { key: `${path === "" ? "" : `${path}/`}.zgroup` },
+      { key: node.metaKey },
     );
   }
   return ZarrArray.open(store, path, options);

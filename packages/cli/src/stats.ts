@@ -2,9 +2,10 @@
 
 import { stat } from "node:fs/promises";
 import { holdsNestedChunks } from "@z/core";
-import { keyPrefix, parseChunkKey, type ArrayMetadata, type Store } from "@z/meta";
+import { keyPrefix, parseChunkKey, type Store } from "@z/meta";
+import { chunkKeyV3, parseChunkKeyV3 } from "@z/meta/v3";
 import { DirectoryStore } from "@z/store-fs";
-import { arrayKey, attrsKey, type ArrayNode } from "./hierarchy.js";
+import { gridChunks, type ArrayNode } from "./hierarchy.js";
 import { listsChunks } from "./store-arg.js";
 
 export interface ChunkSeparator {
@@ -13,15 +14,18 @@ export interface ChunkSeparator {
   readonly found: boolean;
 }
 
-const asked = new WeakMap<ArrayMetadata, Promise<ChunkSeparator>>();
+const asked = new WeakMap<object, Promise<ChunkSeparator>>();
 
 /**
- * The separator of an array's chunk keys: its `.zarray`'s, else the store's default, else `/` when
- * the store holds the chunks of an array of two or more dimensions nested, as zarr-python's
- * NestedDirectoryStore wrote them before `.zarray` had the field (`holdsNestedChunks` of `@z/core`,
- * which `ZarrArray` asks too), else `.`. Asked once per metadata read.
+ * The separator of an array's chunk keys: a v3 array's chunk key encoding's; a v2 array's
+ * `.zarray`'s, else the store's default, else `/` when the store holds the chunks of an array of
+ * two or more dimensions nested, as zarr-python's NestedDirectoryStore wrote them before `.zarray`
+ * had the field (`holdsNestedChunks` of `@z/core`, which `ZarrArray` asks too), else `.`. Asked
+ * once per metadata read.
  */
-export function chunkSeparator(store: Store, path: string, meta: ArrayMetadata): Promise<ChunkSeparator> {
+export function chunkSeparator(store: Store, node: ArrayNode): Promise<ChunkSeparator> {
+  if (node.zarrFormat === 3) return Promise.resolve({ separator: node.meta.chunkKeys.separator, found: false });
+  const { path, meta } = node;
   const fromStore = (store as { dimensionSeparator?: unknown }).dimensionSeparator;
   const known = meta.dimensionSeparator ?? (fromStore === "." || fromStore === "/" ? fromStore : undefined);
   if (known !== undefined || meta.shape.length < 2) return Promise.resolve({ separator: known ?? ".", found: false });
@@ -36,15 +40,28 @@ export function chunkSeparator(store: Store, path: string, meta: ArrayMetadata):
   return answer;
 }
 
-/** Number of chunks along each dimension. */
-export function chunkGrid(meta: ArrayMetadata): number[] {
-  return meta.shape.map((s, i) => Math.ceil(s / meta.chunks[i]!));
+/** Number of stored chunks (shards, for a sharded v3 array) along each dimension. */
+export function chunkGrid(node: ArrayNode): number[] {
+  const chunks = gridChunks(node);
+  return node.meta.shape.map((s, i) => Math.ceil(s / chunks[i]!));
 }
 
-/** The key of the chunk at `coords` (`0` for a 0-d array). */
-export function chunkKeyOf(path: string, separator: "." | "/", coords: readonly number[]): string {
-  return keyPrefix(path) + (coords.length === 0 ? "0" : coords.join(separator));
+/** The key of the chunk at `coords` (v2: `0` for a 0-d array; v3: as its chunk key encoding says). */
+export function chunkKeyOf(node: ArrayNode, separator: "." | "/", coords: readonly number[]): string {
+  if (node.zarrFormat === 3) return keyPrefix(node.path) + chunkKeyV3(coords, node.meta.chunkKeys);
+  return keyPrefix(node.path) + (coords.length === 0 ? "0" : coords.join(separator));
 }
+
+/** The chunk coordinates a key below the array names (`rest`, relative to it), or undefined. */
+export function chunkCoordsOf(node: ArrayNode, separator: "." | "/", rest: string): number[] | undefined {
+  const ndim = node.meta.shape.length;
+  return node.zarrFormat === 3
+    ? parseChunkKeyV3(rest, ndim, node.meta.chunkKeys)
+    : parseChunkKey(rest, ndim, separator);
+}
+
+/** Metadata documents beside an array's chunks (of either format): never chunks. */
+const DOCUMENT_NAMES = ["zarr.json", ".zarray", ".zattrs", ".zmetadata"];
 
 /** Every chunk coordinate of the grid in C order (as `itertools.product`). */
 export function* gridCoords(grid: readonly number[]): Generator<number[]> {
@@ -68,25 +85,22 @@ export interface KeyScan {
 }
 
 /**
- * Sorts the keys under an array into chunks and the rest (needs a listable store); `documents` are
- * its metadata and attributes keys, which are neither.
+ * Sorts the keys under an array into chunks and the rest (needs a listable store); its metadata
+ * and attributes documents (`node.metaKey`, `node.attrsKey`, and the other format's beside them)
+ * are neither.
  */
-export async function scanArrayKeys(
-  store: Store,
-  path: string,
-  meta: ArrayMetadata,
-  documents: readonly string[] = [arrayKey(path), attrsKey(path)],
-): Promise<KeyScan | undefined> {
+export async function scanArrayKeys(store: Store, node: ArrayNode): Promise<KeyScan | undefined> {
   if (!listsChunks(store)) return undefined;
-  const prefix = keyPrefix(path);
-  const grid = chunkGrid(meta);
-  const { separator } = await chunkSeparator(store, path, meta);
+  const prefix = keyPrefix(node.path);
+  const documents = new Set([node.metaKey, node.attrsKey, ...DOCUMENT_NAMES.map((name) => prefix + name)]);
+  const grid = chunkGrid(node);
+  const { separator } = await chunkSeparator(store, node);
   const chunks: string[] = [];
   const others: string[] = [];
   for (const key of await store.list(prefix)) {
-    if (documents.includes(key)) continue;
+    if (documents.has(key)) continue;
     const rest = key.slice(prefix.length);
-    const coords = parseChunkKey(rest, meta.shape.length, separator);
+    const coords = chunkCoordsOf(node, separator, rest);
     if (coords?.every((c, i) => c < grid[i]!)) chunks.push(key);
     else others.push(key);
   }
@@ -105,6 +119,6 @@ export async function valueSize(store: Store, key: string): Promise<number> {
 /** Bytes stored for an array: its metadata, attributes and chunks in the grid (as `ZarrArray.nbytesStored`). */
 export async function storedBytes(store: Store, node: ArrayNode, chunks: readonly string[]): Promise<number> {
   let total = 0;
-  for (const key of [node.metaKey, node.attrsKey, ...chunks]) total += await valueSize(store, key);
+  for (const key of new Set([node.metaKey, node.attrsKey, ...chunks])) total += await valueSize(store, key);
   return total;
 }

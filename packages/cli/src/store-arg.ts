@@ -5,6 +5,7 @@ import {
   CONSOLIDATED_KEY,
   ConsolidatedStore,
   LocationError,
+  openConsolidated,
   openLocation,
   parseLocation,
   type Location,
@@ -278,11 +279,31 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
 async function throughConsolidated(store: Store, path: string): Promise<Store> {
   const prefix = path === "" ? "" : `${path}/`;
   const has = async (key: string): Promise<boolean> => (await store.get(key)) !== undefined;
-  if (!isListable(store))
+  if (!isListable(store)) {
+    // a v3 root group's consolidated metadata is inline in its zarr.json (zarr-python 3's)
+    if (await hasInlineConsolidated(store, "zarr.json")) return (await openConsolidated(store, { mode: "r" })).store;
     return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
-  if ((await has(`${prefix}.zarray`)) || (await has(`${prefix}.zgroup`)) || (path === "" && (await has("meta"))))
+  }
+  if (
+    (await has(`${prefix}zarr.json`)) ||
+    (await has(`${prefix}.zarray`)) ||
+    (await has(`${prefix}.zgroup`)) ||
+    (path === "" && (await has("meta")))
+  )
     return store;
   return (await has(CONSOLIDATED_KEY)) ? ConsolidatedStore.load(store, CONSOLIDATED_KEY) : store;
+}
+
+/** Whether the `zarr.json` at `key` is a group's with `consolidated_metadata` in it. */
+async function hasInlineConsolidated(store: Store, key: string): Promise<boolean> {
+  const bytes = await store.get(key);
+  if (bytes === undefined) return false;
+  try {
+    const doc = JSON.parse(new TextDecoder().decode(bytes)) as { consolidated_metadata?: unknown } | null;
+    return typeof doc?.consolidated_metadata === "object" && doc.consolidated_metadata !== null;
+  } catch {
+    return false; // read (and reported) as the node's document
+  }
 }
 
 /**

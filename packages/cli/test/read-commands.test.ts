@@ -53,10 +53,17 @@ describe("zarr tree", () => {
       "u",
       "z0",
     ]);
-    expect(json[""]).toEqual({ kind: "group", attrs: { title: "fixture", version: 1 } });
-    expect(json["grp/a"]).toEqual({ kind: "array", attrs: { units: "m" }, shape: [10, 12], dtype: "<i4" });
+    expect(json[""]).toEqual({ kind: "group", zarr_format: 2, attrs: { title: "fixture", version: 1 } });
+    expect(json["grp/a"]).toEqual({
+      kind: "array",
+      zarr_format: 2,
+      attrs: { units: "m" },
+      shape: [10, 12],
+      dtype: "<i4",
+    });
     expect(json.s).toEqual({
       kind: "array",
+      zarr_format: 2,
       attrs: {},
       shape: [3],
       dtype: [

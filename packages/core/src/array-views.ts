@@ -1,6 +1,6 @@
 // The metadata of `ZarrArray`'s `view`s and `astype`s, loaded by their first call.
 import { dataTypeFromUser, dataTypeToJSON, type CodecConfig, type DataType } from "@z/meta";
-import { normalizeChunks, normalizeFillValue } from "@z/meta";
+import { normalizeChunks, normalizeFillValue } from "@z/meta/create";
 import type { ViewOptions } from "./array-internals.js";
 import type { ArrayLayout } from "./array-layout.js";
 

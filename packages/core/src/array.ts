@@ -52,8 +52,9 @@ import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js"
 export type { ViewOptions };
 import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
-import { readPart, readsParts, type PartialReadTarget } from "./partial-read.js";
-import { partsReader, syncValueReader } from "./store-ranges.js";
+import { readsParts, type PartialReadTarget } from "./partial-read.js";
+import { readHere } from "./read-here.js";
+import { partsReader } from "./store-ranges.js";
 
 export interface ArrayOpenOptions {
   /** Refuse every write (default false). */
@@ -553,49 +554,25 @@ export class ZarrArray {
       if (report.absent.length > 0) await this.#readNested(report.absent, report.found, outView, options.signal);
       else if (report.found) this.#nested ??= false;
     } else {
-      const readSync = syncValueReader(this.store);
-      // While it is unknown whether this array's chunks are nested (see `#nested`): the chunks found
-      // missing, and whether any other was found, for `#readNested` to settle once the read is done.
-      const absent: AnyChunkProjection[] | undefined = this.#nested === undefined ? [] : undefined;
-      let found = false;
-      await forEachConcurrent(
-        indexer,
-        async (p: AnyChunkProjection) => {
-          const part = await readPart(this.#part, p, outView, valuesPerElement(this.dtype), options.signal);
-          if (part === true) return void (found = true); // decoded only the part of the chunk p needs
-          const key = this.chunkKey(p.chunkCoords);
-          if (part === "missing") {
-            // Read by ranges and found missing (a shard's index): filled as any missing chunk.
-            if (!fillMissing) throw this.#missing(p);
-            absent?.push(p);
-            return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
-          }
-          options.signal?.throwIfAborted();
-          const parts = raw?.rawTargets(this.#jobs, outView, p);
-          let placedZeroed = zeroed;
-          if (parts !== undefined) {
-            const filled = await intoParts!(key, parts, options.signal);
-            if (filled === true) return void (found = true);
-            if (filled === undefined) {
-              if (!fillMissing) throw this.#missing(p);
-              absent?.push(p);
-              return this.#jobs.place(outView, zeroed, undefined, key, p, options.signal);
-            }
-            // A stored chunk of another length: read the usual way, which says what is wrong with it.
-            placedZeroed = false;
-          }
-          const stored = readSync !== undefined ? readSync(key) : await this.store.get(key, { signal: options.signal });
-          if (stored === undefined) {
-            if (!fillMissing) throw this.#missing(p);
-            absent?.push(p);
-          } else found = true;
-          await this.#jobs.place(outView, placedZeroed, stored, key, p, options.signal);
+      const report = await readHere(
+        {
+          store: this.store,
+          jobs: this.#jobs,
+          part: this.#part,
+          chunkKey: (c) => this.chunkKey(c),
+          missing: fillMissing ? undefined : (p) => this.#missing(p),
+          collectAbsent: this.#nested === undefined,
+          intoParts: intoParts === undefined ? undefined : { read: intoParts, targets: raw!.rawTargets },
         },
+        indexer,
+        outView,
+        zeroed,
         options,
-        indexer.nchunks,
       );
-      if (absent !== undefined && absent.length > 0) await this.#readNested(absent, found, outView, options.signal);
-      else if (found) this.#nested ??= false; // a chunk was where .zarray says
+      const absent = report.absent;
+      if (absent !== undefined && absent.length > 0)
+        await this.#readNested(absent, report.found, outView, options.signal);
+      else if (report.found) this.#nested ??= false; // a chunk was where .zarray says
     }
     if (fields !== undefined) {
       const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);

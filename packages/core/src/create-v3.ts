@@ -16,7 +16,7 @@ import {
   type JsonValue,
   type NamedConfig,
 } from "@z/meta";
-import { normalizeChunks, normalizeFillValue } from "@z/meta";
+import { normalizeChunks, normalizeFillValue } from "@z/meta/create";
 import {
   arrayMetadataV3ToJson,
   dataTypeToV3,
@@ -43,9 +43,12 @@ export async function createV3(options: CreateOptions): Promise<ZarrArray> {
   const key = zarrJsonKey(path);
   // Read back from its JSON: the fill value and codecs as a reader will see them.
   const meta = parseArrayMetadataV3(arrayMetadataV3ToJson(arrayMetadataV3For(options, key)), key);
+  // The chain first: codecs that cannot be built (unknown, misplaced, a bad configuration) are
+  // refused before anything is written, rather than after a zarr.json nothing can read.
+  const array = await ZarrArray.fromMetadata(store, path, meta, options);
   await prepareNewNode(store, path, options.overwrite ?? false, options.signal, 3);
   await store.set(key, new TextEncoder().encode(serializeArrayMetadataV3(meta)), { signal: options.signal });
-  return ZarrArray.fromMetadata(store, path, meta, options);
+  return array;
 }
 
 /** The metadata zarr-python 3's `create_array` writes for the same arguments. */

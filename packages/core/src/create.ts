@@ -12,7 +12,7 @@ import {
   type JsonValue,
   type TypedArray,
 } from "@z/meta";
-import { normalizeChunks, normalizeFillValue } from "@z/meta";
+import { normalizeChunks, normalizeFillValue } from "@z/meta/create";
 import { createdLayout, storeSeparator, ZarrArray } from "./array.js";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
 import { prepareNewNode } from "./hierarchy.js";

@@ -7,7 +7,8 @@
  * with its import. They are the same functions as their modules' own, typed in full here so that
  * the API reference shows their signatures.
  */
-import type { ArrayMetadata, CodecConfig, DataType, Store, TypedArray } from "@z/meta";
+import type { CodecRegistry } from "@z/codecs/registry";
+import type { ArrayMetadata, ArrayMetadataV3, CodecConfig, DataType, JsonObject, Store, TypedArray } from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import type { CreateOptions } from "./create.js";
 import * as creation from "./create.js";
@@ -15,6 +16,9 @@ import type { Location, LocationOptions, OpenedLocation } from "./location.js";
 import type { NdArrayLike } from "./nd-array.js";
 import * as info from "./info.js";
 import * as location from "./location.js";
+import * as migration from "./migrate-v3-lazy.js";
+import { MigrationError as MigrationErrorClass } from "./migration-error.js";
+import type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
 import * as objects from "./object-create.js";
 import * as nested from "./nested-chunks.js";
 import * as values from "./values.js";
@@ -98,3 +102,37 @@ export const holdsNestedChunks: (
   missing?: readonly number[],
   signal?: AbortSignal,
 ) => Promise<boolean> = nested.holdsNestedChunks;
+
+/**
+ * Writes a Zarr v3 `zarr.json` beside the v2 documents of the node at `options.path` and of every
+ * array and group below it, as zarr-python 3's `zarr migrate v3`: chunks stay where they are (the
+ * `v2` chunk key encoding names them), v2 documents are never changed, the starting node's
+ * document is written last. Returns the documents in the order written.
+ */
+export const migrateToV3: (store: Store, options?: MigrateToV3Options) => Promise<MigratedDocument[]> =
+  migration.migrateToV3;
+/**
+ * Removes one format's metadata documents (v2: `.zarray`, `.zattrs`, `.zgroup`, `.zmetadata`; v3:
+ * `zarr.json`) below `options.path`, as zarr-python 3's `zarr remove-metadata`; refused where a
+ * node has no metadata of the other format, unless `force`. Returns the keys removed.
+ */
+export const removeMetadata: (store: Store, zarrFormat: 2 | 3, options?: RemoveMetadataOptions) => Promise<string[]> =
+  migration.removeMetadata;
+/** The v3 metadata zarr-python 3's migration writes for a v2 array whose chunks use `separator`. */
+export const arrayMetadataV3FromV2: (
+  meta: ArrayMetadata,
+  options: {
+    readonly attributes?: JsonObject;
+    readonly separator: "." | "/";
+    readonly key?: string;
+    readonly registry?: CodecRegistry;
+  },
+) => Promise<ArrayMetadataV3> = migration.arrayMetadataV3FromV2;
+
+/**
+ * A migration between formats (`migrateToV3`, `removeMetadata`) that cannot be made as asked
+ * (`ZARR_MIGRATION`, naming the key, and the member and codec when one is to blame). Raised before
+ * anything is written or removed.
+ */
+export const MigrationError: typeof MigrationErrorClass = MigrationErrorClass;
+export type MigrationError = MigrationErrorClass;

@@ -33,6 +33,10 @@ export {
   objectShorthand,
   toWriteSource,
   holdsNestedChunks,
+  migrateToV3,
+  removeMetadata,
+  arrayMetadataV3FromV2,
+  MigrationError,
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
@@ -47,6 +51,7 @@ export { consolidateMetadata, openConsolidated, ConsolidatedStore, CONSOLIDATED_
 export { canCastSafely } from "./can-cast.js";
 export type { MemberOptions, VisitResult } from "./group.js";
 export { migrate1to2 } from "./migrate.js";
+export type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
 export {
   copy,
   copyAll,

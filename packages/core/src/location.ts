@@ -7,7 +7,7 @@ export { LocationError };
  * Where a location string points: a directory, a zip file, an HTTP resource or an S3 bucket, and
  * the node path inside it. Locations are a directory path (`data.zarr`), a `.zip` file, a `file://`,
  * `http(s)://` or `s3://bucket/path` URL, or a TensorStore-style pipeline such as
- * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr2:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
+ * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr3:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
  */
 export type Location =
   | { readonly kind: "directory"; readonly path: string; readonly node: string }
@@ -15,7 +15,11 @@ export type Location =
   | { readonly kind: "http"; readonly url: string; readonly node: string }
   | { readonly kind: "s3"; readonly url: string; readonly node: string };
 
-const ZARR_PART = /^zarr2?:/;
+/**
+ * The node part of a pipeline: TensorStore's `zarr2:` and `zarr3:` (and `zarr:`). Either names the
+ * node's path; which format is there is read from the store (zarr.json, else .zarray/.zgroup).
+ */
+const ZARR_PART = /^zarr[23]?:/;
 
 /** Parses a location string (see {@link Location}); no I/O. */
 export function parseLocation(text: string): Location {
@@ -26,9 +30,10 @@ export function parseLocation(text: string): Location {
   for (const part of parts) {
     if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
     else if (part.startsWith("zip:")) inner = decode(part.slice(4), text);
-    else if (part.startsWith("zarr3:"))
-      throw new LocationError(`${text}: Zarr v3 is not supported (this reads and writes Zarr v2)`);
-    else throw new LocationError(`${text}: unknown part ${JSON.stringify(part)} (expected zip:PATH or zarr2:PATH)`);
+    else
+      throw new LocationError(
+        `${text}: unknown part ${JSON.stringify(part)} (expected zip:PATH, zarr2:PATH or zarr3:PATH)`,
+      );
   }
   const isZip = (name: string): boolean => inner !== undefined || /\.zip$/i.test(name);
   const inZip = (): string => joinPath(inner ?? "", node);

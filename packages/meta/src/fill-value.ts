@@ -25,7 +25,6 @@ import { JsonFloat, type JsonValue } from "./json-value.js";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the range deliberately starts at U+0000
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
-export { normalizeFillValue } from "./fill-value-normalize.js";
 export { fillValueBytes, fillValueToElement } from "./fill-value-bytes.js";
 
 const FLOAT_EXPECTED = 'a number or "NaN", "Infinity" or "-Infinity"';

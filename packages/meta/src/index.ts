@@ -9,6 +9,7 @@
 export * from "./errors.js";
 export * from "./limits.js";
 export { describeJson } from "./metadata-document.js";
+export { guessChunks, normalizeChunks, normalizeFillValue } from "./create-constants.js";
 export * from "./store.js";
 export * from "./dtype-model.js";
 export * from "./json-value.js";
@@ -16,7 +17,7 @@ export * from "./array-metadata-model.js";
 export * from "./json.js";
 export * from "./path.js";
 export * from "./chunk-key.js";
-export * from "./chunks.js";
+export type { ChunksSpec } from "./chunks.js";
 export * from "./group-metadata.js";
 export * from "./attributes.js";
 export * from "./dtype.js";

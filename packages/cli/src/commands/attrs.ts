@@ -1,4 +1,5 @@
 import { encodeAttributes, isWritable, stringifyJson, type JsonObject, JsonFloat } from "@z/meta";
+import { parseNodeMetadataV3, serializeNodeMetadataV3 } from "@z/meta/v3";
 import { parseJsonArg } from "../array-options.js";
 import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
@@ -7,14 +8,16 @@ import { withStore } from "../store-arg.js";
 
 export const attrs: Command = {
   name: "attrs",
-  summary: "print or change the attributes (.zattrs) of an array or group",
+  summary: "print or change the attributes (.zattrs, or zarr.json's) of an array or group",
   usage: "zarr attrs get|set|delete STORE [--path P] [KEY [JSON]]",
   details: `  zarr attrs get STORE                 all attributes, as JSON
   zarr attrs get STORE KEY             one attribute's value, as JSON (exit 1 when missing)
   zarr attrs set STORE KEY JSON        set one attribute (JSON: 1.5, "text", [1, 2], {"a": null}, NaN)
   zarr attrs set STORE JSON            add or replace every attribute of a JSON object
   zarr attrs delete STORE KEY          remove one attribute (exit 1 when missing)
-.zattrs is written as zarr-python writes it (sorted keys, indent 4, 1.0 stays 1.0).
+.zattrs is written as zarr-python writes it (sorted keys, indent 4, 1.0 stays 1.0); a Zarr v3 node's
+attributes are the "attributes" member of its zarr.json, which is rewritten as zarr-python 3 writes
+it (its other members as they are).
   --path P    the node inside the store (default: the root)`,
   flags: { path: "string" },
   async run(args, io) {
@@ -62,7 +65,12 @@ export const attrs: Command = {
           throw new CommandError("a Zarr v1 array is read-only (zarr-python's migrate_1to2 converts it to v2)", {
             key: where,
           });
-        await store.set(where, encodeAttributes(next));
+        if (node.zarrFormat === 3) {
+          const current = await store.get(where);
+          if (current === undefined) throw new CommandError(`${where} is gone`, { key: where });
+          const meta = parseNodeMetadataV3(current, where);
+          await store.set(where, new TextEncoder().encode(serializeNodeMetadataV3({ ...meta, attributes: next })));
+        } else await store.set(where, encodeAttributes(next));
         return 0;
       },
     );

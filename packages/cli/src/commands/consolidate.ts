@@ -7,11 +7,13 @@ import { withStore } from "../store-arg.js";
 
 export const consolidate: Command = {
   name: "consolidate",
-  summary: "write .zmetadata, as zarr-python's consolidate_metadata does",
+  summary: "consolidate a hierarchy's metadata, as zarr-python's consolidate_metadata does",
   usage: "zarr consolidate STORE [--path P]",
   details: `Gathers every .zarray, .zgroup and .zattrs into one .zmetadata document, byte for byte as
 zarr-python 2.13 writes it, so readers need one request for all metadata. Run it again after
-metadata changes: \`zarr validate\` reports a stale .zmetadata.
+metadata changes: \`zarr validate\` reports a stale .zmetadata. A Zarr v3 group (zarr.json, also a
+migrated one) gets zarr-python 3's consolidation instead: every zarr.json below it, inline in its
+own zarr.json as "consolidated_metadata".
   --path P    consolidate only the hierarchy below P (written to P/.zmetadata)`,
   flags: { path: "string" },
   async run(args, io) {
@@ -23,7 +25,18 @@ metadata changes: \`zarr validate\` reports a stale .zmetadata.
         throw new CommandError(`${location} holds a Zarr v1 array, which has no v2 metadata to consolidate`, {
           key: node.metaKey,
         });
+      if (node.zarrFormat === 3 && node.kind === "array")
+        throw new CommandError(`${node.metaKey} is a Zarr v3 array: v3 consolidates a group's metadata`, {
+          key: node.metaKey,
+        });
       await consolidateMetadata(store, { path });
+      if (node.zarrFormat === 3) {
+        const nodes = (await store.list(keyPrefix(path))).filter(
+          (k) => k !== node.metaKey && /(^|\/)zarr\.json$/.test(k),
+        ).length;
+        io.err(`wrote the metadata of ${nodes} nodes inline into ${node.metaKey} (consolidated_metadata)\n`);
+        return 0;
+      }
       const documents = (await store.list(keyPrefix(path))).filter((k) =>
         /(^|\/)\.z(array|group|attrs)$/.test(k),
       ).length;

@@ -2,7 +2,24 @@ import { create, ZarrArray } from "@z/core";
 import type { SpecArray } from "@z/spec";
 import { openSpec } from "@z/spec/node";
 import { dataTypeToJSON, parseDataType, type JsonObject, type JsonValue } from "@z/meta";
-import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, arrayFlags, dtypeFlag, jsonFlag, settleCodecs } from "../array-options.js";
+import {
+  ARRAY_FLAGS,
+  ARRAY_FLAGS_HELP,
+  arrayFlags,
+  commonArrayFlags,
+  dtypeFlag,
+  jsonFlag,
+  settleCodecs,
+} from "../array-options.js";
+import {
+  arrayFlagsV3,
+  dtypeV3Flag,
+  refuseV3Flags,
+  settleCodecsV3,
+  v3TypeOf,
+  zarrFormatFlag,
+} from "../array-options-v3.js";
+import { describeCreatedV3 } from "./import.js";
 import type { Command, Io, ParsedArgs } from "../command.js";
 import { parseIntegerList, positionals, stringFlag, UsageError } from "../command.js";
 import { isSpecArg, parseStoreArg, readSpecArg, specWithPath, withStore } from "../store-arg.js";
@@ -12,7 +29,7 @@ export const createCommand: Command = {
   name: "create",
   summary: "create an empty array (and its parent groups), or the array a TensorStore spec describes",
   usage:
-    "zarr create STORE --shape 100,200 [--dtype D] [--path P] [--chunks 10,10] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--overwrite]\n       zarr create [STORE] --spec SPEC [--path P] [--attrs JSON] [--overwrite]",
+    "zarr create STORE --shape 100,200 [--dtype D] [--path P] [--chunks 10,10] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--overwrite]\n       zarr create STORE --shape 100,200 --zarr-format 3 [--dtype D] [--path P] [--chunks 10,10] [--shards 100,100] [--codecs JSON] [--fill-value JSON] [--dimension-names a,b] [--chunk-key-encoding default|v2] [--separator /|.] [--attrs JSON] [--overwrite]\n       zarr create [STORE] --spec SPEC [--path P] [--attrs JSON] [--overwrite]",
   details: `  --shape 100,200            the array's shape ("" or () for a 0-d array)
 ${ARRAY_FLAGS_HELP.replace("or a structured descr as JSON", "or a structured descr as JSON (default <f8)")}
   --spec SPEC                a TensorStore zarr2 spec: a file (spec.json), @file, or inline JSON
@@ -29,6 +46,17 @@ Nothing but metadata is written: every element reads as the fill value.`,
     const shapeText = stringFlag(args, "shape");
     if (shapeText === undefined) throw new UsageError("--shape is required (or --spec)");
     const shape = parseIntegerList(shapeText, "--shape");
+    if (zarrFormatFlag(args) === 3) {
+      const type = dtypeV3Flag(args) ?? v3TypeOf(parseDataType("<f8"), undefined);
+      const options = { ...commonArrayFlags(args, shape.length), ...arrayFlagsV3(args, type, shape.length) };
+      await settleCodecsV3(options, shape);
+      return withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
+        const array = await createArray(() => create({ ...options, store, path, shape }));
+        io.err(`created ${describeCreatedV3(array)}\n`);
+        return 0;
+      });
+    }
+    refuseV3Flags(args);
     const dtype = dtypeFlag(args) ?? parseDataType("<f8");
     const options = await settleCodecs(arrayFlags(args, dtype, shape.length));
     return withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
@@ -43,6 +71,12 @@ Nothing but metadata is written: every element reads as the fill value.`,
 
 /** The flags the spec replaces. */
 const SPEC_EXCLUDES = [
+  "zarr-format",
+  "shards",
+  "codecs",
+  "dimension-names",
+  "chunk-key-encoding",
+  "separator",
   "shape",
   "chunks",
   "dtype",

@@ -4,11 +4,11 @@ import type { Command } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import type { NdData } from "@z/core";
 import type { TypedArray } from "@z/meta";
-import { arrayKey } from "../hierarchy.js";
+import { arrayKey, zarrJsonKey } from "../hierarchy.js";
 import { objectsJsonItems, valuesJsonHead, valuesJsonItems, VALUES_JSON_TAIL } from "../json-values.js";
 import { reorder, typedToBytes } from "../nd.js";
 import { encodeNpyHeader, NpyError } from "../npy/index.js";
-import { objectCodecOf } from "../objects.js";
+import { objectCodecOfArray } from "../objects.js";
 import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
 import { parseSelection, resolveSelection, selectionShape, toSelectionItems, type ResolvedDim } from "../selection.js";
@@ -52,11 +52,11 @@ The array is read in slabs of whole chunks, so it need not fit in memory.`,
       const dims = resolveSelection(items, array.shape);
       const shape = selectionShape(dims);
       const dtype = array.dtype;
-      const objects = dtype.kind === "O" ? objectCodecOf(array.filters, arrayKey(array.path)) : undefined;
+      const objects = dtype.kind === "O" ? objectCodecOfArray(array) : undefined;
       if (objects !== undefined && format === "npy") {
         throw new NpyError(
           `${array.path === "" ? "the array" : JSON.stringify(array.path)} is an object array (dtype |O, ${objects.id}): a .npy file holds objects only pickled, which numpy loads only with allow_pickle=True; export it as JSON instead (--out FILE.json)`,
-          { key: arrayKey(array.path) },
+          { key: array.zarrFormat === 3 ? zarrJsonKey(array.path) : arrayKey(array.path) },
         );
       }
       const fortran = format === "npy" && array.order === "F" && shape.filter((n) => n > 1).length >= 2;

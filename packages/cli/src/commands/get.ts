@@ -2,9 +2,8 @@ import type { NdData } from "@z/core";
 import type { TypedArray } from "@z/meta";
 import type { Command } from "../command.js";
 import { positionals, stringFlag } from "../command.js";
-import { arrayKey } from "../hierarchy.js";
 import { objectsJson, valuesJson } from "../json-values.js";
-import { objectCodecOf, objectRepr } from "../objects.js";
+import { objectCodecOfArray, objectRepr } from "../objects.js";
 import { copyBlock, product, typedToBytes } from "../nd.js";
 import { withArrayArg } from "../open.js";
 import { progressBar } from "../progress.js";
@@ -38,7 +37,7 @@ Python's json.dumps writes them (json2, msgpack2). So bytes never pass for text.
       const blocks = runs === undefined ? [[]] : cartesian(runs);
       const keptShape = runs === undefined ? shape : runs.map((r) => r.reduce((n, [from, to]) => n + to - from, 0));
       // an object array's values are JS values, anything else's element bytes
-      const objects = array.dtype.kind === "O" ? objectCodecOf(array.filters, arrayKey(array.path)) : undefined;
+      const objects = array.dtype.kind === "O" ? objectCodecOfArray(array) : undefined;
       const itemsize = objects === undefined ? array.dtype.itemsize : 1;
       let kept: Uint8Array | unknown[] =
         objects === undefined ? new Uint8Array(product(keptShape) * itemsize) : new Array<unknown>(product(keptShape));

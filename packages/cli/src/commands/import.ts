@@ -1,11 +1,12 @@
 import { open as openFile, readFile, type FileHandle } from "node:fs/promises";
-import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type ZarrArray } from "@z/core";
+import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type CreateOptions, type ZarrArray } from "@z/core";
 import {
   dataTypeToJSON,
   JsonFloat,
   parseDataType,
   parseJson,
   ZarrError,
+  type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
   type JsonValue,
@@ -14,10 +15,19 @@ import {
   ARRAY_FLAGS,
   ARRAY_FLAGS_HELP,
   arrayFlags,
+  commonArrayFlags,
   dtypeFlag,
   objectCodecFlag,
   settleCodecs,
 } from "../array-options.js";
+import {
+  arrayFlagsV3,
+  dtypeV3Flag,
+  refuseV3Flags,
+  settleCodecsV3,
+  v3TypeOf,
+  zarrFormatFlag,
+} from "../array-options-v3.js";
 import type { Command, Io } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { canConvert, convertBytes, elementFromJson, writeElements } from "../elements.js";
@@ -45,7 +55,7 @@ export const importCommand: Command = {
   name: "import",
   summary: "create an array from a .npy or .json file",
   usage:
-    "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
+    "zarr import FILE STORE [--path P] [--chunks 10,10] [--dtype D] [--compressor JSON] [--filters JSON] [--order C|F] [--fill-value JSON] [--dimension-separator .|/] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]\n       zarr import FILE STORE --zarr-format 3 [--path P] [--chunks 10,10] [--shards 100,100] [--codecs JSON] [--dtype D] [--fill-value JSON] [--dimension-names a,b] [--chunk-key-encoding default|v2] [--separator /|.] [--attrs JSON] [--write-empty-chunks true|false] [--overwrite]",
   details: `FILE is a .npy file (any version, any fixed-size dtype, C or Fortran order) or a .json file
 {"shape": [...], "values": [...], "dtype": ...} with values flat in C order (as \`zarr export\` writes,
 see \`zarr get --help\`: bytes, |S, |V and vlen-bytes, as base64;
@@ -63,8 +73,16 @@ The default order is the file's (F for a Fortran-order .npy).`,
       stringFlag(args, "format") ?? (/\.npy$/i.test(file!) ? "npy" : /\.json$/i.test(file!) ? "json" : undefined);
     if (format !== "npy" && format !== "json")
       throw new UsageError(`cannot tell the format of ${file}: name it *.npy or *.json, or pass --format npy|json`);
-    const requested = dtypeFlag(args);
-    const flagCodec = objectCodecFlag(args)?.codec;
+    const zarrFormat = zarrFormatFlag(args);
+    if (zarrFormat === 2) refuseV3Flags(args);
+    const requestedV3 = zarrFormat === 3 ? dtypeV3Flag(args) : undefined;
+    const requested = zarrFormat === 3 ? requestedV3?.dtype : dtypeFlag(args);
+    const flagCodec =
+      zarrFormat === 3
+        ? requestedV3 === undefined || requestedV3.dtype.kind !== "O"
+          ? undefined
+          : { id: requestedV3.dataType === "string" ? "vlen-utf8" : "vlen-bytes" }
+        : objectCodecFlag(args)?.codec;
     const source = format === "npy" ? await npySource(file!) : await jsonSource(file!, requested, flagCodec);
     try {
       const dtype = requested ?? source.dtype;
@@ -73,14 +91,21 @@ The default order is the file's (F for a Fortran-order .npy).`,
           `--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`,
         );
       }
-      const flags = arrayFlags(args, dtype, source.shape.length);
-      // the file's object codec, unless the flags name one
-      if (source.objects !== undefined && flagCodec === undefined) flags.objectCodec = source.objects.codec;
-      const options = await settleCodecs(flags);
+      let options: Partial<CreateOptions>;
+      if (zarrFormat === 3) {
+        const type = requestedV3 ?? v3TypeOf(dtype, (flagCodec ?? source.objects?.codec)?.id);
+        options = { ...commonArrayFlags(args, source.shape.length), ...arrayFlagsV3(args, type, source.shape.length) };
+        await settleCodecsV3(options, source.shape);
+      } else {
+        const flags = arrayFlags(args, dtype, source.shape.length);
+        // the file's object codec, unless the flags name one
+        if (source.objects !== undefined && flagCodec === undefined) flags.objectCodec = source.objects.codec;
+        options = await settleCodecs(flags);
+        options = { ...options, order: options.order ?? (source.fortranOrder ? "F" : "C") };
+      }
       return await withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
-        const order = options.order ?? (source.fortranOrder ? "F" : "C");
         const array = await createArray(() =>
-          create({ ...options, order, store, path, shape: source.shape, signal: io.signal }),
+          create({ ...options, store, path, shape: source.shape, signal: io.signal }),
         );
         const bar = progressBar(io, `importing ${file}`);
         try {
@@ -93,7 +118,9 @@ The default order is the file's (F for a Fortran-order .npy).`,
           bar.finish();
         }
         io.err(
-          `imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`,
+          zarrFormat === 3
+            ? `imported ${file} into ${location}: ${describeCreatedV3(array)}\n`
+            : `imported ${file} into ${location}${path === "" ? "" : ` at ${path}`}: shape [${array.shape.join(", ")}], chunks [${array.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(dtype))}\n`,
         );
         return 0;
       });
@@ -102,6 +129,18 @@ The default order is the file's (F for a Fortran-order .npy).`,
     }
   },
 };
+
+/** A new v3 array in a line: where, shape, chunks (and shards), data type. */
+export function describeCreatedV3(array: ZarrArray): string {
+  const meta = array.metadata as ArrayMetadataV3;
+  const sharding = meta.codecs.length === 1 && meta.codecs[0]!.name === "sharding_indexed" ? meta.codecs[0] : undefined;
+  const inner = sharding?.configuration?.chunk_shape as number[] | undefined;
+  const chunks =
+    inner === undefined
+      ? `chunks [${meta.chunkShape.join(", ")}]`
+      : `shards [${meta.chunkShape.join(", ")}] of chunks [${inner.join(", ")}]`;
+  return `${array.path === "" ? "an array at the root" : array.path} (Zarr v3): shape [${meta.shape.join(", ")}], ${chunks}, data_type ${JSON.stringify(meta.dataType)}`;
+}
 
 /** Runs `create`, adding a hint to "already exists" errors. */
 export async function createArray(make: () => Promise<ZarrArray>): Promise<ZarrArray> {

@@ -12,8 +12,10 @@ export const tree: Command = {
   details: `  --path P     start at this group (default: the root)
   --level N    descend at most N levels
   --json       one object mapping every node path (the start is "") to
-               {"kind": "group"|"array", "attrs": {...}, "shape": [...], "dtype": ...}
-               (shape and dtype, as in .zarray, for arrays only)`,
+               {"kind": "group"|"array", "zarr_format": 2|3, "attrs": {...}, "shape": [...],
+               "dtype": ...} (shape and dtype, as in .zarray, for arrays only; a v3 array has
+               "data_type", as in its zarr.json, instead of "dtype")
+Both formats are found: a node with a zarr.json is read as v3, as zarr-python 3 reads it.`,
   flags: { path: "string", level: "string", json: "boolean" },
   async run(args, io) {
     const [location] = positionals(args, 1, 1, "STORE");
@@ -29,10 +31,24 @@ export const tree: Command = {
       for (const node of treeNodes(root)) {
         const key = node.path === path ? "" : node.path.slice(base.length);
         const attrs = await readAttributes(store, node);
-        out[key] =
-          node.kind === "group"
-            ? { kind: "group", attrs }
-            : { kind: "array", attrs, shape: [...node.meta.shape], dtype: dataTypeToJSON(node.meta.dtype) };
+        const format = node.zarrFormat;
+        if (node.kind === "group") out[key] = { kind: "group", zarr_format: format, attrs };
+        else if (node.zarrFormat === 3)
+          out[key] = {
+            kind: "array",
+            zarr_format: format,
+            attrs,
+            shape: [...node.meta.shape],
+            data_type: node.meta.dataType as JsonValue,
+          };
+        else
+          out[key] = {
+            kind: "array",
+            zarr_format: format,
+            attrs,
+            shape: [...node.meta.shape],
+            dtype: dataTypeToJSON(node.meta.dtype),
+          };
       }
       io.out(`${stringifyJson(out)}\n`);
       return 0;

@@ -5,6 +5,9 @@ import {
   parseAttributes,
   parseGroupMetadata,
   parseJson,
+  type NodeMetadataV3,
+  numpyName,
+  type DataType,
   stringifyJson,
   V1_ATTRS_KEY,
   V1_META_KEY,
@@ -13,15 +16,15 @@ import {
   type JsonValue,
   type Store,
 } from "@z/meta";
+import { chunkKeyV3, dataTypeToV3, nodeMetadataV3ToJson, parseDataTypeV3, parseNodeMetadataV3 } from "@z/meta/v3";
 import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
-import { readNode } from "../hierarchy.js";
+import { gridChunks, readNode, zarrJsonKey, type ArrayNode, type ArrayNodeV3 } from "../hierarchy.js";
 import { progressBar } from "../progress.js";
-import { scanArrayKeys } from "../stats.js";
+import { chunkCoordsOf, chunkSeparator, scanArrayKeys } from "../stats.js";
 import { listsChunks, withStore } from "../store-arg.js";
 import { removeTemporaryFile } from "@z/store-fs";
 import { STALE_AFTER_MS, temporaryFiles } from "../temporaries.js";
-import { parseChunkKey } from "@z/meta";
 
 export interface Problem {
   readonly level: "error" | "warning";
@@ -29,18 +32,21 @@ export interface Problem {
   readonly message: string;
 }
 
-const METADATA = /(^|\/)\.z(array|group|attrs)$/;
+const METADATA = /(^|\/)(\.z(array|group|attrs)|zarr\.json)$/;
+/** v2's documents, which `.zmetadata` gathers. */
+const METADATA_V2 = /(^|\/)\.z(array|group|attrs)$/;
 
 export const validate: Command = {
   name: "validate",
   summary: "check every metadata document and decode every chunk; exit 1 on any error",
   usage: "zarr validate STORE [--path P] [--json] [--strict] [--fix]",
-  details: `Checks that every .zarray, .zgroup and .zattrs parses as zarr-python would read it, that
-every array's codecs exist and accept their configs, that every stored chunk decodes to a whole
-chunk, and that .zmetadata (when present) matches the documents. Each problem is printed with its
-key. Warnings (keys that belong to no node, chunks outside an array's grid, nodes whose parent is
-not a group, temporary files that writes killed part way left behind) do not fail the check
-unless --strict.
+  details: `Checks that every .zarray, .zgroup, .zattrs and zarr.json parses as zarr-python would read it,
+that every array's codecs exist and accept their configs, that every stored chunk decodes to a whole
+chunk, that .zmetadata and a v3 group's inline consolidated metadata (when present) match the
+documents, and that a node with both formats' metadata (a migrated one) describes one array in
+both. Each problem is printed with its key. Warnings (keys that belong to no node, chunks outside
+an array's grid, nodes whose parent is not a group, v2 nodes inside a v3 group, temporary files
+that writes killed part way left behind) do not fail the check unless --strict.
   --path P    check only the hierarchy below P
   --json      print {"ok", "arrays", "groups", "chunks", "problems": [{"level", "key", "message"}],
               "removed": [path, ...]}
@@ -143,39 +149,87 @@ export async function validateStore(
   const dirOf = (key: string): string => key.slice(0, Math.max(0, key.lastIndexOf("/")));
 
   // metadata documents
-  const arrays = new Map<string, ArrayMetadata | undefined>();
+  // dir -> the array there (undefined: one whose document does not parse, still a node: its keys are no strays)
+  const arrays = new Map<string, ArrayNode | undefined>();
   const groups = new Set<string>();
+  const v3Groups = new Set<string>();
+  const v3Dirs = new Set<string>();
+  const v2Arrays = new Map<string, ArrayMetadata>();
   for (const key of keys.filter((k) => METADATA.test(k))) {
     const dir = dirOf(key);
     const bytes = await store.get(key, { signal: options.signal });
     if (bytes === undefined) continue;
-    // a node whose document does not parse still counts as a node (its keys are not strays)
-    if (key.endsWith(".zarray")) arrays.set(dir, undefined);
-    else if (key.endsWith(".zgroup")) groups.add(dir);
+    const name = key.slice(key.lastIndexOf("/") + 1);
+    if (name === ".zarray") arrays.set(dir, arrays.get(dir));
+    else if (name === ".zgroup") groups.add(dir);
+    else if (name === "zarr.json") v3Dirs.add(dir);
     try {
-      if (key.endsWith(".zarray")) arrays.set(dir, parseArrayMetadata(bytes, key));
-      else if (key.endsWith(".zgroup")) parseGroupMetadata(bytes, key);
-      else parseAttributes(bytes, key);
+      if (name === ".zarray") v2Arrays.set(dir, parseArrayMetadata(bytes, key));
+      else if (name === ".zgroup") parseGroupMetadata(bytes, key);
+      else if (name === "zarr.json") {
+        const node = parseNodeMetadataV3(bytes, key);
+        if (node.nodeType === "group") {
+          groups.add(dir);
+          v3Groups.add(dir);
+        } else arrays.set(dir, undefined);
+      } else parseAttributes(bytes, key);
     } catch (error) {
+      if (name === "zarr.json") arrays.set(dir, arrays.get(dir)); // a node of some kind: its keys are no strays
       add("error", key, message(error));
     }
   }
-  // a spec-v1 array: `meta` (and `attrs`) at the root of a store with no v2 documents there
+  // each node as readers see it: v3's zarr.json where there is one (as zarr-python 3 reads it)
+  for (const dir of [...arrays.keys()]) {
+    try {
+      const node = await readNode(store, dir);
+      if (node?.kind === "array") arrays.set(dir, node);
+    } catch {
+      // reported with its document above
+    }
+  }
+  // a spec-v1 array: `meta` (and `attrs`) at the root of a store with no v2 or v3 documents there
   const v1 = path === "" && !arrays.has("") && !groups.has("") && keys.includes(V1_META_KEY);
-  const documents = (dir: string): string[] =>
-    v1 && dir === "" ? [V1_META_KEY, V1_ATTRS_KEY] : [`${keyPrefix(dir)}.zarray`, `${keyPrefix(dir)}.zattrs`];
   if (v1) {
     arrays.set("", undefined);
     try {
       const node = await readNode(store, "");
-      if (node?.kind === "array") arrays.set("", node.meta);
+      if (node?.kind === "array") arrays.set("", node);
     } catch (error) {
       add("error", V1_META_KEY, message(error));
     }
   }
-  for (const dir of groups)
-    if (arrays.has(dir))
-      add("error", `${keyPrefix(dir)}.zgroup`, "a node cannot be both an array and a group (.zarray is there too)");
+  for (const dir of groups) {
+    if (!arrays.has(dir)) continue;
+    const present = [".zgroup", ".zarray", "zarr.json"].filter((name) => keys.includes(keyPrefix(dir) + name));
+    add(
+      "error",
+      keyPrefix(dir) + (v3Dirs.has(dir) ? "zarr.json" : ".zgroup"),
+      present.length === 2 && !v3Dirs.has(dir)
+        ? "a node cannot be both an array and a group (.zarray is there too)"
+        : `a node cannot be both an array and a group (${present.join(", ")} say different things)`,
+    );
+  }
+  for (const dir of v3Dirs) {
+    const node = arrays.get(dir);
+    const v2 = v2Arrays.get(dir);
+    if (node?.zarrFormat === 3 && v2 !== undefined) {
+      const separator = await chunkSeparator(store, {
+        kind: "array",
+        path: dir,
+        meta: v2,
+        zarrFormat: 2,
+        metaKey: `${keyPrefix(dir)}.zarray`,
+        attrsKey: `${keyPrefix(dir)}.zattrs`,
+      });
+      const disagreement = formatsDisagree(node, v2, separator.separator);
+      if (disagreement !== undefined)
+        add(
+          "error",
+          zarrJsonKey(dir),
+          `zarr.json and .zarray describe different arrays (${disagreement}): zarr-python 3 and z read zarr.json, zarr-python 2 .zarray; one was changed without the other`,
+        );
+    }
+  }
   const nodes = new Set([...arrays.keys(), ...groups]);
   for (const key of keys.filter((k) => k.endsWith(".zattrs"))) {
     if (!nodes.has(dirOf(key)))
@@ -184,21 +238,25 @@ export async function validateStore(
   for (const node of nodes) {
     if (node === path) continue;
     const parent = dirOf(`${node}/x`).split("/").slice(0, -1).join("/");
+    const own = v3Dirs.has(node) ? zarrJsonKey(node) : `${keyPrefix(node)}${arrays.has(node) ? ".zarray" : ".zgroup"}`;
     if (!groups.has(parent) && parent.length >= path.length)
+      add("warning", own, `its parent ${parent === "" ? "(the root)" : JSON.stringify(parent)} is not a group`);
+    else if (v3Groups.has(parent) && !v3Dirs.has(node))
       add(
         "warning",
-        `${keyPrefix(node)}${arrays.has(node) ? ".zarray" : ".zgroup"}`,
-        `its parent ${parent === "" ? "(the root)" : JSON.stringify(parent)} is not a group`,
+        own,
+        `its parent ${parent === "" ? "(the root)" : JSON.stringify(parent)} is a Zarr v3 group, whose members zarr-python 3 looks for by their zarr.json: this v2 node is not one of them (zarr migrate v3 gives it one)`,
       );
   }
 
   // keys that belong to no node
   const arrayDirs = [...arrays.keys()].sort((a, b) => b.length - a.length);
   const owner = (key: string): string | undefined => arrayDirs.find((dir) => dir === "" || key.startsWith(`${dir}/`));
+  const v1Documents = [V1_META_KEY, V1_ATTRS_KEY];
   for (const key of keys) {
     if (
       METADATA.test(key) ||
-      (v1 && documents("").includes(key)) ||
+      (v1 && v1Documents.includes(key)) ||
       key === `${prefix}.zmetadata` ||
       key.endsWith("/.zmetadata")
     )
@@ -207,40 +265,39 @@ export async function validateStore(
   }
 
   // chunks
-  const plans: { path: string; array: ZarrArray; keys: string[]; separator: "." | "/" }[] = [];
-  for (const [dir, meta] of arrays) {
-    if (meta === undefined) continue;
+  const plans: { node: ArrayNode; array: ZarrArray; keys: string[]; separator: "." | "/" }[] = [];
+  for (const [dir, node] of arrays) {
+    if (node === undefined) continue;
     let array: ZarrArray;
     try {
       array = await ZarrArray.open(store, dir, { readOnly: true });
     } catch (error) {
-      add("error", documents(dir)[0]!, `cannot decode this array's chunks: ${message(error)}`);
+      add("error", node.metaKey, `cannot decode this array's chunks: ${message(error)}`);
       continue;
     }
-    const scan = (await scanArrayKeys(store, dir, meta, documents(dir)))!;
+    const scan = (await scanArrayKeys(store, node))!;
+    const grid = gridChunks(node);
     for (const key of scan.others) {
       if (owner(key) !== dir) continue; // a nested node's key
-      const rest = key.slice(keyPrefix(dir).length);
-      const coords = parseChunkKey(rest, meta.shape.length, scan.separator);
+      const coords = chunkCoordsOf(node, scan.separator, key.slice(keyPrefix(dir).length));
       add(
         "warning",
         key,
         coords
-          ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${meta.shape.join(", ")}], chunks [${meta.chunks.join(", ")}])`
+          ? `chunk outside the grid of ${JSON.stringify(dir)} (shape [${node.meta.shape.join(", ")}], chunks [${grid.join(", ")}])`
           : `not a chunk key of array ${JSON.stringify(dir)}`,
       );
     }
-    plans.push({ path: dir, array, keys: scan.chunks, separator: scan.separator });
+    plans.push({ node, array, keys: scan.chunks, separator: scan.separator });
   }
   const jobs = plans.flatMap((p) => p.keys.map((key) => ({ ...p, key })));
   options.onTotal?.(jobs.length);
   await forEachConcurrent(
     jobs,
-    async ({ path: dir, array, key, separator }) => {
-      const coords = parseChunkKey(key.slice(keyPrefix(dir).length), array.ndim, separator)!;
-      const region = coords.map((c, d) =>
-        slice(c * array.chunks[d]!, Math.min((c + 1) * array.chunks[d]!, array.shape[d]!)),
-      );
+    async ({ node, array, key, separator }) => {
+      const coords = chunkCoordsOf(node, separator, key.slice(keyPrefix(node.path).length))!;
+      const grid = gridChunks(node);
+      const region = coords.map((c, d) => slice(c * grid[d]!, Math.min((c + 1) * grid[d]!, array.shape[d]!)));
       try {
         await array.get(region, { signal: options.signal, concurrency: 1 });
       } catch (error) {
@@ -256,9 +313,97 @@ export async function validateStore(
   const consolidatedKey = `${prefix}.zmetadata`;
   const consolidated = await store.get(consolidatedKey, { signal: options.signal });
   if (consolidated !== undefined) await checkConsolidated(consolidated, consolidatedKey, prefix, keys, store, add);
+  for (const dir of v3Groups) await checkConsolidatedV3(store, dir, keys, add);
 
   problems.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { arrays: arrays.size, groups: groups.size, chunks: jobs.length, problems };
+}
+
+/**
+ * How a v3 array's `zarr.json` and the `.zarray` beside it (a migrated array) disagree: shape, chunk
+ * grid, element type or chunk keys; undefined when they describe the same stored array.
+ */
+function formatsDisagree(node: ArrayNodeV3, v2: ArrayMetadata, separator: "." | "/"): string | undefined {
+  const v3 = node.meta;
+  const list = (a: readonly number[]) => `[${a.join(", ")}]`;
+  if (list(v3.shape) !== list(v2.shape)) return `shape ${list(v3.shape)} and ${list(v2.shape)}`;
+  if (list(v3.chunkShape) !== list(v2.chunks)) return `chunks ${list(v3.chunkShape)} and ${list(v2.chunks)}`;
+  // the elements v3 holds (little-endian: the bytes codec has the stored order) against v2's
+  if (v2.dtype.kind !== "O") {
+    let v2AsV3: DataType | undefined;
+    try {
+      v2AsV3 = parseDataTypeV3(dataTypeToV3(v2.dtype) as JsonValue).dtype;
+    } catch {
+      v2AsV3 = undefined; // a dtype v3 has no type for
+    }
+    if (v2AsV3 === undefined || numpyName(v2AsV3) !== numpyName(v3.dtype))
+      return `data type ${JSON.stringify(v3.dataType)} and ${numpyName(v2.dtype)}`;
+  }
+  const ndim = v3.shape.length;
+  const probe = Array.from({ length: ndim }, (_, i) => i + 1);
+  const v3Key = chunkKeyV3(probe, v3.chunkKeys);
+  const v2Key = ndim === 0 ? "0" : probe.join(separator);
+  if (v3Key !== v2Key) return `chunk keys such as ${v3Key} and ${v2Key}`;
+  return undefined;
+}
+
+/**
+ * A v3 group's inline `consolidated_metadata` (zarr-python 3's `consolidate_metadata`): each entry
+ * must be the `zarr.json` of the node at its path, and each node below the group must have one. A
+ * group entry's own `consolidated_metadata` is not compared (zarr-python 3 writes it as it likes).
+ */
+async function checkConsolidatedV3(
+  store: Store,
+  dir: string,
+  keys: readonly string[],
+  add: (level: Problem["level"], key: string, text: string) => void,
+): Promise<void> {
+  const key = zarrJsonKey(dir);
+  const bytes = await store.get(key);
+  if (bytes === undefined) return;
+  let group: NodeMetadataV3;
+  try {
+    group = parseNodeMetadataV3(bytes, key);
+  } catch {
+    return; // reported with the document itself
+  }
+  if (group.nodeType !== "group" || group.consolidatedMetadata === undefined) return;
+  const entries = group.consolidatedMetadata.metadata;
+  const prefix = keyPrefix(dir);
+  const below = keys
+    .filter((k) => k.startsWith(prefix) && k !== key && /(^|\/)zarr\.json$/.test(k))
+    .map((k) => k.slice(prefix.length, -"/zarr.json".length));
+  const comparable = (node: NodeMetadataV3): string => {
+    const json = { ...nodeMetadataV3ToJson(node) };
+    delete json.consolidated_metadata;
+    return stringifyJson(json);
+  };
+  for (const name of entries.keys())
+    if (!below.includes(name))
+      add(
+        "error",
+        key,
+        `stale consolidated metadata: it has ${JSON.stringify(name)}, which has no zarr.json (run \`zarr consolidate\`)`,
+      );
+  for (const name of below) {
+    const entry = entries.get(name);
+    if (entry === undefined) {
+      add("error", key, `stale consolidated metadata: it lacks ${JSON.stringify(name)} (run \`zarr consolidate\`)`);
+      continue;
+    }
+    const actual = await store.get(`${prefix + name}/zarr.json`);
+    if (actual === undefined) continue;
+    try {
+      if (comparable(parseNodeMetadataV3(actual, `${prefix + name}/zarr.json`)) !== comparable(entry))
+        add(
+          "error",
+          key,
+          `stale consolidated metadata: its ${JSON.stringify(name)} differs from ${prefix}${name}/zarr.json (run \`zarr consolidate\`)`,
+        );
+    } catch {
+      // reported with the document itself
+    }
+  }
 }
 
 async function checkConsolidated(
@@ -286,7 +431,7 @@ async function checkConsolidated(
     add("error", key, '"metadata" must be an object of metadata documents');
     return;
   }
-  const present = keys.filter((k) => METADATA.test(k));
+  const present = keys.filter((k) => METADATA_V2.test(k));
   const relative = new Set(present.map((k) => k.slice(prefix.length)));
   for (const name of Object.keys(metadata)) {
     if (!relative.has(name))
