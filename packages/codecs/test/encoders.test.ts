@@ -35,6 +35,32 @@ describe("a program that registered no encoder", () => {
   });
 });
 
+describe("sharding_indexed without its encoder", () => {
+  it("reads shards, and is told what to register to write one", async () => {
+    vi.resetModules();
+    const { defaultRegistry, MissingEncoderError } = await import("../src/index.js");
+    const { compileCodecsV3 } = await import("../src/v3.js");
+    const chain = await compileCodecsV3(
+      [
+        {
+          name: "sharding_indexed",
+          configuration: { chunk_shape: [2], index_codecs: [{ name: "bytes", configuration: { endian: "little" } }] },
+        },
+      ],
+      { shape: [4], dtype: chunk.dtype, fillValue: 0 },
+      defaultRegistry,
+    );
+    const codec = chain.stages[0]!.codec;
+    const shardChunk = { ...chunk, elements: 4, shape: [4], key: "s/c/0" };
+    // Inner chunk 1 only: [3, 4] at byte 0; inner chunk 0 missing.
+    const stored = Uint8Array.of(3, 4, ...new Array(16).fill(0xff), 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0);
+    expect(await codec.decode(stored, shardChunk)).toEqual(Uint8Array.of(0, 0, 3, 4));
+    const encode = () => codec.encode(Uint8Array.of(0, 0, 3, 4), shardChunk);
+    expect(encode).toThrow(MissingEncoderError);
+    expect(encode).toThrow(/codec sharding_indexed cannot encode in chunk s\/c\/0: .*call enableEncoders\(\)/);
+  });
+});
+
 describe("an encoder", () => {
   it("loads when a codec first encodes, once, and not for decoding", async () => {
     const { zlib, registerEncoder } = await withoutEncoders();

@@ -19,3 +19,5 @@ export {
 export { parseDataTypeV3, dataTypeToV3, dataTypeV3Name, type DataTypeV3, type DataTypeV3JSON } from "./dtype-v3.js";
 export { decodeFillValueV3, encodeFillValueV3 } from "./fill-value-v3.js";
 export { chunkKeyV3, parseChunkKeyV3, parseChunkKeyEncoding, type ChunkKeyEncodingV3 } from "./chunk-key-v3.js";
+// For codecs whose configurations hold codecs (`sharding_indexed`'s `codecs`), read as `codecs` is.
+export { readNamedConfig } from "./named-config.js";

@@ -7,7 +7,6 @@ import { coreCodecConfig } from "./core-codecs.js";
 import { invalidChain, invalidField, onlyMembers, unsupportedCodec, type CodecPlace } from "./errors.js";
 import { arrayOutput, evolvedConfig, NUMCODECS_KINDS } from "./numcodecs.js";
 import { permuteShape } from "./permute.js";
-import { buildSharding } from "./shard-config.js";
 import type { ShardingOptions } from "./shard-options.js";
 import { isIdentity, parseTransposeOrder, transposeCodec } from "./transpose.js";
 import type { BuiltStage, ChainEnv, CompiledChain } from "./chain-types.js";
@@ -149,7 +148,8 @@ async function buildNative(
   const { registry } = env;
   switch (name) {
     case "sharding_indexed":
-      return buildSharding(place, configuration, input, env);
+      // Loaded with the first sharded array: a page reading others carries none of it.
+      return (await import("./shard-config.js")).buildSharding(place, configuration, input, env);
     case "transpose": {
       const order = parseTransposeOrder(place, configuration, input.shape.length);
       const output = { ...input, shape: permuteShape(input.shape, order) };

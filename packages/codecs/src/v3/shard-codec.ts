@@ -1,23 +1,15 @@
 /*
- * The `sharding_indexed` codec (array → bytes): a shard's elements as inner chunks, each encoded
- * with the inner codecs, one after another in C order of the inner chunk grid (as TensorStore
- * writes them; zarr-python 3 writes Morton order, which readers cannot tell), then the index (or
- * the index first, `index_location: "start"`). Inner chunks equal to the fill value everywhere are
- * not stored (offset = length = 2^64 - 1) unless the encode is told `writeEmptyChunks`, as
- * zarr-python 3 and TensorStore do by default. Decoding fills them.
- *
- * A shard whose inner chunks are all missing encodes to its index alone; @z/core never stores one
- * under `writeEmptyChunks: false` (the v3 default), as it deletes a chunk equal to the fill value
- * everywhere before encoding it, which is what zarr-python 3 does with such a shard.
- *
- * `decodeRegion` reads a box of a shard by ranges: its index (one read: a suffix for `end`, a
- * prefix for `start`; then cached, see `IndexCache`), then only the inner chunks the box touches,
- * neighbouring ones merged into one request (`ShardingOptions`), nested shards by their own
- * `decodeRegion` on the part of this shard they are.
+ * The `sharding_indexed` codec (array → bytes), decoding: a whole shard (its index, then each
+ * inner chunk it lists through the inner codecs, the fill value for those it marks missing), or a
+ * box of one by ranges (`decodeRegion`): its index (one read: a suffix for `end`, a prefix for
+ * `start`; then cached, see `IndexCache`), then only the inner chunks the box touches, neighbouring
+ * ones merged into one request (`ShardingOptions`), nested shards by their own `decodeRegion` on
+ * the part of this shard they are. Encoding is shard-encode.ts's, an encoder module of its own.
  */
-import type { CodecConfig, DataType, FillValue } from "@z/meta";
+import type { CodecConfig } from "@z/meta";
 import type { ChunkContext, Codec, CodecData, RegionBounds, StoredPart, StoredPartReader } from "../codec.js";
-import { decodeStages, encodeStages, guarded, isPromise, andThen, type Maybe } from "./run-stages.js";
+import { withEncoder } from "../define-codec.js";
+import { andThen, decodeStages, guarded, isPromise, type Maybe } from "./run-stages.js";
 import { IndexCache } from "./shard-cache.js";
 import {
   SHARD_COALESCE_GAP_BYTES,
@@ -26,35 +18,12 @@ import {
   type ShardingOptions,
 } from "./shard-options.js";
 import { innerChunkError, ShardError } from "./shard-errors.js";
-import {
-  checkEntries,
-  checkEntriesAfterStart,
-  decodeIndex,
-  encodeIndex,
-  ShardIndex,
-  type IndexCodecs,
-} from "./shard-index.js";
-import { copyBox, fillBox, fillValues, isAllPattern, type BoxPlace, type Elements } from "./shard-layout.js";
+import { ShardGeometry, type ShardLayout } from "./shard-geometry.js";
+import { checkEntries, decodeIndex, type ShardIndex } from "./shard-index.js";
+import { copyBox, fillBox, fillValues, type BoxPlace, type Elements } from "./shard-layout.js";
 import { coalesce } from "./shard-reads.js";
-import type { ChainStage } from "./types.js";
 
-/** What a sharding codec is built from (see shard-config.ts). */
-export interface ShardLayout {
-  readonly shardShape: readonly number[];
-  readonly innerShape: readonly number[];
-  /** Inner chunks per shard, per dimension. */
-  readonly grid: readonly number[];
-  readonly dtype: DataType;
-  readonly itemsize: number;
-  /** One element of the fill value as the chain holds it (none for an object dtype). */
-  readonly pattern: Uint8Array;
-  /** The fill value itself: what an object dtype's missing inner chunks hold. */
-  readonly fillValue: FillValue;
-  /** The inner chunks' chain (stages that change nothing left out). */
-  readonly inner: readonly ChainStage[];
-  readonly index: IndexCodecs;
-  readonly config: CodecConfig;
-}
+export type { ShardLayout } from "./shard-geometry.js";
 
 /** An inner chunk the region touches, and where its part of the region lies. */
 interface Touched {
@@ -70,41 +39,20 @@ interface Touched {
 
 export class ShardingCodec implements Codec {
   readonly id = "sharding_indexed";
+  readonly #g: ShardGeometry;
   readonly #layout: ShardLayout;
-  readonly #count: number;
-  /** An object dtype's shards: arrays of JS values, one an element. */
-  readonly #values: boolean;
-  /** Items of an element: its bytes, or 1 for an object dtype's values. */
-  readonly #unit: number;
-  /** Items (bytes, or values) of an inner chunk and of a shard. */
-  readonly #innerBytes: number;
-  readonly #shardBytes: number;
   readonly #zeroFill: boolean;
-  /** Inner chunks span every dimension but the first: each lies in one run of the shard. */
-  readonly #contiguous: boolean;
-  /** The inner chain's one stage, when it reads regions itself (a nested shard). */
-  readonly #nested: Codec | undefined;
   readonly #cache: IndexCache;
   readonly #gap: number;
   readonly #maxRead: number;
-  readonly #innerPlace: BoxPlace;
 
   constructor(layout: ShardLayout, options: ShardingOptions = {}) {
+    this.#g = new ShardGeometry(layout);
     this.#layout = layout;
-    this.#count = layout.grid.reduce((a, b) => a * b, 1);
-    this.#values = layout.dtype.kind === "O";
-    this.#unit = this.#values ? 1 : layout.itemsize;
-    const innerElements = layout.innerShape.reduce((a, b) => a * b, 1);
-    this.#innerBytes = innerElements * this.#unit;
-    this.#shardBytes = this.#innerBytes * this.#count;
-    this.#zeroFill = !this.#values && layout.pattern.every((b) => b === 0);
-    this.#contiguous = layout.innerShape.every((n, d) => d === 0 || n === layout.shardShape[d]);
-    const only = layout.inner.length === 1 ? layout.inner[0]!.codec : undefined;
-    this.#nested = only?.decodeRegion === undefined ? undefined : only;
+    this.#zeroFill = !this.#g.values && layout.pattern.every((b) => b === 0);
     this.#cache = new IndexCache(options.indexCacheBytes ?? SHARD_INDEX_CACHE_BYTES);
     this.#gap = options.coalesceGapBytes ?? SHARD_COALESCE_GAP_BYTES;
     this.#maxRead = options.coalesceMaxBytes ?? SHARD_COALESCE_MAX_BYTES;
-    this.#innerPlace = { shape: layout.innerShape, start: layout.innerShape.map(() => 0) };
   }
 
   toJSON(): CodecConfig {
@@ -116,151 +64,48 @@ export class ShardingCodec implements Codec {
     return this.#cache.bytes;
   }
 
-  /** The coordinates of inner chunk `i` (C order). */
-  #coords(i: number): number[] {
-    const { grid } = this.#layout;
-    const coords = new Array<number>(grid.length);
-    for (let d = grid.length - 1; d >= 0; d--) {
-      coords[d] = i % grid[d]!;
-      i = Math.floor(i / grid[d]!);
-    }
-    return coords;
-  }
-
-  readonly #coordsOf = (i: number): number[] => this.#coords(i);
-
-  /** Where inner chunk `coords` lies in the shard. */
-  #inShard(coords: readonly number[]): BoxPlace {
-    return { shape: this.#layout.shardShape, start: coords.map((c, d) => c * this.#layout.innerShape[d]!) };
-  }
-
-  /** The key the inner chain is told: a nested shard's cache needs one of its own. */
-  #innerKey(key: string | undefined, coords: readonly number[]): string | undefined {
-    return key === undefined || this.#nested === undefined ? key : `${key}[${coords.join(",")}]`;
-  }
+  readonly #coordsOf = (i: number): number[] => this.#g.coords(i);
 
   forget(key: string): void {
     this.#cache.delete(key);
     for (const stage of this.#layout.inner) {
       const forget = stage.codec.forget;
       if (forget === undefined) continue;
-      for (let i = 0; i < this.#count; i++) forget.call(stage.codec, this.#innerKey(key, this.#coords(i))!);
+      for (let i = 0; i < this.#g.count; i++) forget.call(stage.codec, this.#g.innerKey(key, this.#g.coords(i))!);
     }
   }
-
-  // --- encode ---------------------------------------------------------------------------------
 
   encode(data: CodecData, chunk: ChunkContext): Maybe<Uint8Array> {
-    const key = chunk.key;
-    chunk.signal?.throwIfAborted();
-    if (data instanceof Uint8Array === this.#values || data.length !== this.#shardBytes) {
-      const got = data instanceof Uint8Array ? `${data.length} bytes` : `an array of ${data.length} values`;
-      const want = this.#values ? `${this.#shardBytes} values` : `${this.#shardBytes} bytes`;
-      throw new ShardError(
-        `expected ${want} to encode (a shard of [${this.#layout.shardShape.join(", ")}]), got ${got}`,
-        {
-          key,
-        },
-      );
-    }
-    if (key !== undefined) this.forget(key);
-    const { pattern, inner } = this.#layout;
-    const keepEmpty = chunk.writeEmptyChunks === true;
-    const pieces: Maybe<Uint8Array | undefined>[] = new Array(this.#count);
-    let waiting = false;
-    for (let i = 0; i < this.#count; i++) {
-      const coords = this.#coords(i);
-      const elements = this.#extract(data as Elements, coords, i);
-      if (!keepEmpty && this.#isFill(elements, pattern)) {
-        pieces[i] = undefined;
-        continue;
-      }
-      const innerKey = this.#innerKey(key, coords);
-      const encoded = guarded(
-        () => encodeStages(inner, elements, innerKey, chunk.signal, keepEmpty) as Maybe<Uint8Array>,
-        (error) => {
-          throw innerChunkError(error, key, coords);
-        },
-      );
-      if (isPromise(encoded)) waiting = true;
-      pieces[i] = encoded;
-    }
-    if (!waiting) return this.#assemble(pieces as (Uint8Array | undefined)[], key);
-    return Promise.all(pieces).then((done) => this.#assemble(done, key));
-  }
-
-  /** Inner chunk `coords`' elements: a view of the shard where they lie in one run, else a copy. */
-  #extract(data: Elements, coords: readonly number[], i: number): Elements {
-    const from = i * this.#innerBytes;
-    if (this.#contiguous) {
-      const to = from + this.#innerBytes;
-      return data instanceof Uint8Array ? data.subarray(from, to) : data.slice(from, to);
-    }
-    const out: Elements =
-      data instanceof Uint8Array ? new Uint8Array(this.#innerBytes) : new Array<unknown>(this.#innerBytes);
-    copyBox(data, this.#inShard(coords), out, this.#innerPlace, this.#layout.innerShape, this.#unit);
-    return out;
-  }
-
-  /** Whether every element of an inner chunk is the fill value (its bytes, or the value itself). */
-  #isFill(elements: Elements, pattern: Uint8Array): boolean {
-    if (elements instanceof Uint8Array) return isAllPattern(elements, pattern);
-    const fill = this.#layout.fillValue;
-    return elements.every((v) => v === fill);
-  }
-
-  #assemble(pieces: readonly (Uint8Array | undefined)[], key: string | undefined): Maybe<Uint8Array> {
-    const { index: codecs } = this.#layout;
-    const index = ShardIndex.empty(this.#count);
-    let offset = codecs.location === "start" ? codecs.size : 0;
-    let data = 0;
-    pieces.forEach((piece, i) => {
-      if (piece === undefined) return;
-      if (!(piece instanceof Uint8Array)) {
-        throw new ShardError("the inner codecs did not encode to bytes", { key, innerChunk: [this.#coords(i)] });
-      }
-      index.entries[2 * i] = offset;
-      index.entries[2 * i + 1] = piece.length;
-      offset += piece.length;
-      data += piece.length;
-    });
-    return andThen(encodeIndex(index, codecs, key), (indexBytes) => {
-      const out = new Uint8Array(indexBytes.length + data);
-      let at = 0;
-      if (codecs.location === "start") {
-        out.set(indexBytes);
-        at = indexBytes.length;
-      }
-      for (const piece of pieces) {
-        if (piece === undefined) continue;
-        out.set(piece, at);
-        at += piece.length;
-      }
-      if (codecs.location === "end") out.set(indexBytes, at);
-      return out;
-    });
+    if (chunk.key !== undefined) this.forget(chunk.key);
+    // The encoder is a module of its own, registered by `enableEncoders` (see encoders.ts).
+    return withEncoder("sharding_indexed", this.id, chunk, (m: typeof import("./shard-encode.js")) =>
+      m.encodeShard(this.#g, data, chunk),
+    );
   }
 
   // --- decode a whole shard -------------------------------------------------------------------
 
   decode(data: CodecData, chunk: ChunkContext): Maybe<Elements> {
     // An object dtype's shard starts as the fill value; one of bytes as zeros (most arrays' fill).
-    const out: Elements = this.#values
-      ? new Array<unknown>(this.#shardBytes).fill(this.#layout.fillValue)
-      : new Uint8Array(this.#shardBytes);
+    const out: Elements = this.#g.values
+      ? new Array<unknown>(this.#g.shardBytes).fill(this.#layout.fillValue)
+      : new Uint8Array(this.#g.shardBytes);
     return andThen(this.#decodeWhole(data, out, true, chunk), () => out);
   }
 
   decodeInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Maybe<number> {
-    if (this.#values) {
+    if (this.#g.values) {
       throw new ShardError("a shard of an object dtype decodes to values, not into bytes", { key: chunk.key });
     }
-    if (out.length < this.#shardBytes) {
-      throw new ShardError(`a buffer of ${out.length} bytes cannot hold the shard (${this.#shardBytes} bytes)`, {
+    if (out.length < this.#g.shardBytes) {
+      throw new ShardError(`a buffer of ${out.length} bytes cannot hold the shard (${this.#g.shardBytes} bytes)`, {
         key: chunk.key,
       });
     }
-    return andThen(this.#decodeWhole(data, out.subarray(0, this.#shardBytes), false, chunk), () => this.#shardBytes);
+    return andThen(
+      this.#decodeWhole(data, out.subarray(0, this.#g.shardBytes), false, chunk),
+      () => this.#g.shardBytes,
+    );
   }
 
   #decodeWhole(data: CodecData, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
@@ -270,13 +115,13 @@ export class ShardingCodec implements Codec {
     const codecs = this.#layout.index;
     if (data.length < codecs.size) {
       throw new ShardError(
-        `its index takes ${codecs.size} bytes (${this.#count} inner chunks), but the shard has only ${data.length}`,
+        `its index takes ${codecs.size} bytes (${this.#g.count} inner chunks), but the shard has only ${data.length}`,
         { key },
       );
     }
     const indexBytes =
       codecs.location === "start" ? data.subarray(0, codecs.size) : data.subarray(data.length - codecs.size);
-    return andThen(decodeIndex(indexBytes, codecs, this.#count, key, this.#coordsOf), (index) => {
+    return andThen(decodeIndex(indexBytes, codecs, this.#g.count, key, this.#coordsOf), (index) => {
       checkEntries(index, data.length, codecs, key, this.#coordsOf);
       return this.#placeAll(index, data, out, zeroed, chunk);
     });
@@ -286,29 +131,28 @@ export class ShardingCodec implements Codec {
   #placeAll(index: ShardIndex, data: Uint8Array, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
     const { entries } = index;
     const { innerShape, pattern } = this.#layout;
-    const unit = this.#unit;
+    const unit = this.#g.unit;
     const waits: Promise<void>[] = [];
-    for (let i = 0; i < this.#count; i++) {
+    for (let i = 0; i < this.#g.count; i++) {
       const offset = entries[2 * i]!;
-      const coords = this.#coords(i);
+      const coords = this.#g.coords(i);
       if (offset === -1) {
         if (out instanceof Uint8Array) {
-          if (!(zeroed && this.#zeroFill)) fillBox(out, this.#inShard(coords), innerShape, pattern);
+          if (!(zeroed && this.#zeroFill)) fillBox(out, this.#g.inShard(coords), innerShape, pattern);
         } else if (!zeroed) {
-          fillValues(out, this.#inShard(coords), innerShape, this.#layout.fillValue);
+          fillValues(out, this.#g.inShard(coords), innerShape, this.#layout.fillValue);
         }
         continue;
       }
       const stored = data.subarray(offset, offset + entries[2 * i + 1]!);
       const target =
-        this.#contiguous && out instanceof Uint8Array
-          ? out.subarray(i * this.#innerBytes, (i + 1) * this.#innerBytes)
+        this.#g.contiguous && out instanceof Uint8Array
+          ? out.subarray(i * this.#g.innerBytes, (i + 1) * this.#g.innerBytes)
           : undefined;
-      const decoded = this.#decodeInner(stored, coords, chunk, target);
+      const decoded = this.#decodeInner(stored, coords, chunk);
       const place = (elements: Elements): void => {
-        if (elements === target) return;
         if (target !== undefined) target.set(elements as Uint8Array);
-        else copyBox(elements, this.#innerPlace, out, this.#inShard(coords), innerShape, unit);
+        else copyBox(elements, this.#g.innerPlace, out, this.#g.inShard(coords), innerShape, unit);
       };
       if (isPromise(decoded)) waits.push(decoded.then(place));
       else place(decoded);
@@ -316,52 +160,23 @@ export class ShardingCodec implements Codec {
     if (waits.length > 0) return Promise.all(waits).then(() => undefined);
   }
 
-  /**
-   * Decodes one stored inner chunk to its elements (straight into `target` when the inner chain is
-   * one codec with `decodeInto`), checking it is exactly one inner chunk.
-   */
-  #decodeInner(
-    stored: Uint8Array,
-    coords: readonly number[],
-    chunk: ChunkContext,
-    target: Uint8Array | undefined,
-  ): Maybe<Elements> {
+  /** Decodes one stored inner chunk to its elements, checking it is exactly one inner chunk. */
+  #decodeInner(stored: Uint8Array, coords: readonly number[], chunk: ChunkContext): Maybe<Elements> {
     const { inner } = this.#layout;
     const key = chunk.key;
-    const innerKey = this.#innerKey(key, coords);
-    const size = this.#innerBytes;
+    const innerKey = this.#g.innerKey(key, coords);
+    const size = this.#g.innerBytes;
     const fail = (error: unknown): never => {
       throw innerChunkError(error, key, coords);
     };
-    const only = inner.length === 1 ? inner[0]! : undefined;
-    if (target !== undefined && only?.codec.decodeInto !== undefined) {
-      const { dtype, itemsize, elements, shape } = only.chunk;
-      const context: ChunkContext = {
-        dtype,
-        itemsize,
-        elements,
-        shape,
-        maxDecodedSize: size,
-        key: innerKey,
-        signal: chunk.signal,
-      };
-      return guarded(
-        () =>
-          andThen(only.codec.decodeInto!(stored, target, context), (n) => {
-            if (n !== size) throw new ShardError(`decoded to ${n} bytes, expected ${size}`);
-            return target;
-          }),
-        fail,
-      );
-    }
     return guarded(
       () =>
         andThen(decodeStages(inner, stored, size, innerKey, chunk.signal), (decoded) => {
-          if (decoded instanceof Uint8Array === this.#values || decoded.length !== size) {
+          if (decoded instanceof Uint8Array === this.#g.values || decoded.length !== size) {
             const got = decoded instanceof Uint8Array ? `${decoded.length} bytes` : `${decoded.length} values`;
-            const want = this.#values
+            const want = this.#g.values
               ? `${size} values`
-              : `${size} bytes (${size / this.#unit} elements of ${this.#unit} bytes)`;
+              : `${size} bytes (${size / this.#g.unit} elements of ${this.#g.unit} bytes)`;
             throw new ShardError(`decoded to ${got}, expected ${want}`);
           }
           return decoded as Elements;
@@ -380,8 +195,8 @@ export class ShardingCodec implements Codec {
         codecs.location === "end" ? { suffixLength: codecs.size } : { offset: 0, length: codecs.size };
       const bytes = await read(part);
       if (bytes === undefined) return undefined;
-      const index = await decodeIndex(bytes, codecs, this.#count, key, this.#coordsOf);
-      checkEntriesAfterStart(index, codecs, key, this.#coordsOf);
+      const index = await decodeIndex(bytes, codecs, this.#g.count, key, this.#coordsOf);
+      checkEntries(index, undefined, codecs, key, this.#coordsOf);
       return index;
     };
     return key === undefined ? load() : this.#cache.get(key, load);
@@ -394,7 +209,7 @@ export class ShardingCodec implements Codec {
   ): Promise<Uint8Array | undefined> {
     const key = chunk.key;
     const { shardShape, innerShape, itemsize, pattern } = this.#layout;
-    if (this.#values) throw new ShardError("a shard of an object dtype is not read by regions", { key });
+    if (this.#g.values) throw new ShardError("a shard of an object dtype is not read by regions", { key });
     if (
       region.length !== shardShape.length ||
       region.some(
@@ -426,7 +241,7 @@ export class ShardingCodec implements Codec {
     for (const t of this.#touched(region, index)) {
       if (t.offset === -1) {
         if (!this.#zeroFill) fillBox(out, placeInRegion(t.inRegion), t.extent, pattern);
-      } else if (this.#nested !== undefined && t.extent.some((n, d) => n !== innerShape[d])) {
+      } else if (this.#g.nested !== undefined && t.extent.some((n, d) => n !== innerShape[d])) {
         nested.push(t);
       } else {
         whole.push(t);
@@ -477,15 +292,15 @@ export class ShardingCodec implements Codec {
           );
           continue;
         }
-        const decoded = await this.#decodeInner(stored, t.coords, chunk, undefined);
+        const decoded = await this.#decodeInner(stored, t.coords, chunk);
         copyBox(decoded, { shape: innerShape, start: t.inInner }, out, placeInRegion(t.inRegion), t.extent, itemsize);
       }
     });
     const parts = nested.map(async (t) => {
-      const inner = this.#nested!;
+      const inner = this.#g.nested!;
       const stage = this.#layout.inner[0]!;
       const { dtype, itemsize: size, elements, shape } = stage.chunk;
-      const innerKey = this.#innerKey(key, t.coords);
+      const innerKey = this.#g.innerKey(key, t.coords);
       const context: ChunkContext = { dtype, itemsize: size, elements, shape, key: innerKey, signal: chunk.signal };
       const within = t.inInner.map((start, d) => ({ start, stop: start + t.extent[d]! }));
       let bytes: Uint8Array | undefined;
@@ -535,7 +350,7 @@ export class ShardingCodec implements Codec {
     }
     const start = first * itemsize;
     const end = (last + 1) * itemsize;
-    if (end - start > this.#innerBytes / 2) return undefined;
+    if (end - start > this.#g.innerBytes / 2) return undefined;
     const { dtype, elements, shape } = only.chunk;
     const key = chunk.key;
     const context: ChunkContext = {
@@ -543,7 +358,7 @@ export class ShardingCodec implements Codec {
       itemsize: only.chunk.itemsize,
       elements,
       shape,
-      maxDecodedSize: this.#innerBytes,
+      maxDecodedSize: this.#g.innerBytes,
       key,
       signal: chunk.signal,
     };
@@ -554,9 +369,9 @@ export class ShardingCodec implements Codec {
     } catch (error) {
       throw innerChunkError(error, key, t.coords);
     }
-    if (decoded === undefined || decoded.decodedSize !== this.#innerBytes || decoded.bytes.length !== end - start) {
+    if (decoded === undefined || decoded.decodedSize !== this.#g.innerBytes || decoded.bytes.length !== end - start) {
       const size = decoded?.decodedSize ?? 0;
-      throw new ShardError(`decoded to ${size} bytes, expected ${this.#innerBytes}`, { key, innerChunk: [t.coords] });
+      throw new ShardError(`decoded to ${size} bytes, expected ${this.#g.innerBytes}`, { key, innerChunk: [t.coords] });
     }
     return { bytes: decoded.bytes, start };
   }

@@ -5,10 +5,11 @@
  * fixed-size chain for the index) and `index_location`. Members left out take zarr-python 3's
  * defaults: `codecs` `[bytes]`, `index_codecs` `[bytes little, crc32c]`, `index_location` `end`.
  */
-import { fillValueBytes, parseDataType, type FillValue, type JsonValue, type NamedConfig } from "@z/meta";
+import { fillValueBytes, parseDataType, type FillValue, type JsonValue } from "@z/meta";
+import { readNamedConfig } from "@z/meta/v3";
 import type { BuiltStage, ChainEnv } from "./chain-types.js";
 import { invalidField, onlyMembers, type CodecPlace } from "./errors.js";
-import { encodeIndex, ShardIndex, type IndexCodecs, type IndexLocation } from "./shard-index.js";
+import type { IndexLocation } from "./shard-index.js";
 import { ShardingCodec } from "./shard-codec.js";
 import type { StageChunk } from "./types.js";
 
@@ -25,40 +26,17 @@ const DEFAULT_INDEX_CODECS: readonly JsonValue[] = [LE_BYTES, { name: "crc32c" }
 const CHECKSUMS = new Set(["crc32c", "crc32", "adler32", "fletcher32", "jenkins_lookup3"]);
 
 /**
- * A list of codecs inside the configuration, each a name or `{name, configuration?, must_understand?}`
- * (as `zarr.json`'s `codecs`), with the JSON it was given (for `toJSON`).
+ * A list of codecs inside the configuration, each read as `zarr.json`'s `codecs` are (a name, or
+ * `{name, configuration?, must_understand?}`), with the JSON it was given (for `toJSON`).
  */
 function namedList(place: CodecPlace, configuration: Configuration, member: string, fallback: readonly JsonValue[]) {
   const value = configuration[member] ?? fallback;
   if (!Array.isArray(value) || value.length === 0) {
     throw invalidField(place, `configuration.${member}`, "a non-empty list of codecs", value);
   }
-  const items = value as readonly JsonValue[];
-  const named = items.map((item, i): NamedConfig => {
-    const field = `configuration.${member}[${i}]`;
-    if (typeof item === "string") return { name: item };
-    const object = item as { readonly [k: string]: JsonValue } | null;
-    if (typeof object !== "object" || object === null || Array.isArray(object) || typeof object.name !== "string") {
-      throw invalidField(place, field, 'a name or an object with a string "name"', item);
-    }
-    const { name, configuration: inner, must_understand: must } = object;
-    if (inner !== undefined && (typeof inner !== "object" || inner === null || Array.isArray(inner))) {
-      throw invalidField(place, `${field}.configuration`, "an object", inner);
-    }
-    if (must !== undefined && typeof must !== "boolean") {
-      throw invalidField(place, `${field}.must_understand`, "true or false", must);
-    }
-    const extra = Object.keys(object).find((k) => !["name", "configuration", "must_understand"].includes(k));
-    if (extra !== undefined) {
-      throw invalidField(place, field, `only "name", "configuration" and "must_understand"`, item);
-    }
-    return {
-      name,
-      ...(inner !== undefined && { configuration: inner as Configuration }),
-      ...(must !== undefined && { must_understand: must }),
-    };
-  });
-  return { named, json: items };
+  const json = value as readonly JsonValue[];
+  const field = `${place.member}.configuration.${member}`;
+  return { named: json.map((item, i) => readNamedConfig(item, place.key, `${field}[${i}]`)), json };
 }
 
 function parseChunkShape(place: CodecPlace, configuration: Configuration, shard: readonly number[]): number[] {
@@ -132,7 +110,10 @@ export async function buildSharding(
     { dtype: uint64, itemsize: 8, elements: count * 2, shape: [...grid, 2] },
     `${place.member}.configuration.index_codecs`,
   );
+  // The index's size: its bytes as the `bytes` codec receives them, 4 more for each checksum.
+  let size = index.output.elements * index.output.itemsize;
   for (const stage of index.stages) {
+    if (stage.kind === "bytes-bytes") size += 4;
     if (stage.kind === "bytes-bytes" && !CHECKSUMS.has(stage.codec.id)) {
       throw invalidField(
         place,
@@ -142,9 +123,6 @@ export async function buildSharding(
       );
     }
   }
-  // The index codecs encode to a fixed size: that of an index of missing inner chunks.
-  const probe: IndexCodecs = { stages: index.stages, size: -1, location };
-  const size = (await encodeIndex(ShardIndex.empty(count), probe, undefined)).length;
 
   const config = {
     id: "sharding_indexed",

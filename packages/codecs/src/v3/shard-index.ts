@@ -5,7 +5,7 @@
  * default), which must encode to a fixed size, at the shard's start or end.
  */
 import type { ChainStage } from "./types.js";
-import { decodeStages, encodeStages, guarded, andThen, type Maybe } from "./run-stages.js";
+import { andThen, decodeStages, guarded, type Maybe } from "./run-stages.js";
 import { ShardError } from "./shard-errors.js";
 
 /** Where the index is: the first `size` bytes of the shard, or the last. */
@@ -38,21 +38,6 @@ export class ShardIndex {
 
   constructor(entries: Float64Array) {
     this.entries = entries;
-  }
-
-  /** An index of `count` inner chunks, all missing. */
-  static empty(count: number): ShardIndex {
-    return new ShardIndex(new Float64Array(count * 2).fill(-1));
-  }
-
-  get count(): number {
-    return this.entries.length / 2;
-  }
-
-  /** Whether no inner chunk is stored. */
-  get isEmpty(): boolean {
-    for (let i = 0; i < this.entries.length; i += 2) if (this.entries[i] !== -1) return false;
-    return true;
   }
 }
 
@@ -129,69 +114,31 @@ export function decodeIndex(
 }
 
 /**
- * Checks every entry of `index` lies in the data section of a shard of `size` bytes (not in its
- * index, not past its end), as TensorStore checks a shard read whole.
+ * Checks every entry of `index` lies in the data section of its shard: after an index at the
+ * start, and, when the shard's `size` is known (read whole), before an index at the end and the
+ * shard's end, as TensorStore checks. Read by ranges, entries past the end are found when their
+ * bytes come back short (see shard-codec.ts).
  */
 export function checkEntries(
   index: ShardIndex,
-  size: number,
+  size: number | undefined,
   codecs: IndexCodecs,
   key: string | undefined,
   coordsOf: (i: number) => number[],
 ): void {
   const low = codecs.location === "start" ? codecs.size : 0;
-  const high = codecs.location === "start" ? size : size - codecs.size;
+  const high = size === undefined ? Infinity : codecs.location === "start" ? size : size - codecs.size;
   const { entries } = index;
   for (let i = 0; i < entries.length; i += 2) {
     const offset = entries[i]!;
     if (offset === -1) continue;
     const end = offset + entries[i + 1]!;
     if (offset < low || end > high) {
+      const data = size === undefined ? `from byte ${low}, after its index` : `bytes ${low} to ${high} of ${size}`;
       throw new ShardError(
-        `its index places the inner chunk at bytes ${offset} to ${end}, outside the shard's data (bytes ${low} to ${high} of ${size})`,
+        `its index places the inner chunk at bytes ${offset} to ${end}, outside the shard's data (${data})`,
         { key, innerChunk: [coordsOf(i / 2)] },
       );
     }
   }
-}
-
-/**
- * Checks, for a shard read by ranges (its size unknown), that no entry reaches into an index at
- * the start; entries past the end are found when their bytes come back short.
- */
-export function checkEntriesAfterStart(
-  index: ShardIndex,
-  codecs: IndexCodecs,
-  key: string | undefined,
-  coordsOf: (i: number) => number[],
-): void {
-  if (codecs.location !== "start") return;
-  const { entries } = index;
-  for (let i = 0; i < entries.length; i += 2) {
-    const offset = entries[i]!;
-    if (offset !== -1 && offset < codecs.size) {
-      throw new ShardError(
-        `its index places the inner chunk at byte ${offset}, inside the index (its first ${codecs.size} bytes)`,
-        { key, innerChunk: [coordsOf(i / 2)] },
-      );
-    }
-  }
-}
-
-/** Encodes `index` with the index codecs: exactly `codecs.size` bytes. */
-export function encodeIndex(index: ShardIndex, codecs: IndexCodecs, key: string | undefined): Maybe<Uint8Array> {
-  const raw = new Uint8Array(index.count * 16);
-  const view = new DataView(raw.buffer);
-  const { entries } = index;
-  for (let i = 0; i < entries.length; i++) {
-    const value = entries[i]!;
-    if (value === -1) {
-      view.setUint32(i * 8, 0xffffffff, true);
-      view.setUint32(i * 8 + 4, 0xffffffff, true);
-    } else {
-      view.setUint32(i * 8, value % 2 ** 32, true);
-      view.setUint32(i * 8 + 4, Math.floor(value / 2 ** 32), true);
-    }
-  }
-  return encodeStages(codecs.stages, raw, key) as Maybe<Uint8Array>;
 }

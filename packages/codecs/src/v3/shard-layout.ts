@@ -131,16 +131,3 @@ export function repeated(pattern: Uint8Array, count: number): Uint8Array {
   }
   return out;
 }
-
-/** Whether every element of `bytes` has exactly the bytes of `pattern` (NaN payloads included). */
-export function isAllPattern(bytes: Uint8Array, pattern: Uint8Array): boolean {
-  const n = pattern.length;
-  if (n === 0) return true;
-  if (pattern.every((b) => b === pattern[0])) {
-    const b0 = pattern[0];
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== b0) return false;
-    return true;
-  }
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== pattern[i % n]) return false;
-  return true;
-}
