@@ -1,4 +1,4 @@
-// The viewer page: open a Zarr v2 array or group by URL (`?url=…&path=…`; `s3://bucket/path` with
+// The viewer page: open a Zarr v2 or v3 array or group by URL (`?url=…&path=…`; `s3://bucket/path` with
 // `&endpoint=…&region=…`), list the hierarchy and draw 2-D slices through a colormap. See
 // ../README.md for what it can list over plain HTTP and over S3.
 import { Group, ZarrArray, open, openConsolidated, openLocation, slice, type BasicSelectionItem } from "@z/core";
@@ -83,6 +83,8 @@ interface ErrorLike {
   message?: string;
   name?: string;
   codecId?: string;
+  /** `UnsupportedExtensionError`'s extension (a v3 codec or data type the viewer has no code for). */
+  extension?: string;
 }
 
 /** A sentence for a person about why `url` could not be opened or read. */
@@ -90,7 +92,7 @@ export function explain(error: unknown, url: string): string {
   const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as ErrorLike;
   switch (e.code) {
     case "ZARR_NOT_FOUND":
-      return `Nothing to open at ${url}: there is no .zarray, .zgroup or .zmetadata there (the server answered "not found"). Check the URL and the path.`;
+      return `Nothing to open at ${url}: there is no zarr.json, .zarray, .zgroup or .zmetadata there (the server answered "not found"). Check the URL and the path.`;
     case "ZARR_UNKNOWN_CODEC":
       return `This array uses a codec the viewer cannot decode${e.codecId ? ` ("${e.codecId}")` : ""}.`;
     case "ZARR_CODEC":
@@ -99,7 +101,9 @@ export function explain(error: unknown, url: string): string {
       return "A chunk of this array could not be decoded (unsupported or bad codec settings, or a damaged chunk).";
     case "ZARR_METADATA":
     case "ZARR_DTYPE":
-      return "The array or group metadata is not valid Zarr v2.";
+      return "The array or group metadata is not valid Zarr (a v3 zarr.json, or v2's .zarray, .zgroup, .zattrs).";
+    case "ZARR_UNSUPPORTED":
+      return `This array uses a Zarr extension the viewer cannot read${e.extension ? ` ("${e.extension}")` : ""}.`;
     case "ZARR_LOCATION":
       return "The URL is not one the viewer can open (it takes http://, https:// and s3://bucket/path URLs, also of .zip files).";
     case "ZARR_STORE":
@@ -174,7 +178,7 @@ async function locationStores(url: string, s3: S3Settings) {
 
 let opened: Opened | undefined;
 
-/** Opens `url` (through its `.zmetadata` when there is one) and shows `path` inside it. */
+/** Opens `url` (through its consolidated metadata when there is some: `.zmetadata`, or inline in a v3 zarr.json) and shows `path` inside it. */
 async function load(url: string, path: string, s3: S3Settings): Promise<void> {
   opened = undefined;
   view = undefined;
@@ -190,7 +194,7 @@ async function load(url: string, path: string, s3: S3Settings): Promise<void> {
       root = await openConsolidated(store, { path: base, mode: "r" });
       consolidated = true;
     } catch (error) {
-      // No .zmetadata (not found): open the store itself. A corrupt one: the same, with a note.
+      // No consolidated metadata (not found): open the store itself. A corrupt one: the same, with a note.
       const { code, kind } = error as ErrorLike & { kind?: string };
       const missing = code === "ZARR_NOT_FOUND" && kind === "consolidated metadata";
       if (!missing && code !== "ZARR_METADATA") throw error;
@@ -251,6 +255,33 @@ interface ArrayDoc {
   dtype?: unknown;
   chunks?: number[];
   compressor?: { id?: string } | null;
+  /** v3 (zarr.json). */
+  data_type?: unknown;
+  codecs?: unknown[];
+}
+
+/** A v3 codec list as text: the names in order, a shard's inner codecs in parentheses. */
+function codecNames(codecs: readonly unknown[]): string {
+  return codecs
+    .map((codec) => {
+      const c = (typeof codec === "string" ? { name: codec } : codec) as {
+        name?: string;
+        configuration?: { codecs?: unknown[] };
+      };
+      const inner =
+        c.name === "sharding_indexed" && Array.isArray(c.configuration?.codecs) ? c.configuration.codecs : undefined;
+      return inner === undefined ? String(c.name) : `${c.name}(${codecNames(inner)})`;
+    })
+    .join(", ");
+}
+
+/** What the hierarchy shows of an array: its shape, data type and compression, from its metadata document. */
+function arraySummary(doc: ArrayDoc): string {
+  if (doc.data_type !== undefined) {
+    const type = typeof doc.data_type === "string" ? doc.data_type : (doc.data_type as { name?: string }).name;
+    return `${JSON.stringify(doc.shape)} ${type} ${codecNames(doc.codecs ?? [])}`;
+  }
+  return `${JSON.stringify(doc.shape)} ${typeof doc.dtype === "string" ? doc.dtype : "structured"}${doc.compressor?.id ? ` ${doc.compressor.id}` : ""}`;
 }
 
 function itemButton(path: string, label: string, kind: "group" | "array", meta: string): HTMLLIElement {
@@ -291,11 +322,10 @@ async function listGroup(group: Group, prefix: string): Promise<HTMLUListElement
       li.append(await listGroup((await group.getItem(name)) as Group, path));
       ul.append(li);
     } else {
-      const key = `${group.path === "" ? "" : `${group.path}/`}${name}/.zarray`;
+      const key = `${group.path === "" ? "" : `${group.path}/`}${name}/${group.zarrFormat === 3 ? "zarr.json" : ".zarray"}`;
       let meta = "";
       try {
-        const doc = JSON.parse(new TextDecoder().decode(await group.store.get(key))) as ArrayDoc;
-        meta = `${JSON.stringify(doc.shape)} ${typeof doc.dtype === "string" ? doc.dtype : "structured"}${doc.compressor?.id ? ` ${doc.compressor.id}` : ""}`;
+        meta = arraySummary(JSON.parse(new TextDecoder().decode(await group.store.get(key))) as ArrayDoc);
       } catch {
         meta = "(unreadable metadata)";
       }
@@ -310,7 +340,12 @@ async function showHierarchy({ root, consolidated, listable }: Opened): Promise<
   if (root instanceof ZarrArray) {
     top.append(itemButton("", "/ (array)", "array", `${JSON.stringify(root.shape)} ${dtypeText(root)}`));
   } else if (consolidated) {
-    const li = itemButton("", "/", "group", "(from .zmetadata)");
+    const li = itemButton(
+      "",
+      "/",
+      "group",
+      root.zarrFormat === 3 ? "(consolidated in zarr.json)" : "(from .zmetadata)",
+    );
     li.append(await listGroup(root, ""));
     top.append(li);
   } else if (listable) {
@@ -322,7 +357,7 @@ async function showHierarchy({ root, consolidated, listable }: Opened): Promise<
     top.append(itemButton("", "/", "group", ""));
     message(
       "note",
-      "This group has no consolidated metadata (.zmetadata), and plain HTTP cannot list directories: its members cannot be listed. Type a member's path (e.g. a/b) in the path box to open it.",
+      "This group has no consolidated metadata (.zmetadata, or in a v3 group's zarr.json), and plain HTTP cannot list directories: its members cannot be listed. Type a member's path (e.g. a/b) in the path box to open it.",
     );
   }
   ui.hierarchy.replaceChildren(top);
@@ -350,20 +385,41 @@ let view: View | undefined;
 let generation = 0;
 let inFlight: AbortController | undefined;
 
+/** The data type as the array's metadata names it: v3's `data_type`, v2's typestr. */
 const dtypeText = (array: ZarrArray): string => {
+  const meta = array.metadata;
+  if (meta.zarrFormat === 3) return typeof meta.dataType === "string" ? meta.dataType : meta.dataType.name;
   const dtype = array.dtype;
   return dtype.kind === "structured" ? "structured" : `${dtype.byteOrder}${dtype.kind}${dtype.itemsize}`;
 };
 
+/** How chunks are compressed: v2's compressor, v3's codecs. */
+const codecsText = (array: ZarrArray): string => {
+  const meta = array.metadata;
+  if (meta.zarrFormat === 3) return `codecs ${codecNames(meta.codecs) || "none"}`;
+  return `compressor ${array.compressor?.id ?? "none"}`;
+};
+
+/** The array's dimension names, if it has them for xarray: v3's `dimension_names`, else `_ARRAY_DIMENSIONS`. */
+async function dimensionNames(array: ZarrArray): Promise<string[] | undefined> {
+  const meta = array.metadata;
+  const dims = meta.zarrFormat === 3 ? meta.dimensionNames : (await array.attrs.asObject())._ARRAY_DIMENSIONS;
+  return Array.isArray(dims) && dims.length === array.ndim && dims.every((d) => typeof d === "string")
+    ? (dims as string[])
+    : undefined;
+}
+
 /**
- * The array as a variable of the xarray dataset of its group, when it has `_ARRAY_DIMENSIONS`:
+ * The array as a variable of the xarray dataset of its group, when it has dimension names
+ * (`_ARRAY_DIMENSIONS`, or a v3 array's `dimension_names`):
  * decoded (masked, unpacked), with its dimensions' coordinates. Without `.zmetadata` (plain HTTP
  * cannot list the group) only the variable and the coordinates named as its dimensions are read.
  */
 async function datasetOf(array: ZarrArray): Promise<DatasetView | undefined> {
   if (opened === undefined) return undefined;
-  const dims = (await array.attrs.asObject())._ARRAY_DIMENSIONS;
-  if (!Array.isArray(dims) || !dims.every((d) => typeof d === "string")) return undefined;
+  const dims = await dimensionNames(array);
+  if (dims === undefined) return undefined;
+  const metaName = array.metadata.zarrFormat === 3 ? "zarr.json" : ".zarray";
   const slash = array.path.lastIndexOf("/");
   const parent = slash === -1 ? "" : array.path.slice(0, slash);
   const name = array.path.slice(slash + 1);
@@ -372,8 +428,8 @@ async function datasetOf(array: ZarrArray): Promise<DatasetView | undefined> {
     let variables: string[] | undefined;
     if (!opened.consolidated && !opened.listable) {
       variables = [name];
-      for (const dim of dims as string[])
-        if (dim !== name && (await opened.store.get(`${prefix}${dim}/.zarray`)) !== undefined) variables.push(dim);
+      for (const dim of dims)
+        if (dim !== name && (await opened.store.get(`${prefix}${dim}/${metaName}`)) !== undefined) variables.push(dim);
     }
     const ds = await openDataset(opened.store, {
       path: parent,
@@ -439,8 +495,8 @@ async function showArray(array: ZarrArray, path: string): Promise<void> {
     variable === undefined ? "" : `${longName ?? variable.name}${units === undefined ? "" : ` [${units}]`}`;
   ui.info.textContent =
     variable === undefined
-      ? `${path || "/"}  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  dtype ${dtypeText(array)}  compressor ${array.compressor?.id ?? "none"}`
-      : `${path || "/"} (${variable.dims.join(", ")})  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  ${variable.dtype} (stored ${dtypeText(array)})  compressor ${array.compressor?.id ?? "none"}`;
+      ? `${path || "/"}  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  dtype ${dtypeText(array)}  ${codecsText(array)}`
+      : `${path || "/"} (${variable.dims.join(", ")})  shape ${JSON.stringify(shape)}  chunks ${JSON.stringify(array.chunks)}  ${variable.dtype} (stored ${dtypeText(array)})  ${codecsText(array)}`;
   view = { array, path, indices: shape.slice(0, -2).map(() => 0), dataset };
   ui.sliders.replaceChildren(
     ...shape.slice(0, -2).map((size, axis) => {

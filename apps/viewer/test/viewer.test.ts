@@ -12,13 +12,24 @@
 // endpoint http://s3.test:PORT (another name for 127.0.0.1, so addressed path-style, as the viewer
 // addresses any custom endpoint).
 import { execFileSync, execSync, spawnSync } from "node:child_process";
-import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { consolidateMetadata, create, MemoryStore, openArray, openGroup } from "@z/core";
 import { S3Store } from "@z/store-s3";
+import { openDataset, toZarr } from "@z/xarray";
 import { chromium, type Browser, type Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { S3_TEST_CREDENTIALS } from "../../../scripts/test-s3/client.js";
@@ -156,6 +167,63 @@ async function uploadDirectory(endpoint: string, bucket: string, prefix: string,
   }
 }
 
+/** A read-only store over a directory zarr-python wrote (what opening a consolidated group needs). */
+const directoryReader = (root: string): Parameters<typeof openArray>[0] => ({
+  async get(key: string) {
+    try {
+      return new Uint8Array(readFileSync(join(root, key)));
+    } catch {
+      return undefined;
+    }
+  },
+});
+
+/** Writes every key of `store` as a file under `dir`. */
+async function writeStore(store: MemoryStore, dir: string): Promise<void> {
+  for (const key of await store.list("")) {
+    const path = join(dir, ...key.split("/"));
+    mkdirSync(resolve(path, ".."), { recursive: true });
+    writeFileSync(path, (await store.get(key))!);
+  }
+}
+
+/**
+ * Zarr v3 copies of the datasets, written by z: example-v3.zarr (volume and labels/mask as v3
+ * arrays, bytes + gzip, no consolidated metadata), example-v3c.zarr (the same, consolidated inline
+ * in the root zarr.json) and, when xarray wrote climate.zarr, climate-v3.zarr (that dataset written
+ * as xarray on zarr-python 3 writes it, by @z/xarray's toZarr).
+ */
+async function writeV3Copies(dir: string): Promise<void> {
+  const example = directoryReader(join(dir, "example.zarr"));
+  for (const [name, consolidated] of [
+    ["example-v3.zarr", false],
+    ["example-v3c.zarr", true],
+  ] as const) {
+    const store = new MemoryStore();
+    await openGroup(store, { mode: "w", zarrFormat: 3 });
+    for (const path of ["volume", "labels/mask"]) {
+      const v2 = await openArray(example, { path, mode: "r" });
+      const v3 = await create({
+        zarrFormat: 3,
+        store,
+        path,
+        shape: v2.shape,
+        chunks: v2.chunks,
+        dtype: v2.dtype,
+        fillValue: v2.fillValue as never,
+        compressors: [{ name: "gzip", configuration: { level: 5 } }],
+      });
+      await v3.set("...", (await v2.get()) as never);
+    }
+    if (consolidated) await consolidateMetadata(store);
+    await writeStore(store, join(dir, name));
+  }
+  if (statSync(join(dir, "climate.zarr"), { throwIfNoEntry: false }) === undefined) return;
+  const climate = new MemoryStore();
+  await toZarr(await openDataset(directoryReader(join(dir, "climate.zarr"))), climate, { zarrFormat: 3 });
+  await writeStore(climate, join(dir, "climate-v3.zarr"));
+}
+
 describe("viewer page in headless Chromium", () => {
   requireTool("zarr-python", hasZarr);
   let dir: string;
@@ -178,6 +246,7 @@ describe("viewer page in headless Chromium", () => {
     expected = JSON.parse(
       execFileSync(python, [join(app, "test/make_dataset.py"), dir], { encoding: "utf8" }),
     ) as Expected;
+    await writeV3Copies(dir);
     server = await serve(join(app, "dist"), dir);
     const { port } = server.address() as AddressInfo;
     pageUrl = `http://127.0.0.1:${port}/`;
@@ -241,8 +310,12 @@ describe("viewer page in headless Chromium", () => {
       .evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.path));
     expect(paths).toEqual(["", "labels", "labels/mask", "volume"]);
     expect(await page.locator("#hierarchy").textContent()).toContain("[3,24,32] <f4 blosc");
-    // Listing reads .zmetadata and nothing else: no per-node metadata document, no chunk.
-    expect(requests.filter((p) => p.startsWith("/data/example.zarr/"))).toEqual(["/data/example.zarr/.zmetadata"]);
+    // Listing reads the consolidated metadata and nothing else: no per-node metadata document, no
+    // chunk. The root's zarr.json is asked first (where a v3 group's would be, as zarr-python 3 looks).
+    expect(requests.filter((p) => p.startsWith("/data/example.zarr/"))).toEqual([
+      "/data/example.zarr/zarr.json",
+      "/data/example.zarr/.zmetadata",
+    ]);
   });
 
   it("draws slice 0 of the blosc array through viridis with 2nd/98th percentile limits", async () => {
@@ -384,7 +457,7 @@ describe("viewer page in headless Chromium", () => {
     };
     const text = (selector: string) => page.locator(selector).textContent();
 
-    for (const store of ["climate.zarr", "climate-plain.zarr"]) {
+    for (const store of ["climate.zarr", "climate-plain.zarr", "climate-v3.zarr"]) {
       it(`labels ${store}'s axes and sliders with coordinates and draws xarray's decoded values`, async () => {
         const c = climate();
         await open({ url: `${dataUrl}/data/${store}`, path: "t2m" });
@@ -392,7 +465,12 @@ describe("viewer page in headless Chromium", () => {
         await page.waitForSelector('#image[data-slice="0"]');
         expect(await text("#title")).toBe("2 metre temperature [K]");
         expect(await text("#info")).toContain("t2m (time, lat, lon)  shape [4,6,8]");
-        expect(await text("#info")).toContain("float32 (stored <i2)");
+        // v3: dimensions from dimension_names, the data type and codecs as zarr.json names them.
+        expect(await text("#info")).toContain(
+          store === "climate-v3.zarr"
+            ? "float32 (stored int16)  codecs bytes, zstd"
+            : "float32 (stored <i2)  compressor blosc",
+        );
         expect(await text("#sliders")).toBe("time: 2000-01-01 (0 / 3)");
         const axis = (id: string) =>
           page.locator(`#${id} span`).evaluateAll((spans) => spans.map((s) => s.textContent));
@@ -427,6 +505,69 @@ describe("viewer page in headless Chromium", () => {
         }
       });
     }
+  });
+
+  describe("Zarr v3 stores", () => {
+    const text = (selector: string) => page.locator(selector).textContent();
+
+    it("lists a v3 hierarchy from the metadata consolidated in its root zarr.json, with data types and codecs", async () => {
+      requests.length = 0;
+      await open({ url: `${dataUrl}/data/example-v3c.zarr` });
+      expect(await state()).toBe("ready");
+      const paths = await page
+        .locator("#hierarchy button")
+        .evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.path));
+      expect(paths).toEqual(["", "labels", "labels/mask", "volume"]);
+      const hierarchy = await text("#hierarchy");
+      expect(hierarchy).toContain("(consolidated in zarr.json)");
+      expect(hierarchy).toContain("[3,24,32] float32 bytes, gzip");
+      expect(hierarchy).toContain("[24,32] uint8 bytes, gzip");
+      // Listing reads the root zarr.json and nothing else.
+      expect(requests.filter((p) => p.startsWith("/data/example-v3c.zarr/"))).toEqual([
+        "/data/example-v3c.zarr/zarr.json",
+      ]);
+    });
+
+    it("draws a v3 array's slices from its c/… chunk keys, showing its codecs", async () => {
+      await open({ url: `${dataUrl}/data/example-v3c.zarr`, path: "volume", cmap: "gray" });
+      await page.waitForSelector('#image[data-slice="0"]');
+      await page.waitForSelector("body[data-state=ready]");
+      expect(await text("#info")).toBe("volume  shape [3,24,32]  chunks [1,12,16]  dtype float32  codecs bytes, gzip");
+      await page.fill("#low", "0");
+      await page.fill("#high", "2767");
+      const gray = (k: number) =>
+        points.map(([y, x]) => {
+          const level = grayLevel(value(k, y, x), 0, 2767);
+          return [level, level, level, 255];
+        });
+      expect(await pixels(points)).toEqual(gray(0));
+      requests.length = 0;
+      await page.locator("#sliders input[type=range]").focus();
+      await page.keyboard.press("ArrowRight");
+      await page.waitForSelector('#image[data-slice="1"]');
+      await page.waitForSelector("body[data-state=ready]");
+      expect(await pixels(points)).toEqual(gray(1));
+      expect(requests.filter((p) => p.startsWith("/data/example-v3c.zarr/volume/")).sort()).toEqual(
+        ["1/0/0", "1/0/1", "1/1/0", "1/1/1"].map((c) => `/data/example-v3c.zarr/volume/c/${c}`),
+      );
+    });
+
+    it("opens a v3 group without consolidated metadata and a member by path, and a v3 array URL directly", async () => {
+      await open({ url: `${dataUrl}/data/example-v3.zarr` });
+      expect(await state()).toBe("ready");
+      expect(await messages()).toContain("no consolidated metadata");
+      await page.fill("#path", "labels/mask");
+      await page.click("#open-form button[type=submit]");
+      await page.waitForSelector('#image[data-slice=""]');
+      await page.waitForSelector("body[data-state=ready]");
+      expect(await text("#info")).toContain("dtype uint8  codecs bytes, gzip");
+
+      await open({ url: `${dataUrl}/data/example-v3.zarr/volume` });
+      expect(await state()).toBe("ready");
+      await page.waitForSelector('#image[data-slice="0"]');
+      expect(await text("#hierarchy")).toContain("/ (array)");
+      expect(await text("#hierarchy")).toContain("[3,24,32] float32");
+    });
   });
 
   describe("an S3 bucket, read anonymously", () => {

@@ -472,7 +472,13 @@ function chooseChunkShape(layout: ChunkLayout, bounds: Bounds, rank: number): nu
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** TensorStore's `ChooseChunkSizeFromAspectRatio`: a binary search over a scale factor. */
-function chooseFromAspectRatio(ratio: readonly number[], chunk: number[], target: number, bounds: Bounds): void {
+function chooseFromAspectRatio(
+  ratio: readonly number[],
+  chunk: number[],
+  target: number,
+  bounds: Bounds,
+  mapSize: (i: number, size: number) => number = (_, size) => size,
+): void {
   const rank = chunk.length;
   const maxShape = bounds.map((b) => {
     let max = target;
@@ -481,7 +487,7 @@ function chooseFromAspectRatio(ratio: readonly number[], chunk: number[], target
   });
   const sizeAt = (i: number, factor: number): number => {
     if (chunk[i] !== 0) return chunk[i]!;
-    return Math.max(1, Math.trunc(Math.min(ratio[i]! * factor, maxShape[i]!)));
+    return mapSize(i, Math.max(1, Math.trunc(Math.min(ratio[i]! * factor, maxShape[i]!))));
   };
   const totalAt = (factor: number): bigint => {
     let total = 1n;
@@ -514,6 +520,92 @@ function chooseFromAspectRatio(ratio: readonly number[], chunk: number[], target
   }
   const factor = maxElements === goal ? maxFactor : minFactor;
   for (let i = 0; i < rank; i++) chunk[i] = sizeAt(i, factor);
+}
+
+// --- separate read and write chunk shapes (the zarr3 driver's sharded chunks) ---------------------
+
+/** TensorStore's `InitializeChunkShape`: the shape constraints of one usage, and which are hard. */
+function initialChunkShape(vec: Vec | undefined, bounds: Bounds, rank: number): { chunk: number[]; hard: boolean[] } {
+  if (vec !== undefined && vec.values.length !== rank)
+    throw new SpecError(`Rank of constraints (${vec.values.length}) does not match rank of domain (${rank})`);
+  const chunk = vec === undefined ? new Array<number>(rank).fill(0) : [...vec.values];
+  const hard = vec === undefined ? new Array<boolean>(rank).fill(false) : [...vec.hard];
+  for (let i = 0; i < rank; i++) {
+    if (chunk[i] === 0) hard[i] = false;
+    else if (chunk[i] === -1) {
+      const b = bounds[i]!;
+      if (!b.finite) throw new SpecError(`Cannot match chunk size for dimension ${i} to unbounded domain (-inf, +inf)`);
+      chunk[i] = Math.max(1, b.size);
+    }
+  }
+  return { chunk, hard };
+}
+
+/** TensorStore's `CompleteChunkShapeFromAspectRatio`. */
+function completeChunkShape(
+  layout: ChunkLayout,
+  usage: Usage,
+  chunk: number[],
+  bounds: Bounds,
+  mapSize: (i: number, size: number) => number,
+): void {
+  if (!chunk.some((x) => x === 0)) return;
+  const rank = chunk.length;
+  const aspect = layout.aspectRatio(usage);
+  if (aspect !== undefined && aspect.values.length !== rank)
+    throw new SpecError(`Rank of constraints (${aspect.values.length}) does not match rank of domain (${rank})`);
+  const ratio = aspect === undefined ? new Array<number>(rank).fill(1) : aspect.values.map((x) => (x === 0 ? 1 : x));
+  chooseFromAspectRatio(ratio, chunk, layout.elements(usage)?.value ?? DEFAULT_CHUNK_ELEMENTS, bounds, mapSize);
+}
+
+/** TensorStore's `FindNearestDivisor`: the divisor of `dividend` closest to `target` (below first). */
+function nearestDivisor(dividend: number, target: number): number {
+  if (target >= dividend) return dividend;
+  if (dividend % target === 0) return target;
+  for (let offset = 1; offset < 1000000; offset++) {
+    if (target > offset && dividend % (target - offset) === 0) return target - offset;
+    if (dividend % (target + offset) === 0) return target + offset;
+  }
+  return dividend;
+}
+
+/** TensorStore's `FindNearestMultiple`: the multiple of `divisor` closest to `target` (below on ties). */
+function nearestMultiple(divisor: number, target: number): number {
+  if (target < divisor) return divisor;
+  const lower = Math.trunc(target / divisor) * divisor;
+  const upper = lower + divisor;
+  return target - lower <= upper - target ? lower : upper;
+}
+
+/**
+ * TensorStore's `ChooseReadWriteChunkShapes`: a read chunk shape and a write chunk shape for
+ * `domain`, each from its own constraints, every write chunk a whole number of read chunks (the
+ * zarr3 driver shards when they differ).
+ */
+export function chooseReadWriteChunkShapes(
+  layout: ChunkLayout,
+  domain: Domain | undefined,
+  rank: number,
+): { read: number[]; write: number[] } {
+  const bounds = boundsOf(domain, rank);
+  const w = initialChunkShape(layout.shape(WRITE), bounds, rank);
+  const r = initialChunkShape(layout.shape(READ), bounds, rank);
+  const write = w.chunk;
+  const read = r.chunk;
+  for (let i = 0; i < rank; i++) {
+    if (read[i] === 0 || write[i] === 0 || write[i]! % read[i]! === 0) continue;
+    if (r.hard[i] && w.hard[i])
+      throw new SpecError(
+        `Incompatible chunk size constraints for dimension ${i}: read size of ${read[i]}, write size of ${write[i]}`,
+      );
+    if (r.hard[i]) write[i] = nearestMultiple(read[i]!, write[i]!);
+    else read[i] = nearestDivisor(write[i]!, read[i]!);
+  }
+  completeChunkShape(layout, READ, read, bounds, (i, size) =>
+    write[i] !== 0 ? nearestDivisor(write[i]!, size) : size,
+  );
+  completeChunkShape(layout, WRITE, write, bounds, (i, size) => nearestMultiple(read[i]!, size));
+  return { read, write };
 }
 
 /** TensorStore's `ChooseChunkGridOrigin`, for its errors (the zarr driver does not keep the origin). */

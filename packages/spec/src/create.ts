@@ -10,6 +10,8 @@ import { parseSpec, type ParsedSpec, validateOpenMode } from "./parse.js";
 import { fieldOf, newMetadata, validateMetadata, validateMetadataSchema } from "./resolve.js";
 import { withContext } from "./chunk-layout.js";
 import { type CachePool, type ConcurrencyLimit, SpecContext } from "./context.js";
+import { encodeMetadataV3, type MetadataV3 } from "./v3-metadata.js";
+import { newMetadataV3, validateMetadataSchemaV3, validateMetadataV3 } from "./v3-resolve.js";
 
 /** The context resources a spec uses, looked up in its own context (a child of `parent`). */
 export function bindResources(
@@ -48,15 +50,54 @@ export function validateCreated(meta: ZarrMetadata, spec: ParsedSpec): number {
   return index;
 }
 
+/** The `zarr.json` TensorStore's zarr3 driver creates for a parsed spec, checked as TensorStore checks it. */
+export function newMetadataV3For(spec: ParsedSpec): MetadataV3 {
+  const meta = withContext('Cannot create using specified "metadata" and schema', () =>
+    newMetadataV3(spec.metadataV3!, spec.field, spec.schema),
+  );
+  validateCreatedV3(meta, spec);
+  return meta;
+}
+
+/** TensorStore's checks of an opened zarr3 array's metadata against the spec (`GetComponentIndex`). */
+export function validateCreatedV3(meta: MetadataV3, spec: ParsedSpec): void {
+  validateMetadataV3(meta, spec.metadataV3!);
+  if (spec.field !== "")
+    throw new SpecError(`Requested field ${JSON.stringify(spec.field)} but dtype does not have named fields`, {
+      member: "field",
+    });
+  validateMetadataSchemaV3(meta, spec.schema);
+}
+
+/** A create spec of the driver `driver`, read and checked as for an open (no I/O). */
+function parsedCreateSpec(spec: JsonValue, driver: "zarr2" | "zarr3", other: string): ParsedSpec {
+  const parsed = parseSpec(spec);
+  if ((parsed.driver === "zarr3") !== (driver === "zarr3"))
+    throw new SpecError(
+      `a ${parsed.driver} spec does not create ${driver === "zarr3" ? "a zarr.json" : "a .zarray"}: use ${other}`,
+      { member: "driver" },
+    );
+  bindResources(parsed, new SpecContext());
+  validateOpenMode(parsed, true);
+  if (!parsed.create) throw new SpecError('the spec does not create an array ("create": true)', { member: "create" });
+  return parsed;
+}
+
 /**
  * The `.zarray` text TensorStore 0.1.85 writes when it creates the array a zarr2 spec describes
  * (compact JSON, keys sorted), chosen from the spec's `metadata` and `schema` constraints as
  * TensorStore chooses it; a `SpecError` for a spec TensorStore refuses. No I/O.
  */
 export function specZarray(spec: JsonValue): string {
-  const parsed = parseSpec(spec);
-  bindResources(parsed, new SpecContext());
-  validateOpenMode(parsed, true);
-  if (!parsed.create) throw new SpecError('the spec does not create an array ("create": true)', { member: "create" });
-  return encodeZarrMetadata(newMetadataFor(parsed));
+  return encodeZarrMetadata(newMetadataFor(parsedCreateSpec(spec, "zarr2", "specZarrJson")));
+}
+
+/**
+ * The `zarr.json` text TensorStore 0.1.85 writes when it creates the array a zarr3 spec describes
+ * (compact JSON, keys sorted): its chunk grid chosen from the chunk layout, a `sharding_indexed`
+ * codec added where the read and write chunks differ, the codec chain completed with TensorStore's
+ * defaults. A `SpecError` for a spec TensorStore refuses. No I/O.
+ */
+export function specZarrJson(spec: JsonValue): string {
+  return encodeMetadataV3(newMetadataV3For(parsedCreateSpec(spec, "zarr3", "specZarray")));
 }

@@ -1,7 +1,7 @@
 /**
- * TensorStore zarr2 specs: `openSpec` opens, creates or assumes the array a TensorStore zarr2 spec
- * or URL describes, as TensorStore 0.1.85 does; `specZarray` gives the `.zarray` TensorStore writes
- * for a create spec. Runs in browsers and Node, with the store openers the caller passes;
+ * TensorStore zarr2 and zarr3 specs: `openSpec` opens, creates or assumes the array a TensorStore
+ * zarr2 or zarr3 spec or URL describes, as TensorStore 0.1.85 does; `specZarray` and `specZarrJson`
+ * give the `.zarray` and `zarr.json` TensorStore writes for a create spec. Runs in browsers and Node, with the store openers the caller passes;
  * `@z/spec/node` finds them in the store packages installed.
  *
  * `openSpec` and `specZarray` load the spec machinery on first use (a page that never opens a spec
@@ -49,11 +49,11 @@ export type { KvStoreSpec, SpecStores } from "./kvstore.js";
 export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-s3.js";
 
 /**
- * Opens (or creates) the zarr array a TensorStore zarr2 spec describes, as TensorStore 0.1.85
- * would: `spec` is the driver's JSON spec (`{"driver": "zarr2", "kvstore": ..., ...}`) or a
- * TensorStore URL (`file:///data/x.zarr|zarr2:`). An existing array must match the spec's
- * `metadata` and `schema` constraints (a `SpecError` names the member that does not); a new one
- * gets the `.zarray` TensorStore would write. Plain dtypes give a `ZarrArray`; a structured dtype's
+ * Opens (or creates) the zarr array a TensorStore zarr2 or zarr3 spec describes, as TensorStore
+ * 0.1.85 would: `spec` is the driver's JSON spec (`{"driver": "zarr2", "kvstore": ..., ...}`,
+ * `{"driver": "zarr3", ...}`) or a TensorStore URL (`file:///data/x.zarr|zarr2:`, `...|zarr3:`). An
+ * existing array must match the spec's `metadata` and `schema` constraints (a `SpecError` names the
+ * member that does not); a new one gets the `.zarray` or `zarr.json` TensorStore would write. Plain dtypes give a `ZarrArray`; a structured dtype's
  * field, `|S<n>`/`|V<n>` and `open_as_void` a `SpecFieldView` with the field's dimensions appended,
  * as TensorStore presents them. Stores come from the openers in `options` (in Node,
  * `openSpec` from `@z/spec/node` gives them all); `memory` kvstores live in `options.context`.
@@ -80,6 +80,18 @@ export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = 
  */
 export async function specZarray(spec: JsonValue): Promise<string> {
   const { specZarray: resolve } = await import("./create.js");
+  return resolve(spec);
+}
+
+/**
+ * The `zarr.json` text TensorStore 0.1.85 writes when it creates the array a zarr3 create spec
+ * (`"create": true`) describes: the chunk grid chosen from the chunk layout constraints, a
+ * `sharding_indexed` codec where the read and write chunks differ, the codec chain completed with
+ * TensorStore's defaults (`bytes` little-endian, blosc's `typesize` and `shuffle` from the element
+ * size, ...), as compact JSON. Rejects with a `SpecError` for a spec TensorStore refuses. No I/O.
+ */
+export async function specZarrJson(spec: JsonValue): Promise<string> {
+  const { specZarrJson: resolve } = await import("./create.js");
   return resolve(spec);
 }
 

@@ -5,7 +5,7 @@
  * exponent, exponents of at least two digits).
  */
 import { JsonFloat, type JsonValue } from "@z/meta";
-import { SpecError } from "./errors.js";
+import { SpecError, SpecUnsupportedError } from "./errors.js";
 
 /** `a.b` from `a` and `b`; `b` alone at the top. */
 export const memberPath = (parent: string, name: string): string => (parent === "" ? name : `${parent}.${name}`);
@@ -48,6 +48,16 @@ export class Members {
     return Object.hasOwn(this.#json, name);
   }
 
+  /** The object itself. */
+  get json(): JsonObjectValue {
+    return this.#json;
+  }
+
+  /** Whether member `name` was taken already. */
+  taken(name: string): boolean {
+    return this.#taken.has(name);
+  }
+
   /** The dotted path of member `name`. */
   at(name: string): string {
     return memberPath(this.path, name);
@@ -82,7 +92,8 @@ export function requireInteger(
   const value = integerValue(j, strict);
   if (value !== undefined && value >= BigInt(min) && value <= BigInt(max)) {
     if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER))
-      throw new SpecError(`${value} is beyond the integers this library holds exactly (2^53)`, { member });
+      // TensorStore takes it; this library counts in doubles.
+      throw new SpecUnsupportedError(`${value} is beyond the integers this library holds exactly (2^53)`, { member });
     return Number(value);
   }
   throw new SpecError(`Expected integer in the range [${min}, ${max}], but received: ${dumpJson(j)}`, { member });

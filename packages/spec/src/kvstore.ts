@@ -69,7 +69,8 @@ const UNSUPPORTED: Record<string, string> = {
   gcs_grpc: "Google Cloud Storage is not supported by this library",
   ocdbt: "OCDBT databases are not supported by this library",
   neuroglancer_uint64_sharded: "Neuroglancer sharded stores are not supported by this library",
-  zarr3_sharding_indexed: "zarr v3 sharding is not supported by this library (it reads and writes Zarr v2)",
+  zarr3_sharding_indexed:
+    "the zarr3_sharding_indexed kvstore (the chunks of one shard as keys) is not supported by this library: open the sharded array with its zarr3 spec",
   tsgrpc_kvstore: "TensorStore gRPC stores are not supported by this library",
 };
 

@@ -26,6 +26,7 @@ import { s3Opening } from "./kvstore-s3.js";
 import { encodeZarrMetadata, parseZarrMetadata, type ZarrMetadata } from "./metadata.js";
 import { type ParsedSpec, parseSpec, type StalenessBound, validateOpenMode } from "./parse.js";
 import { formatDomain } from "./domain.js";
+import { openMetadataV3 } from "./open-v3.js";
 
 /** What `openSpec` needs besides the spec. */
 export interface OpenSpecOptions extends SpecStores {
@@ -48,10 +49,11 @@ export interface OpenSpecOptions extends SpecStores {
 export type SpecArray = ZarrArray | SpecFieldView;
 
 /**
- * Opens (or creates) the zarr array a TensorStore zarr2 spec describes, as TensorStore 0.1.85 would:
- * `spec` is the driver's JSON spec (`{"driver": "zarr2", "kvstore": ..., ...}`), or a TensorStore
- * URL (`file:///data/x.zarr|zarr2:`). An existing array must match the spec's `metadata` and
- * `schema` constraints; a new one gets the `.zarray` TensorStore would write. Plain dtypes give a
+ * Opens (or creates) the zarr array a TensorStore zarr2 or zarr3 spec describes, as TensorStore
+ * 0.1.85 would: `spec` is the driver's JSON spec (`{"driver": "zarr2", "kvstore": ..., ...}`,
+ * `{"driver": "zarr3", ...}`), or a TensorStore URL (`file:///data/x.zarr|zarr2:`, `...|zarr3:`). An
+ * existing array must match the spec's `metadata` and `schema` constraints; a new one gets the
+ * `.zarray` or `zarr.json` TensorStore would write. Plain dtypes give a
  * `ZarrArray`; a structured dtype's field, `|S<n>`/`|V<n>` and `open_as_void` give a
  * `SpecFieldView` with the field's dimensions appended, as TensorStore presents them.
  */
@@ -73,6 +75,30 @@ export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): 
   const prefix = path === "" ? "" : `${path}/`;
   const metaKey = prefix + parsed.metadataKey;
   const { signal } = options;
+  if (parsed.driver === "zarr3") {
+    if (parsed.create && parsed.deleteExisting) await deleteUnder(base, prefix, signal);
+    const metaStore = cached(base, metadataCachePool, parsed.recheckCachedMetadata, openedAt);
+    const { metadata, commit } = await openMetadataV3(parsed, base, metaStore, path, prefix, signal);
+    // Opened before a new zarr.json is written: metadata z cannot open (a codec it lacks) leaves nothing behind.
+    const array = await ZarrArray.fromMetadata(
+      cached(base, cachePool, parsed.recheckCachedData, openedAt),
+      path,
+      metadata,
+      {
+        readOnly: options.readOnly,
+        // A zarr3 array always has a fill value: chunks equal to it are not stored unless asked.
+        writeEmptyChunks: parsed.storeDataEqualToFillValue,
+        fillMissingChunks: parsed.fillMissingDataReads,
+        fixedMetadata: parsed.assumeMetadata,
+        registry: options.registry,
+        pool: options.pool,
+        signal,
+        ...(dataCopyConcurrency.limit === "shared" ? {} : { concurrency: dataCopyConcurrency.limit }),
+      },
+    );
+    await commit?.();
+    return array;
+  }
 
   let meta: ZarrMetadata;
   let created = false;

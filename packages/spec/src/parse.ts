@@ -14,6 +14,9 @@ import { ensureDirectory, type KvStoreSpec, parseKvStore, parseKvStoreUrl, withP
 import { parsePartialMetadata, parseSeparator, type PartialMetadata } from "./metadata.js";
 import { specRankInfo } from "./resolve.js";
 import { parseDataTypeName, Schema } from "./schema.js";
+import { validateZarr3DataType } from "./v3-dtype.js";
+import { type MetadataConstraintsV3, parseMetadataConstraintsV3 } from "./v3-metadata.js";
+import { setMetadataConstraintsOnSchemaV3 } from "./v3-resolve.js";
 
 /** TensorStore's staleness bound of cached data or metadata. */
 export type StalenessBound =
@@ -26,16 +29,19 @@ export type StalenessBound =
   /** Revalidated if cached before this time (ms since the epoch; the spec gives seconds). */
   | { readonly kind: "time"; readonly time: number };
 
-/** A zarr2 spec, read and checked; what the open needs. */
+/** A zarr2 or zarr3 spec, read and checked; what the open needs. */
 export interface ParsedSpec {
-  readonly driver: "zarr2" | "zarr";
+  readonly driver: "zarr2" | "zarr" | "zarr3";
   /** The context JSON given in the spec, if any. */
   readonly context: JsonValue | undefined;
   readonly schema: Schema;
   /** The input domain of an identity `transform`, if one was given. */
   readonly transform: Domain | undefined;
   readonly kvstore: KvStoreSpec;
+  /** A zarr2 spec's `metadata` (a zarr3 spec's: `{}`). */
   readonly metadata: PartialMetadata;
+  /** A zarr3 spec's `metadata` (undefined for zarr2). */
+  readonly metadataV3: MetadataConstraintsV3 | undefined;
   readonly metadataKey: string;
   /** `""`: no field selected. */
   readonly field: string;
@@ -57,7 +63,6 @@ export interface ParsedSpec {
 
 /** Other TensorStore drivers: specs for them are refused as not this driver's. */
 const OTHER_DRIVERS = [
-  "zarr3",
   "n5",
   "neuroglancer_precomputed",
   "array",
@@ -82,17 +87,17 @@ export function parseSpecText(text: string): JsonValue {
   return parseJson(text, undefined, { keepFloats: true });
 }
 
-/** Reads a zarr2 spec: a JSON object, or a TensorStore URL (`file:///data/x.zarr|zarr2:a/b`). */
+/** Reads a zarr2 or zarr3 spec: a JSON object, or a TensorStore URL (`file:///data/x.zarr|zarr2:a/b`, `...|zarr3:`). */
 export function parseSpec(input: JsonValue): ParsedSpec {
   if (typeof input === "string") return parseSpec(specFromUrl(input));
   const m = new Members(input, "");
   const driverValue = m.take("driver");
   if (driverValue === undefined) throw new SpecError("Expected string, but member is missing", { member: "driver" });
   const driver = requireString(driverValue, "driver");
-  if (driver !== "zarr2" && driver !== "zarr") {
+  if (driver !== "zarr2" && driver !== "zarr" && driver !== "zarr3") {
     if (OTHER_DRIVERS.includes(driver) || KVSTORE_DRIVERS.includes(driver))
       throw new SpecUnsupportedError(
-        `the ${JSON.stringify(driver)} driver is not supported: this opens zarr2 specs (driver "zarr2" or "zarr")`,
+        `the ${JSON.stringify(driver)} driver is not supported: this opens zarr2 and zarr3 specs (driver "zarr2", "zarr" or "zarr3")`,
         { member: "driver" },
       );
     throw new SpecError(`${JSON.stringify(driver)} is not a registered TensorStore driver`, { member: "driver" });
@@ -152,13 +157,35 @@ export function parseSpec(input: JsonValue): ParsedSpec {
   const openFlag = bool(m, "open");
   const createFlag = bool(m, "create");
   const open = openFlag !== undefined || createFlag !== undefined ? (openFlag ?? false) : true;
-  const create = createFlag ?? false;
+  // Flags given but neither set: TensorStore 0.1.85 then creates (as `"create": true` alone does).
+  const create = (createFlag ?? false) || (!open && openFlag !== undefined) || (!open && createFlag === false);
   const deleteExisting = bool(m, "delete_existing") ?? false;
   const assumeMetadata = bool(m, "assume_metadata") ?? false;
   const assumeCachedMetadata = !assumeMetadata && (bool(m, "assume_cached_metadata") ?? false);
   const allow = m.take("allow_metadata_mismatch");
   if (allow !== undefined && allow !== false)
     throw new SpecError('"allow_metadata_mismatch" no longer supported', { member: "allow_metadata_mismatch" });
+
+  if (driver === "zarr3")
+    return parseZarr3Members(m, {
+      driver,
+      context,
+      schema,
+      transform,
+      kvstore,
+      open,
+      create,
+      deleteExisting,
+      assumeMetadata,
+      assumeCachedMetadata,
+      fillMissingDataReads,
+      storeDataEqualToFillValue,
+      recheckCachedData,
+      recheckCachedMetadata,
+      cachePool,
+      metadataCachePool,
+      dataCopyConcurrency,
+    });
 
   // The zarr2 driver's own members.
   const metadataJson = m.take("metadata");
@@ -193,6 +220,7 @@ export function parseSpec(input: JsonValue): ParsedSpec {
     transform,
     kvstore,
     metadata,
+    metadataV3: undefined,
     metadataKey,
     field,
     openAsVoid,
@@ -209,6 +237,37 @@ export function parseSpec(input: JsonValue): ParsedSpec {
     metadataCachePool,
     dataCopyConcurrency,
   };
+}
+
+/**
+ * The zarr3 driver's own members (tensorstore/driver/zarr3/driver.cc `ZarrDriverSpec`): after the
+ * kvstore-backed members, the schema's data type checked, then `metadata`, `field`, `open_as_void`.
+ */
+function parseZarr3Members(
+  m: Members,
+  common: Omit<ParsedSpec, "metadata" | "metadataV3" | "metadataKey" | "field" | "openAsVoid">,
+): ParsedSpec {
+  const { schema } = common;
+  if (schema.dtype !== undefined) validateZarr3DataType(schema.dtype, "dtype");
+  const metadataJson = m.take("metadata");
+  const metadataV3 =
+    metadataJson === undefined
+      ? { attributes: {}, extensions: {} }
+      : parseMetadataConstraintsV3(metadataJson, "metadata");
+  const fieldJson = m.take("field");
+  let field = "";
+  if (fieldJson !== undefined && fieldJson !== null) field = requireString(fieldJson, "field");
+  const openAsVoid = bool(m, "open_as_void") ?? false;
+  if (openAsVoid && field !== "")
+    throw new SpecError('"field" and "open_as_void" are mutually exclusive', { member: "open_as_void" });
+  setMetadataConstraintsOnSchemaV3(metadataV3, schema);
+  m.done();
+  if (openAsVoid)
+    throw new SpecUnsupportedError(
+      "open_as_void is not supported for zarr3 arrays by this library: open the array with openArray and read its bytes through a view",
+      { member: "open_as_void" },
+    );
+  return { ...common, metadata: {}, metadataV3, metadataKey: "zarr.json", field, openAsVoid };
 }
 
 /** TensorStore's `OpenModeSpec::Validate`: the combinations of open flags it refuses. */
@@ -294,23 +353,23 @@ function parseIdentityTransform(j: JsonValue, member: string): Domain {
   return domain;
 }
 
-/** A TensorStore URL (`<kvstore URL>|zarr2:<path>`) as the spec it stands for. */
+/** A TensorStore URL (`<kvstore URL>|zarr2:<path>`, `...|zarr3:<path>`) as the spec it stands for. */
 function specFromUrl(url: string): JsonValue {
   const parts = url.split("|");
   const last = parts[parts.length - 1]!;
-  const driver = /^(zarr2|zarr):(.*)$/.exec(last);
+  const driver = /^(zarr2|zarr3|zarr):(.*)$/.exec(last);
   if (driver === null || parts.length < 2)
     throw new SpecUnsupportedError(
-      `${JSON.stringify(url)}: a TensorStore URL must end with "|zarr2:" (auto-detection is not supported)`,
+      `${JSON.stringify(url)}: a TensorStore URL must end with "|zarr2:" or "|zarr3:" (auto-detection is not supported)`,
     );
-  if (driver[1] !== "zarr2")
+  if (driver[1] === "zarr")
     throw new SpecError(`${JSON.stringify(driver[1])} is not a registered TensorStore URL scheme`, {
       member: "driver",
     });
   if (/[?#]/.test(driver[2]!)) throw new SpecError(`Query string not supported: ${JSON.stringify(last)}`);
   const base = parseKvStoreUrl(parts.slice(0, -1).join("|"), "kvstore");
   const path = decodeURIComponent(driver[2]!);
-  return { driver: "zarr2", kvstore: kvstoreJson(withPath(base, path)) };
+  return { driver: driver[1]!, kvstore: kvstoreJson(withPath(base, path)) };
 }
 
 /** A parsed kvstore spec back as JSON. */

@@ -10,15 +10,22 @@ import { type Domain, domainRank, mergeDomains, parseDomain } from "./domain.js"
 import { isTsDataType, type TsDataType } from "./dtype.js";
 import { SpecError } from "./errors.js";
 import { broadcastError, formatValues, identical, parseNestedArray, unbroadcast, type Values } from "./fill-value.js";
-import { dumpJson, Members, requireArray, requireInteger, requireString } from "./json.js";
+import { dumpJson, Members, requireInteger, requireString } from "./json.js";
+import { type DimensionUnits, mergeUnits, parseSchemaUnits } from "./units.js";
+import { type ChainV3, chainJsonV3, mergeOptionalChains, parseChainV3 } from "./v3-codecs.js";
 
-/** A codec spec: the zarr driver's compressor and filters, or another driver's (which never merges with it). */
+/**
+ * A codec spec: the zarr driver's compressor and filters, the zarr3 driver's codec chain, or another
+ * driver's (which never merges with either).
+ */
 export interface CodecSpec {
   readonly driver: string;
   /** Undefined: unconstrained; null: no compressor. */
   readonly compressor?: CodecConfig | null;
-  /** Undefined or null: unconstrained; otherwise the filters JSON as given. */
+  /** Undefined or null: unconstrained; otherwise the filters JSON as given (another driver's: its whole JSON). */
   readonly filters?: JsonValue;
+  /** The zarr3 driver's `codecs` constraints (undefined: unconstrained). */
+  readonly codecs?: ChainV3;
 }
 
 const ZARR_CODEC_DRIVERS = ["zarr", "zarr2"];
@@ -30,6 +37,14 @@ export function parseCodec(j: JsonValue, member: string): CodecSpec {
   if (driverValue === undefined)
     throw new SpecError("Expected string, but member is missing", { member: m.at("driver") });
   const driver = requireString(driverValue, m.at("driver"));
+  if (driver === "zarr3") {
+    const codecsJson = m.take("codecs");
+    m.done();
+    return {
+      driver,
+      ...(codecsJson === undefined ? {} : { codecs: parseChainV3(codecsJson, m.at("codecs"), true) }),
+    };
+  }
   if (!ZARR_CODEC_DRIVERS.includes(driver)) {
     // Another driver's codec: TensorStore parses it with that driver's rules, and it never merges
     // with the zarr driver's; it is kept whole for that error.
@@ -46,6 +61,8 @@ export function parseCodec(j: JsonValue, member: string): CodecSpec {
 
 /** The codec JSON as TensorStore prints it in messages. */
 export function codecJson(codec: CodecSpec): JsonValue {
+  if (codec.driver === "zarr3")
+    return { driver: "zarr3", ...(codec.codecs === undefined ? {} : { codecs: chainJsonV3(codec.codecs, true) }) };
   if (codec.driver !== "zarr") return codec.filters ?? null;
   return {
     driver: "zarr",
@@ -60,6 +77,10 @@ export function mergeCodecs(a: CodecSpec | undefined, b: CodecSpec | undefined):
   if (b === undefined) return a;
   const fail = (why: string): SpecError =>
     new SpecError(`Cannot merge codec spec ${dumpJson(codecJson(a))} with ${dumpJson(codecJson(b))}${why}`);
+  if (a.driver === "zarr3" && b.driver === "zarr3") {
+    const codecs = mergeOptionalChains(a.codecs, b.codecs, false);
+    return { driver: "zarr3", ...(codecs === undefined ? {} : { codecs }) };
+  }
   if (a.driver !== "zarr" || b.driver !== "zarr") throw fail("");
   let filters = a.filters ?? null;
   if (b.filters !== null && b.filters !== undefined) {
@@ -83,7 +104,7 @@ export class Schema {
   codec: CodecSpec | undefined;
   fillValue: Values | undefined;
   /** Units per dimension (undefined entries: none). */
-  dimensionUnits: readonly (JsonValue | undefined)[] | undefined;
+  dimensionUnits: DimensionUnits | undefined;
 
   /** TensorStore's `ValidateRank(schema, field_name, rank)`. */
   #validateRank(what: string, rank: number): void {
@@ -157,21 +178,11 @@ export class Schema {
     if (rank !== undefined) this.#validateRank("chunk_layout", rank);
   }
 
-  setDimensionUnits(units: readonly (JsonValue | undefined)[]): void {
+  /** TensorStore's `Schema::Set(DimensionUnits)`. */
+  setDimensionUnits(units: DimensionUnits): void {
     if (units.length === 0) return;
     this.#validateRank("dimension_units", units.length);
-    if (this.dimensionUnits === undefined) {
-      this.dimensionUnits = units;
-      return;
-    }
-    const merged = this.dimensionUnits.map((u, i) => {
-      const v = units[i];
-      if (u === undefined) return v;
-      if (v !== undefined && dumpJson(u) !== dumpJson(v))
-        throw new SpecError(`Cannot merge dimension units ${dumpJson(u)} and ${dumpJson(v)}`);
-      return u;
-    });
-    this.dimensionUnits = merged;
+    this.dimensionUnits = mergeUnits(this.dimensionUnits ?? [], units);
   }
 
   /** A `schema` member, merged in as TensorStore's Schema JSON binder does. */
@@ -206,7 +217,7 @@ export class Schema {
     }
     const units = m.take("dimension_units");
     if (units !== undefined) {
-      const parsed = parseDimensionUnits(units, m.at("dimension_units"));
+      const parsed = parseSchemaUnits(units, m.at("dimension_units"));
       withMember(m.at("dimension_units"), () => this.setDimensionUnits(parsed));
     }
     m.done();
@@ -218,16 +229,4 @@ export function parseDataTypeName(j: JsonValue, member: string): TsDataType {
   if (typeof j !== "string") throw new SpecError(`Expected string, but received: ${dumpJson(j)}`, { member });
   if (!isTsDataType(j)) throw new SpecError(`Unsupported data type: ${JSON.stringify(j)}`, { member });
   return j;
-}
-
-/** `dimension_units`: per dimension null, a unit string (`"4nm"`), or `[multiplier, "unit"]`. */
-function parseDimensionUnits(j: JsonValue, member: string): (JsonValue | undefined)[] {
-  const items = requireArray(j, member);
-  return items.map((u, i) => {
-    const at = `${member}[${i}]`;
-    if (u === null) return undefined;
-    if (typeof u === "string") return u;
-    if (Array.isArray(u) && u.length === 2 && typeof u[1] === "string" && typeof u[0] === "number") return u;
-    throw new SpecError(`Expected string or [number, string], but received: ${dumpJson(u)}`, { member: at });
-  });
 }

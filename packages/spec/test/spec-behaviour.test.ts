@@ -4,7 +4,8 @@
  * (`store_data_equal_to_fill_value`), metadata assumed (`assume_metadata`,
  * `assume_cached_metadata`) or stored under another key (`metadata_key`), fields as views, the
  * context's cache pool (`recheck_cached_data`) and `data_copy_concurrency`. The same behaviours are
- * checked against TensorStore itself in spec-tensorstore-live.test.ts.
+ * checked against TensorStore itself in spec-tensorstore-live.test.ts. The zarr3 driver's specs do the same
+ * to v3 arrays, and take zarr3 URLs.
  */
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MissingChunkError, ReadOnlyError, slice, ZarrArray } from "@z/core";
 import { WorkerPool } from "@z/core/node";
-import { SpecContext, type SpecFieldView, specZarray, type SpecArray } from "@z/spec";
+import { SpecContext, type SpecFieldView, specZarray, specZarrJson, type SpecArray } from "@z/spec";
 import { openSpec } from "@z/spec/node";
 import type { JsonValue, Store } from "@z/meta";
 import { openSession, type Session } from "../../../scripts/test-server/client.js";
@@ -374,5 +375,82 @@ describe("recheck_cached_metadata", () => {
     const context = new SpecContext();
     await openSpec(spec({ create: true, metadata: meta2x2, recheck_cached_metadata: false }), { context });
     expect((await openSpec(spec({ recheck_cached_metadata: "open" }), { context })).shape).toEqual([4, 4]);
+  });
+});
+
+describe("zarr3 specs", () => {
+  const v3 = (extra: Record<string, JsonValue>): JsonValue => ({
+    driver: "zarr3",
+    kvstore: { driver: "memory", path: "a/" },
+    ...extra,
+  });
+  const meta3 = {
+    shape: [4, 4],
+    data_type: "int32",
+    chunk_grid: { name: "regular", configuration: { chunk_shape: [2, 2] } },
+    fill_value: 7,
+  };
+
+  it("gives the zarr.json TensorStore writes, and opens zarr3 TensorStore URLs, with a path in the hierarchy", async () => {
+    const text = await specZarrJson({
+      driver: "zarr3",
+      kvstore: "memory://x/",
+      create: true,
+      dtype: "float32",
+      schema: { domain: { shape: [5] }, fill_value: 0.1, codec: { driver: "zarr3", codecs: ["blosc"] } },
+    });
+    expect(text).toBe(
+      '{"chunk_grid":{"configuration":{"chunk_shape":[5]},"name":"regular"},"chunk_key_encoding":{"name":"default"},"codecs":[{"configuration":{"endian":"little"},"name":"bytes"},{"configuration":{"blocksize":0,"clevel":5,"cname":"lz4","shuffle":"shuffle","typesize":4},"name":"blosc"}],"data_type":"float32","fill_value":0.10000000149011612,"node_type":"array","shape":[5],"zarr_format":3}',
+    );
+    const path = join(dir, "url3.zarr");
+    await openSpec({
+      driver: "zarr3",
+      kvstore: { driver: "file", path: `${path}/` },
+      path: "g/x",
+      create: true,
+      metadata: meta3,
+    });
+    expect(await readdir(join(path, "g/x"))).toEqual(["zarr.json"]);
+    const z = asArray(await openSpec(`file://${path}|zarr3:g/x`));
+    expect([z.zarrFormat, z.shape, z.fillValue]).toEqual([3, [4, 4], 7]);
+    await expect(openSpec(`file://${path}|zarr3:g/x?a=1`)).rejects.toThrow(/Query string not supported/);
+  });
+
+  it("refuses the zarr2 driver's own members", async () => {
+    await expect(openSpec(v3({ create: true, metadata: meta3, metadata_key: "m" }))).rejects.toThrow(
+      /extra members: "metadata_key"/,
+    );
+    await expect(openSpec(v3({ create: true, metadata: meta3, key_encoding: "/" }))).rejects.toThrow(
+      /extra members: "key_encoding"/,
+    );
+  });
+
+  it("with assume_metadata opens without reading or writing zarr.json, and refuses to resize", async () => {
+    const context = new SpecContext();
+    const z = asArray(await openSpec(v3({ assume_metadata: true, metadata: meta3 }), { context }));
+    expect(await memoryOf(context).list!("")).toEqual([]);
+    expect(Array.from((await z.get([0])).data as Int32Array)).toEqual([7, 7, 7, 7]);
+    await z.set([0, 0], 1);
+    expect(await memoryOf(context).list!("")).toEqual(["a/c/0/0"]);
+    await expect(z.resize([8, 8])).rejects.toBeInstanceOf(ReadOnlyError);
+  });
+
+  it("with assume_cached_metadata resizes, writing zarr.json", async () => {
+    const context = new SpecContext();
+    const z = asArray(await openSpec(v3({ assume_cached_metadata: true, metadata: meta3 }), { context }));
+    await z.resize([6, 4]);
+    expect(JSON.parse(new TextDecoder().decode(await memoryOf(context).get("a/zarr.json"))).shape).toEqual([6, 4]);
+  });
+
+  it("fails reads touching a missing chunk under fill_missing_data_reads: false, and leaves fill chunks unstored", async () => {
+    const context = new SpecContext();
+    const z = asArray(
+      await openSpec(v3({ create: true, metadata: meta3, fill_missing_data_reads: false }), { context }),
+    );
+    await z.set([slice(0, 2), slice(0, 2)], 1);
+    await z.set([slice(2, 4), slice(0, 2)], 7);
+    expect((await memoryOf(context).list!("")).sort()).toEqual(["a/c/0/0", "a/zarr.json"]);
+    expect(Array.from((await z.get([slice(0, 2), slice(0, 2)])).data as Int32Array)).toEqual([1, 1, 1, 1]);
+    await expect(z.get([slice(0, 4), slice(0, 2)])).rejects.toBeInstanceOf(MissingChunkError);
   });
 });

@@ -1,12 +1,12 @@
 /**
- * Specs checked against TensorStore 0.1.85 itself, both ways (python/tensorstore_spec_live.py):
- * arrays z creates from a spec and writes are opened by TensorStore with the same spec and hold the
- * same values, with the same .zarray text and the same stored chunk keys (chunks equal to the fill
- * value stored or not, per `store_data_equal_to_fill_value`); arrays TensorStore creates and writes
- * are opened by z with the same spec and read the same; a read touching a missing chunk with
- * `fill_missing_data_reads: false` fails in both. TensorStore comes from the venv
- * apps/bench/python/ensure-tensorstore.sh makes (installing it the first time, from pip's
- * configured index); without it the test is skipped.
+ * Specs checked against TensorStore 0.1.85 itself, both ways (python/tensorstore_spec_live.py), zarr2
+ * and zarr3 ones: arrays z creates from a spec and writes are opened by TensorStore with the same
+ * spec and hold the same values, with the same .zarray (zarr.json) text and the same stored chunk
+ * keys (chunks equal to the fill value stored or not, per `store_data_equal_to_fill_value`); arrays
+ * TensorStore creates and writes are opened by z with the same spec and read the same; a read
+ * touching a missing chunk with `fill_missing_data_reads: false` fails in both. TensorStore comes
+ * from the venv apps/bench/python/ensure-tensorstore.sh makes (installing it the first time, from
+ * pip's configured index); without it the test fails, naming what to install.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -174,6 +174,184 @@ const CASES: Case[] = [
       [1, 4],
       [0, 5],
     ],
+  },
+  // zarr3: the zarr.json TensorStore writes, its default codecs and chunk keys.
+  {
+    name: "v3-u2-gzip",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "uint16",
+        shape: [30, 40],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [7, 9] } },
+        fill_value: 3,
+        codecs: ["gzip"],
+      },
+    },
+    write: [
+      [0, 20],
+      [0, 30],
+    ],
+  },
+  {
+    name: "v3-f4-blosc-aspect-ratio",
+    spec: {
+      driver: "zarr3",
+      schema: {
+        dtype: "float32",
+        domain: { shape: [50, 60, 3] },
+        fill_value: 0.5,
+        chunk_layout: { chunk: { aspect_ratio: [1, 2, 0], elements: 500 } },
+        codec: { driver: "zarr3", codecs: ["blosc"] },
+      },
+    },
+    write: [
+      [5, 15],
+      [0, 60],
+      [0, 3],
+    ],
+  },
+  {
+    name: "v3-i8-big-endian-transpose",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "int64",
+        shape: [9, 11],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [4, 5] } },
+        codecs: [
+          { name: "transpose", configuration: { order: "F" } },
+          { name: "bytes", configuration: { endian: "big" } },
+          { name: "zstd", configuration: { level: 5, checksum: true } },
+          "crc32c",
+        ],
+      },
+    },
+    write: [
+      [0, 9],
+      [2, 7],
+    ],
+  },
+  {
+    name: "v3-inner-order",
+    spec: {
+      driver: "zarr3",
+      metadata: { data_type: "int32", shape: [10, 12] },
+      schema: { chunk_layout: { inner_order: [1, 0], chunk: { shape: [5, 4] } } },
+    },
+    write: [
+      [1, 9],
+      [0, 12],
+    ],
+  },
+  {
+    name: "v3-bfloat16-v2-keys",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "bfloat16",
+        shape: [20, 20],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [6, 6] } },
+        chunk_key_encoding: { name: "v2" },
+        fill_value: "0x3fa0",
+      },
+    },
+    write: [
+      [0, 12],
+      [3, 15],
+    ],
+  },
+  {
+    name: "v3-dot-keys-names-units",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "float64",
+        shape: [8, 6],
+        chunk_key_encoding: { name: "default", configuration: { separator: "." } },
+        dimension_names: ["y", null],
+        attributes: { title: "t" },
+      },
+      schema: { dimension_units: ["4nm", [2, "s"]], chunk_layout: { chunk: { shape: [3, 3] } } },
+    },
+    write: [
+      [2, 8],
+      [0, 6],
+    ],
+  },
+  {
+    name: "v3-store-fill-chunks",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "uint8",
+        shape: [8, 8],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [4, 4] } },
+      },
+      store_data_equal_to_fill_value: true,
+    },
+    write: [
+      [0, 4],
+      [0, 4],
+    ],
+    write_fill: [
+      [4, 8],
+      [0, 4],
+    ],
+  },
+  {
+    name: "v3-skip-fill-chunks",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "uint8",
+        shape: [8, 8],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [4, 4] } },
+      },
+    },
+    write: [
+      [0, 4],
+      [0, 4],
+    ],
+    write_fill: [
+      [4, 8],
+      [0, 4],
+    ],
+  },
+  { name: "v3-rank-0", spec: { driver: "zarr3", metadata: { data_type: "float64", shape: [] } }, write: [] },
+  {
+    name: "v3-int4",
+    spec: { driver: "zarr3", metadata: { data_type: "int4", shape: [10], fill_value: -2 } },
+    write: [[2, 9]],
+  },
+  {
+    name: "v3-complex64",
+    spec: { driver: "zarr3", metadata: { data_type: "complex64", shape: [6], fill_value: [1.5, -2.5] } },
+    write: [[1, 5]],
+  },
+  {
+    name: "v3-bool",
+    spec: { driver: "zarr3", schema: { dtype: "bool", domain: { shape: [7, 3] } } },
+    write: [
+      [0, 7],
+      [0, 2],
+    ],
+  },
+  {
+    name: "v3-missing-chunks",
+    spec: {
+      driver: "zarr3",
+      metadata: {
+        data_type: "int16",
+        shape: [10, 10],
+        chunk_grid: { name: "regular", configuration: { chunk_shape: [5, 5] } },
+      },
+    },
+    write: [
+      [0, 5],
+      [0, 5],
+    ],
+    strict_read: true,
   },
 ];
 

@@ -2,6 +2,7 @@ import {
   ConsolidatedStore,
   Group,
   NodeNotFoundError,
+  openConsolidated,
   openLocation,
   ZarrArray,
   type LocationOptions,
@@ -32,6 +33,7 @@ import { ByteString, heldFromRead, latin1, type ValueData } from "./values.js";
 import { newVariable, type Variable, withIndexes } from "./variable.js";
 import type { PositionIndexer } from "./view.js";
 import { selectByLabel, type LabelIndexers, type SelOptions } from "./labels.js";
+import { codecEncodingV3, decodeFillAttribute, dimensionNamesV3, metadataV3 } from "./zarr-v3.js";
 
 /** The attribute xarray keeps each array's dimension names in. */
 export const DIMENSION_KEY = "_ARRAY_DIMENSIONS";
@@ -68,6 +70,12 @@ export interface OpenDatasetOptions extends DecodeOptions {
    * left out makes no coordinates, as in xarray when a named variable is missing.
    */
   variables?: readonly string[];
+  /**
+   * Whether the Zarr `fill_value` masks, as a `_FillValue` (xarray's `use_zarr_fill_value_as_mask`).
+   * Default as xarray's: true for Zarr v2 groups, false for v3 ones, where it is kept as
+   * `encoding.fill_value` and only a `_FillValue` attribute masks.
+   */
+  useZarrFillValueAsMask?: boolean;
   signal?: AbortSignal;
 }
 
@@ -214,9 +222,9 @@ const isOpenedLocation = (value: unknown): value is OpenedLocation =>
 
 /**
  * Opens the dataset in a Zarr group as `xr.open_zarr` does: every array directly in the group is
- * a variable (dimension names from `_ARRAY_DIMENSIONS`), CF conventions decoded as
- * `decode_cf` does by default (see `DecodeOptions` to turn steps off), `.zmetadata` used when
- * present. Reads metadata, and for time variables their first and last value (as xarray does, to
+ * a variable (dimension names from `_ARRAY_DIMENSIONS`, or a Zarr v3 array's `dimension_names`),
+ * CF conventions decoded as `decode_cf` does by default (see `DecodeOptions` to turn steps off),
+ * consolidated metadata used when present (`.zmetadata`, or inline in a v3 group's `zarr.json`). Reads metadata, and for time variables their first and last value (as xarray does, to
  * know their dtype); nothing else until values are asked for.
  */
 export async function openDataset(source: DatasetSource, options: OpenDatasetOptions = {}): Promise<Dataset> {
@@ -262,8 +270,12 @@ async function readDataset(
     if (bytes !== undefined) {
       reader = await ConsolidatedStore.load(withDocument(store, CONSOLIDATED_KEY, bytes), CONSOLIDATED_KEY);
       names = consolidatedArrayNames(bytes, path);
-    } else if (options.consolidated === true) {
-      throw new NodeNotFoundError("consolidated metadata", "", { key: CONSOLIDATED_KEY });
+    } else {
+      // zarr-python 3 consolidates a v3 group inline, in its own zarr.json.
+      const inline = await inlineConsolidated(store, path, signal);
+      if (inline !== undefined) reader = inline;
+      else if (options.consolidated === true)
+        throw new NodeNotFoundError("consolidated metadata", path, { key: `${keyPrefix(path)}zarr.json` });
     }
   }
   if (options.variables !== undefined) {
@@ -288,7 +300,17 @@ async function readDataset(
         );
   for (const [name, array] of entries) arrays.push({ name, array, rawAttrs: await array.attrs.asObject() });
   const groupAttrs = await group.attrs.asObject();
-  return decodeDataset(arrays, groupAttrs, resolveDecodeOptions(options), close);
+  const useMask = options.useZarrFillValueAsMask ?? group.zarrFormat === 2;
+  return decodeDataset(arrays, groupAttrs, resolveDecodeOptions(options), useMask, close);
+}
+
+/** The store read through the inline consolidated metadata of a v3 group's zarr.json, if it has any. */
+async function inlineConsolidated(store: Store, path: string, signal?: AbortSignal): Promise<Store | undefined> {
+  const bytes = await store.get(`${keyPrefix(path)}zarr.json`, { signal });
+  if (bytes === undefined) return undefined;
+  const doc = parseJson(bytes, `${keyPrefix(path)}zarr.json`) as { consolidated_metadata?: unknown } | null;
+  if (typeof doc?.consolidated_metadata !== "object" || doc.consolidated_metadata === null) return undefined;
+  return (await openConsolidated(store, { path, mode: "r" })).store;
 }
 
 /**
@@ -322,8 +344,10 @@ function consolidatedArrayNames(bytes: Uint8Array, path: string): string[] {
   return [...names].sort();
 }
 
-/** The dimension names of an array, from `_ARRAY_DIMENSIONS`. */
+/** The dimension names of an array: a v3 array's `dimension_names`, a v2 one's `_ARRAY_DIMENSIONS`. */
 function dimensionsOf(stored: StoredArray): string[] {
+  const v3 = metadataV3(stored.array);
+  if (v3 !== undefined) return dimensionNamesV3(v3, stored.name, `${keyPrefix(stored.array.path)}zarr.json`);
   const key = `${stored.array.path}/.zattrs`;
   const dims = stored.rawAttrs[DIMENSION_KEY];
   if (dims === undefined)
@@ -364,26 +388,42 @@ async function decodeDataset(
   arrays: readonly StoredArray[],
   groupAttrs: Record<string, JsonValue>,
   options: ResolvedDecodeOptions,
+  useMask: boolean,
   close: (() => Promise<void>) | undefined,
 ): Promise<Dataset> {
   const stored = arrays.map((a) => {
     const dims = dimensionsOf(a);
+    const v3 = metadataV3(a.array);
+    const dtype = valuesDtype(a.array.dtype, a.array.path);
     const attrs: Record<string, unknown> = {};
+    // A v3 array's attributes are all the user's: its dimension names are in its metadata.
     for (const [k, v] of Object.entries(a.rawAttrs))
-      if (k !== DIMENSION_KEY && !k.startsWith("_NC") && k !== "filters") attrs[k] = v;
-    if (a.array.fillValue !== null) attrs._FillValue = fillValueScalar(a.array.fillValue);
-    const encoding: Record<string, unknown> = {
-      chunks: [...a.array.chunks],
-      preferred_chunks: Object.fromEntries(dims.map((d, i) => [d, a.array.chunks[i]])),
-      compressor: a.array.compressor,
-      filters: a.array.filters,
-    };
+      if (v3 !== undefined || (k !== DIMENSION_KEY && !k.startsWith("_NC") && k !== "filters")) attrs[k] = v;
+    let encoding: Record<string, unknown>;
+    if (v3 === undefined) {
+      encoding = {
+        chunks: [...a.array.chunks],
+        preferred_chunks: Object.fromEntries(dims.map((d, i) => [d, a.array.chunks[i]])),
+        compressor: a.array.compressor,
+        filters: a.array.filters,
+      };
+    } else {
+      const codecs = codecEncodingV3(v3);
+      const chunks = codecs.chunks as number[];
+      encoding = { chunks, preferred_chunks: Object.fromEntries(dims.map((d, i) => [d, chunks[i]])), ...codecs };
+    }
+    if (useMask) {
+      if (a.array.fillValue !== null) attrs._FillValue = fillValueScalar(a.array.fillValue);
+    } else {
+      if (v3 !== undefined) encoding.fill_value = a.array.fillValue;
+      if ("_FillValue" in attrs) attrs._FillValue = decodeFillAttribute(attrs._FillValue, dtype, a.name);
+    }
     return {
       source: a,
       name: a.name,
       dims,
       shape: a.array.shape,
-      dtype: valuesDtype(a.array.dtype, a.array.path),
+      dtype,
       storedDtypeName: numpyName(a.array.dtype),
       attrs,
       encoding,

@@ -12,6 +12,7 @@ import { kindOf, itemsizeOf } from "./dtype.js";
 import { DatasetError } from "./errors.js";
 import { ByteString, type Held, latin1Bytes } from "./values.js";
 import type { Variable } from "./variable.js";
+import { encodeFillAttribute } from "./zarr-v3.js";
 
 /** CF attributes naming other variables, moved from encoding to attributes when written. */
 const CF_RELATED_DATA = [
@@ -40,12 +41,20 @@ export interface ToZarrOptions extends Pick<RunOptions, "signal" | "concurrency"
   path?: string;
   /** Per-variable encoding, over each variable's own (xarray's `encoding=`). */
   encoding?: Readonly<Record<string, Record<string, unknown>>>;
+  /**
+   * The Zarr format of a new group and its arrays (xarray's `zarr_format`; default 2). Format 3
+   * writes as xarray on zarr-python 3 does: dimension names in each array's `dimension_names`,
+   * floats with a NaN `fill_value` and their `_FillValue` attribute base64-encoded, booleans as
+   * `bool`, encodings `chunks`, `shards`, `filters`, `serializer`, `compressors`, `fill_value`,
+   * and the metadata consolidated inline in the root group's `zarr.json`.
+   */
+  zarrFormat?: 2 | 3;
 }
 
 /**
  * Writes a dataset into a Zarr group as xarray's `Dataset.to_zarr` does, so that
  * `xr.open_zarr` reads the same values, dimensions, coordinates and attributes: each variable an
- * array with `_ARRAY_DIMENSIONS`; CF-encoded by its `encoding` (times as counts with `units` and
+ * array with `_ARRAY_DIMENSIONS` (with `zarrFormat: 3`, its `dimension_names`); CF-encoded by its `encoding` (times as counts with `units` and
  * `calendar`, inferred as xarray infers them when not given; `_FillValue` as the Zarr fill value;
  * packing with `scale_factor`/`add_offset`; `dtype`; `chunks`, `compressor`, `filters`); booleans as
  * int8, strings as `<U`, vlen UTF-8 or `|S`; non-dimension coordinates named in `coordinates`.
@@ -57,7 +66,13 @@ export async function toZarr(dataset: Dataset, store: Store, options: ToZarrOpti
     throw new DatasetError(`toZarr: mode must be "w-", "w" or "a", got ${JSON.stringify(mode)}`);
   const path = normalizeStoragePath(options.path);
   const existing = mode === "a" ? await existingVariables(store, path) : new Map<string, Variable>();
-  const group = await openGroup(store, { mode, path, signal: options.signal });
+  const group = await openGroup(store, {
+    mode,
+    path,
+    signal: options.signal,
+    ...(options.zarrFormat === undefined ? {} : { zarrFormat: options.zarrFormat }),
+  });
+  const v3 = group.zarrFormat === 3;
   const { perVariable, global } = coordinatesAttributes(dataset);
   for (const variable of dataset.variables.values()) {
     const stored = existing.get(variable.name);
@@ -71,13 +86,14 @@ export async function toZarr(dataset: Dataset, store: Store, options: ToZarrOpti
       attrs: { ...variable.attrs },
       encoding,
     };
-    encodeVariable(state);
+    encodeVariable(state, v3);
     const coordinates = perVariable.get(variable.name);
     if (state.encoding.coordinates !== undefined) {
       state.attrs.coordinates = state.encoding.coordinates;
       delete state.encoding.coordinates;
     } else if (coordinates !== undefined && !("coordinates" in state.attrs)) state.attrs.coordinates = coordinates;
     if (stored !== undefined) await overwrite(store, stored, variable, state, options);
+    else if (v3) await writeArrayV3(store, joinPath(path, variable.name), variable, state, options);
     else await writeArray(store, joinPath(path, variable.name), variable, state, options);
   }
   const attrs: Record<string, JsonValue> = { ...dataset.attrs };
@@ -98,8 +114,11 @@ function held(values: Awaited<ReturnType<Variable["values"]>>): Held {
   return { dtype: values.dtype, shape, data: values.data };
 }
 
-/** xarray's encoders in its order (encode_cf_variable, then the zarr backend's string handling). */
-function encodeVariable(state: Encoding): void {
+/**
+ * xarray's encoders in its order (encode_cf_variable, then the zarr backend's string handling).
+ * For v3, as xarray now encodes for Zarr (its ZARR_CODERS): booleans are not cast to int8.
+ */
+function encodeVariable(state: Encoding, v3: boolean): void {
   const { held: values } = state;
   const isCftime =
     values.dtype === "object" &&
@@ -112,7 +131,7 @@ function encodeVariable(state: Encoding): void {
   encodeUnsigned(state);
   encodeDtype(state);
   defaultFillValue(state);
-  encodeBools(state);
+  if (!v3) encodeBools(state);
   encodeStrings(state);
   for (const key of CF_RELATED_DATA) {
     if (key in state.encoding) {
@@ -210,6 +229,75 @@ async function writeArray(
     ...(encoding.compressor !== undefined ? { compressor: encoding.compressor as never } : {}),
     filters,
     ...objectFilters,
+    attributes,
+    overwrite: options.mode === "w" || options.mode === "a",
+    signal: options.signal,
+  });
+  await array.set("...", writeData(state) as never, { signal: options.signal, concurrency: options.concurrency });
+}
+
+/**
+ * A v2 object codec (`vlen-utf8`, ...): in v3 the array -> bytes codec (the serializer) encodes
+ * variable-length values, so a dataset read from v2 does not carry it over as a filter.
+ */
+const isObjectCodec = (codec: unknown): boolean =>
+  typeof codec === "object" &&
+  codec !== null &&
+  ["vlen-utf8", "vlen-bytes", "vlen-array", "json2", "msgpack2", "pickle"].includes(
+    String((codec as { id?: unknown }).id),
+  );
+
+/** zarr-python 3's `data_type` for encoded values: object arrays hold strings there. */
+const zarrDtypeV3 = (dtype: string, byteOrder: ">" | undefined): string =>
+  kindOf(dtype) === "O" ? "string" : zarrDtype(dtype, byteOrder);
+
+/**
+ * A new v3 array, as xarray's `set_variables` and `_create_new_array` make it on zarr-python 3:
+ * `dimension_names` for the dimensions, the `fill_value` from `encoding.fill_value` (NaN for floats
+ * without one), `_FillValue` kept as an attribute in FillValueCoder's form, and the encoding's
+ * `chunks`, `shards`, `filters`, `serializer`, `compressors`.
+ */
+async function writeArrayV3(
+  store: Store,
+  path: string,
+  variable: Variable,
+  state: Encoding,
+  options: ToZarrOptions,
+): Promise<void> {
+  const { held: values, encoding } = state;
+  const attributes: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(state.attrs)) {
+    if (k === "_FillValue") {
+      if (v !== null && v !== undefined) attributes[k] = encodeFillAttribute(v, values.dtype, variable.name);
+    } else attributes[k] = v as JsonValue;
+  }
+  let fill = encoding.fill_value;
+  if ((fill === undefined || fill === null) && kindOf(values.dtype) === "f") fill = NaN;
+  let chunks: unknown = encoding.chunks;
+  if (typeof chunks === "number") chunks = variable.dims.map(() => chunks);
+  if (Array.isArray(chunks) && chunks.length !== values.shape.length)
+    throw new DatasetError(
+      `${variable.name}: encoding chunks ${JSON.stringify(chunks)} for ${values.shape.length} dimensions`,
+      { variable: variable.name },
+    );
+  const array = await create({
+    zarrFormat: 3,
+    store,
+    path,
+    shape: values.shape,
+    chunks: (chunks ?? true) as never,
+    ...(encoding.shards === undefined || encoding.shards === null ? {} : { shards: encoding.shards as number[] }),
+    dtype: zarrDtypeV3(values.dtype, state.byteOrder),
+    fillValue: zarrFill(fill, values.dtype),
+    // Codecs as zarr.json writes them, or v2 configs (a dataset read from v2), which become numcodecs.*.
+    ...(encoding.filters === undefined || encoding.filters === null
+      ? {}
+      : { filters: (encoding.filters as unknown[]).filter((f) => !isObjectCodec(f)) as never }),
+    ...(encoding.serializer === undefined || encoding.serializer === null
+      ? {}
+      : { serializer: encoding.serializer as never }),
+    ...(encoding.compressors === undefined ? {} : { compressors: encoding.compressors as never }),
+    dimensionNames: [...variable.dims],
     attributes,
     overwrite: options.mode === "w" || options.mode === "a",
     signal: options.signal,

@@ -7,9 +7,9 @@ Usage (the test runs it with the venv apps/bench/python/ensure-tensorstore.sh ma
   python tensorstore_spec_live.py read CASES.json DIR    # TensorStore opens each case under DIR and reads it
 
 CASES.json is a list of {"name", "spec", "write": [[start, stop], ...]} (the spec without its kvstore,
-which is {"driver": "file", "path": DIR/name}); the values written are value(j) for the j-th element
+which is {"driver": "file", "path": DIR/name}; its driver "zarr2" unless the spec names "zarr3"); the values written are value(j) for the j-th element
 of the region in C order, as the test's own `value` computes them. Both commands print a JSON object
-of name -> {"values": every element of the array in C order, "zarray": the stored .zarray text,
+of name -> {"values": every element of the array in C order, "zarray": the stored .zarray (or zarr.json) text,
 "keys": the stored keys} or name -> {"error": TensorStore's message}; `read` also reads, for the
 cases with "strict_read", the spec with "fill_missing_data_reads": false, and reports its error.
 """
@@ -62,7 +62,7 @@ def describe(case, root, t):
     path = os.path.join(root, case["name"])
     keys = sorted(os.path.relpath(os.path.join(d, f), path).replace(os.sep, "/")
                   for d, _, files in os.walk(path) for f in files if not f.endswith(".__lock"))
-    meta_key = case["spec"].get("metadata_key", ".zarray")
+    meta_key = "zarr.json" if case["spec"].get("driver") == "zarr3" else case["spec"].get("metadata_key", ".zarray")
     with open(os.path.join(path, meta_key)) as f:
         zarray = f.read()
     return {"values": plain(t.read().result(), t.dtype.name), "zarray": zarray, "keys": keys,
