@@ -1,4 +1,4 @@
-import { isListable, isWritable, normalizeStoragePath, numpyName, ZarrError, type Store } from "@z/meta";
+import { isListable, isWritable, normalizeStoragePath, numpyName, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { ZarrArray } from "./array.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { CreateOptions } from "./create.js";
@@ -186,15 +186,27 @@ async function copyNode(
     log(`copy ${label}`);
     if (!options.dryRun && dest !== undefined) {
       if (exists) await dest.delItem(name);
+      const meta = source.metadata;
+      // A v3 array keeps its codecs (and names) in a v3 group; into a v2 one it takes v2's defaults,
+      // as its codecs have no v2 form in general.
+      const layout =
+        meta.zarrFormat !== 3
+          ? { compressor: source.compressor, filters: source.filters, order: source.order }
+          : dest.zarrFormat === 3
+            ? {
+                codecs: meta.codecs,
+                chunkKeyEncoding: meta.chunkKeyEncoding,
+                ...(meta.dimensionNames === undefined ? {} : { dimensionNames: meta.dimensionNames }),
+              }
+            : {};
       const target = await dest.createDataset(name, {
         chunks: source.chunks,
-        compressor: source.compressor,
-        filters: source.filters,
-        order: source.order,
+        ...layout,
         fillValue: source.fillValue,
         ...options.create,
         shape: source.shape,
-        dtype: source.dtype,
+        // v3's own name of the type: an object dtype is a string or bytes type only there.
+        dtype: meta.zarrFormat === 3 && dest.zarrFormat === 3 ? (meta.dataType as JsonValue) : source.dtype,
       });
       await copyData(source, target, options);
       report.bytesCopied += target.nbytes;

@@ -7,6 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
   consolidateMetadata,
+  copyAll,
   create,
   group,
   Group,
@@ -316,5 +317,39 @@ describe("info of a v3 array", () => {
     expect(info).toContain("Zarr format        : 3\n");
     expect(info).toContain('Codecs             : bytes(endian="little"), zstd(level=0, checksum=false)\n');
     expect(info).not.toContain("Compressor");
+  });
+});
+
+describe("copying v3 arrays", () => {
+  it("into a v3 group keeps their codecs, key encoding, names and types (strings too)", async () => {
+    const source = await group({ store: new MemoryStore(), zarrFormat: 3 });
+    const text = await source.createDataset("text", { shape: [2], dtype: "string" });
+    await text.set(null, { data: ["x", "yz"], shape: [2] });
+    const gz = await source.createDataset("gz", {
+      shape: [4],
+      chunks: [2],
+      dtype: "int32",
+      codecs: [
+        { name: "bytes", configuration: { endian: "big" } },
+        { name: "gzip", configuration: { level: 1 } },
+      ],
+      dimensionNames: ["t"],
+      chunkKeyEncoding: "v2",
+    });
+    await gz.set(null, 7);
+    const dest = await group({ store: new MemoryStore(), zarrFormat: 3 });
+    await copyAll(source, dest);
+    const copied = (await dest.getItem("gz")) as ZarrArray;
+    expect(copied.metadata).toMatchObject({
+      zarrFormat: 3,
+      codecs: [
+        { name: "bytes", configuration: { endian: "big" } },
+        { name: "gzip", configuration: { level: 1 } },
+      ],
+      dimensionNames: ["t"],
+      chunkKeys: { name: "v2" },
+    });
+    expect(Array.from((await copied.get()).data as Int32Array)).toEqual([7, 7, 7, 7]);
+    expect((await ((await dest.getItem("text")) as ZarrArray).get()).data).toEqual(["x", "yz"]);
   });
 });
