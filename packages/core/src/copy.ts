@@ -1,4 +1,12 @@
-import { isListable, isWritable, normalizeStoragePath, numpyName, ZarrError, type JsonValue, type Store } from "@z/meta";
+import {
+  isListable,
+  isWritable,
+  normalizeStoragePath,
+  numpyName,
+  ZarrError,
+  type JsonValue,
+  type Store,
+} from "@z/meta";
 import { ZarrArray } from "./array.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { CreateOptions } from "./create.js";
