@@ -124,6 +124,7 @@ async function createFromSpec(args: ParsedArgs, io: Io): Promise<number> {
 
 function describe(a: SpecArray): string {
   const base = a instanceof ZarrArray ? a : a.array;
+  if (base.zarrFormat === 3) return describeCreatedV3(base);
   const where = base.path === "" ? "an array" : base.path;
   return `${where}: shape [${base.shape.join(", ")}], chunks [${base.chunks.join(", ")}], dtype ${JSON.stringify(dataTypeToJSON(base.dtype))}, compressor ${JSON.stringify(base.compressor)}`;
 }
