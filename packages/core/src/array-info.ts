@@ -43,7 +43,13 @@ const namedRepr = (codec: NamedConfig): string =>
     .join(", ")})`;
 
 /** The lines of zarr-python's `Array.info`, in its order and layout. */
-export function arrayInfo(array: ArrayInfoSource, stored: number | undefined, initialized: number | undefined): string {
+export function arrayInfo(
+  array: ArrayInfoSource,
+  stored: number | undefined,
+  initialized: number | undefined,
+  /** Whether a v3 array's store has v2 metadata for it too (read as v3, as zarr-python 3 reads it). */
+  alsoV2 = false,
+): string {
   const items: [string, string][] = [];
   if (array.name !== null) items.push(["Name", array.name]);
   const meta = array.metadata;
@@ -51,7 +57,7 @@ export function arrayInfo(array: ArrayInfoSource, stored: number | undefined, in
   const sharding = meta.zarrFormat === 3 && meta.codecs.length === 1 && meta.codecs[0]!.name === "sharding_indexed";
   const inner = sharding ? (meta.codecs[0]!.configuration?.chunk_shape as number[] | undefined) : undefined;
   items.push(["Type", "ZarrArray"]);
-  if (meta.zarrFormat === 3) items.push(["Zarr format", "3"]);
+  if (meta.zarrFormat === 3) items.push(["Zarr format", alsoV2 ? "3 (read as v3; .zarray beside it too)" : "3"]);
   items.push(["Data type", numpyName(array.dtype)], ["Shape", tupleRepr(array.shape)]);
   if (inner !== undefined) items.push(["Shard shape", tupleRepr(array.chunks)], ["Chunk shape", tupleRepr(inner)]);
   else items.push(["Chunk shape", tupleRepr(array.chunks)]);

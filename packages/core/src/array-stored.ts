@@ -38,10 +38,14 @@ export async function digest(self: ArrayInternals, hashname: HashName, options: 
 export async function info(self: ArrayInternals, options: RunOptions): Promise<string> {
   const { array } = self;
   await self.settleNested(undefined, options.signal);
+  // A v3 array with a .zarray beside its zarr.json (a store `zarr migrate v3` left): read as v3, said so.
+  const alsoV2 =
+    array.zarrFormat === 3 && (await array.store.get(keyPrefix(array.path) + ".zarray", options)) !== undefined;
   return arrayInfo(
     array,
     await array.nbytesStored(options),
     await array.nchunksInitialized(options).catch(() => undefined),
+    alsoV2,
   );
 }
 

@@ -353,3 +353,15 @@ describe("copying v3 arrays", () => {
     expect((await ((await dest.getItem("text")) as ZarrArray).get()).data).toEqual(["x", "yz"]);
   });
 });
+
+describe("info of a node with both formats", () => {
+  it("says it reads v3 and that a .zarray is there too", async () => {
+    const store = new MemoryStore();
+    await create({ store, shape: [2], dtype: "<i4" });
+    const v3 = new MemoryStore();
+    await create({ store: v3, zarrFormat: 3, shape: [2], dtype: "int32" });
+    await store.set("zarr.json", (await v3.get("zarr.json"))!);
+    const info = await (await openArray(store, { mode: "r" })).info();
+    expect(info).toContain("Zarr format        : 3 (read as v3; .zarray beside it too)\n");
+  });
+});
