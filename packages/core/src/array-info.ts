@@ -76,10 +76,11 @@ export function arrayInfo(
     items.push(["No. bytes stored", bytesRepr(stored)]);
     items.push(["Storage ratio", fixed1(array.nbytes / stored)]);
   }
-  items.push([
-    inner === undefined ? "Chunks initialized" : "Shards initialized",
-    `${initialized ?? "?"}/${array.nchunks}`,
-  ]);
+  // As zarr-python 3's nchunks_initialized: a sharded array's chunks are its inner chunks, each
+  // stored shard counted as all of its own (what is stored is the shard).
+  const perShard = inner === undefined ? 1 : array.chunks.reduce((n, s, i) => n * Math.ceil(s / inner[i]!), 1);
+  const counted = initialized === undefined ? "?" : String(initialized * perShard);
+  items.push(["Chunks initialized", `${counted}/${array.nchunks * perShard}`]);
   const width = Math.max(...items.map(([k]) => k.length));
   return `${items.map(([k, v]) => `${k.padEnd(width)} : ${v}`).join("\n")}\n`;
 }

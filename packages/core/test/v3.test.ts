@@ -365,3 +365,23 @@ describe("info of a node with both formats", () => {
     expect(info).toContain("Zarr format        : 3 (read as v3; .zarray beside it too)\n");
   });
 });
+
+describe("info of a sharded array", () => {
+  it("shows the shard and inner chunk shapes and counts inner chunks, as zarr-python 3's nchunks_initialized", async () => {
+    // zarr.create_array(store, shape=(8, 8), shards=(4, 8), chunks=(2, 2), dtype="uint8"); z[:4] = 1
+    const z = await create({
+      store: new MemoryStore(),
+      zarrFormat: 3,
+      shape: [8, 8],
+      shards: [4, 8],
+      chunks: [2, 2],
+      dtype: "uint8",
+    });
+    await z.set([{ kind: "slice", start: 0, stop: 4, step: 1 }, null], 1);
+    const info = await z.info();
+    expect(info).toContain("Shard shape        : (4, 8)\n");
+    expect(info).toContain("Chunk shape        : (2, 2)\n");
+    // One of two shards stored, 8 inner chunks each.
+    expect(info).toContain("Chunks initialized : 8/16\n");
+  });
+});
