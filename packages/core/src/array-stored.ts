@@ -8,6 +8,7 @@ import { arrayInfo } from "./array-info.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError } from "./errors.js";
 import { gridCoords } from "./grid-coords.js";
+import { arrayMetaKey } from "./keys.js";
 import { createHash, type HashName } from "./hash.js";
 
 /**
@@ -39,8 +40,7 @@ export async function info(self: ArrayInternals, options: RunOptions): Promise<s
   const { array } = self;
   await self.settleNested(undefined, options.signal);
   // A v3 array with a .zarray beside its zarr.json (a store `zarr migrate v3` left): read as v3, said so.
-  const alsoV2 =
-    array.zarrFormat === 3 && (await array.store.get(keyPrefix(array.path) + ".zarray", options)) !== undefined;
+  const alsoV2 = array.zarrFormat === 3 && (await array.store.get(arrayMetaKey(array.path), options)) !== undefined;
   return arrayInfo(
     array,
     await array.nbytesStored(options),

@@ -46,7 +46,7 @@ export type { SelectionOptions };
 import { allocateResult, checkChunkSize, checkResultSize } from "./size-limits.js";
 import { ArgumentError, MissingChunkError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
 import type { HashName } from "./hash.js";
-import { arrayMetaKey, ZARR_JSON } from "./keys.js";
+import { arrayMetaKey, zarrJsonKey } from "./keys.js";
 import type { ArrayInternals, PoolJob, ViewOptions } from "./array-internals.js";
 
 export type { ViewOptions };
@@ -244,7 +244,7 @@ export class ZarrArray {
     const key = arrayMetaKey(path);
     const { signal, zarrFormat } = options;
     const [v3, bytes] = await Promise.all([
-      zarrFormat === 2 ? undefined : store.get(keyPrefix(path) + ZARR_JSON, { signal }),
+      zarrFormat === 2 ? undefined : store.get(zarrJsonKey(path), { signal }),
       zarrFormat === 3 ? undefined : store.get(key, { signal }),
     ]);
     if (v3 !== undefined) {
@@ -255,7 +255,7 @@ export class ZarrArray {
       // Spec v1 had no hierarchies: its one array sits at the root of its store.
       const v1 = path === "" && zarrFormat !== 3 ? await store.get(V1_META_KEY, { signal }) : undefined;
       if (v1 === undefined) {
-        throw new NodeNotFoundError("array", path, { key: zarrFormat === 3 ? keyPrefix(path) + ZARR_JSON : key });
+        throw new NodeNotFoundError("array", path, { key: zarrFormat === 3 ? zarrJsonKey(path) : key });
       }
       const registry = options.registry ?? defaultCodecRegistry();
       return ZarrArray.#fromFormat(store, path, formatV1(await readV1Metadata(v1, registry)), options);

@@ -18,7 +18,7 @@ import {
 import type { ZarrArray } from "./array.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { v3NodeType } from "./node-kinds.js";
-import { ZARR_JSON } from "./keys.js";
+import { zarrJsonKey } from "./keys.js";
 import { readsWholeValues, servesRanges } from "./store-ranges.js";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
@@ -78,13 +78,13 @@ export async function openConsolidated(
   // Both asked in one round trip; where both are, v3's, as zarr-python 3 reads them.
   const v2Key = keyPrefix(path) + (options.metadataKey ?? CONSOLIDATED_KEY);
   const [root, v2] = await Promise.all([
-    options.metadataKey === undefined ? store.get(keyPrefix(path) + ZARR_JSON) : undefined,
+    options.metadataKey === undefined ? store.get(zarrJsonKey(path)) : undefined,
     store.get(v2Key),
   ]);
   const inline =
     root === undefined
       ? undefined
-      : (await import("./consolidated-v3.js")).consolidatedDocuments(root, keyPrefix(path) + ZARR_JSON);
+      : (await import("./consolidated-v3.js")).consolidatedDocuments(root, zarrJsonKey(path));
   const consolidated =
     inline === undefined
       ? ConsolidatedStore.fromDocument(store, v2, v2Key)

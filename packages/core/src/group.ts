@@ -27,15 +27,8 @@ import {
 } from "./create.js";
 import { openArray, type OpenMode } from "./open-array.js";
 import { ArgumentError, NodeExistsError, NodeNotFoundError, ReadOnlyError, ValueError } from "./errors.js";
-import {
-  containsArray,
-  containsGroup,
-  movePrefix,
-  groupDocument,
-  prepareNewNode,
-  removeSubtree,
-  requireParentGroups,
-} from "./hierarchy.js";
+import { containsArray, containsGroup } from "./node-kinds.js";
+import { movePrefix, groupDocument, prepareNewNode, removeSubtree, requireParentGroups } from "./hierarchy.js";
 import type { NdArrayLike } from "./nd-array.js";
 import type { TypedArray } from "@z/meta";
 import { drawTree, type TreeNode } from "./tree.js";
@@ -127,8 +120,7 @@ export class Group {
   /** The group `name` below this one, created if it does not exist. */
   async requireGroup(name: string): Promise<Group> {
     const path = this.#child(name);
-    if (await containsGroup(this.store, path)) return Group.open(this.store, path, { readOnly: this.readOnly });
-    return this.createGroup(name);
+    return (await existingGroup(this.store, path, { readOnly: this.readOnly })) ?? this.createGroup(name);
   }
 
   /** Creates each group in `names` (see `createGroup`). */
@@ -448,10 +440,29 @@ export class Group {
 export async function group(options: GroupOptions = {}): Promise<Group> {
   const store = options.store ?? new MemoryStore();
   const path = normalizeStoragePath(options.path);
-  if (options.overwrite || !(await containsGroup(store, path, options.signal))) {
-    await initGroup(store, path, options.overwrite ?? false, options.signal, options.zarrFormat);
+  if (!options.overwrite) {
+    const found = await existingGroup(store, path, options);
+    if (found !== undefined) return found;
   }
+  await initGroup(store, path, options.overwrite ?? false, options.signal, options.zarrFormat);
   return Group.open(store, path, options);
+}
+
+/**
+ * The group at `path`, or `undefined` when there is none there (of `zarrFormat`, when given): its
+ * documents read once, by opening it, rather than asked for and then read again.
+ */
+async function existingGroup(
+  store: Store,
+  path: string,
+  options: { readOnly?: boolean; signal?: AbortSignal; zarrFormat?: 2 | 3 },
+): Promise<Group | undefined> {
+  try {
+    return await Group.open(store, path, options);
+  } catch (error) {
+    if (error instanceof NodeNotFoundError) return undefined;
+    throw error;
+  }
 }
 
 async function initGroup(
@@ -475,21 +486,21 @@ export async function openGroup(
   const path = normalizeStoragePath(options.path);
   const { signal, zarrFormat } = options;
   const isArray = (): Promise<boolean> => containsArray(store, path, signal);
-  const isGroup = (): Promise<boolean> => containsGroup(store, path, signal);
   switch (mode) {
     case "r":
-    case "r+":
-      if (!(await isGroup())) {
-        if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
-        throw new NodeNotFoundError("group", path, { key: groupMetaKey(path) });
-      }
-      return Group.open(store, path, { readOnly: mode === "r", signal, zarrFormat });
-    case "a":
-      if (!(await isGroup())) {
-        if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
-        await initGroup(store, path, false, signal, zarrFormat);
-      }
+    case "r+": {
+      const found = await existingGroup(store, path, { readOnly: mode === "r", signal, zarrFormat });
+      if (found !== undefined) return found;
+      if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
+      throw new NodeNotFoundError("group", path, { key: groupMetaKey(path) });
+    }
+    case "a": {
+      const found = await existingGroup(store, path, { signal, zarrFormat });
+      if (found !== undefined) return found;
+      if (await isArray()) throw new NodeExistsError("array", path, { key: arrayMetaKey(path) });
+      await initGroup(store, path, false, signal, zarrFormat);
       return Group.open(store, path, { signal, zarrFormat });
+    }
     case "w":
       await initGroup(store, path, true, signal, zarrFormat);
       return Group.open(store, path, { signal, zarrFormat });

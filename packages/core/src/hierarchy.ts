@@ -3,8 +3,6 @@ import { NodeExistsError } from "./errors.js";
 import { arrayMetaKey, groupMetaKey, zarrJsonKey } from "./keys.js";
 import { containsArray, containsGroup } from "./node-kinds.js";
 
-export { containsArray, containsGroup, v3NodeType } from "./node-kinds.js";
-
 /** A store that can remove a whole subtree at once (a directory store does it faster than key by key). */
 interface SubtreeRemover {
   rmdir(path: string): Promise<void>;

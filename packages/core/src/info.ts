@@ -1,7 +1,8 @@
 import type { CodecConfig, JsonValue } from "@z/meta";
 
 /** numcodecs' class names, so `info` reads as zarr-python's does. */
-const CODEC_CLASS: Record<string, string> = {
+/** numcodecs' class names by codec id (what zarr-python's reprs and messages name a codec by). */
+export const CODEC_CLASS: Readonly<Record<string, string>> = {
   blosc: "Blosc",
   zlib: "Zlib",
   gzip: "GZip",
@@ -28,6 +29,8 @@ const CODEC_CLASS: Record<string, string> = {
   json2: "JSON",
   msgpack2: "MsgPack",
   base64: "Base64",
+  pcodec: "PCodec",
+  zfpy: "ZFPY",
 };
 const BLOSC_SHUFFLE: Record<string, string> = {
   "-1": "AUTOSHUFFLE",

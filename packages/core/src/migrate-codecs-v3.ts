@@ -19,6 +19,7 @@ import {
   type JsonObject,
   type NamedConfig,
 } from "@z/meta";
+import { CODEC_CLASS } from "./info.js";
 
 type Kind = "array-array" | "array-bytes" | "bytes-bytes";
 
@@ -51,31 +52,6 @@ const NUMCODECS_V3: Readonly<Record<string, Kind>> = {
   zfpy: "array-bytes",
 };
 
-/** zarr-python 3's class names, for its messages about a codec of the wrong kind. */
-const CLASS: Readonly<Record<string, string>> = {
-  blosc: "Blosc",
-  lz4: "LZ4",
-  zstd: "Zstd",
-  zlib: "Zlib",
-  gzip: "GZip",
-  bz2: "BZ2",
-  lzma: "LZMA",
-  shuffle: "Shuffle",
-  crc32: "CRC32",
-  crc32c: "CRC32C",
-  adler32: "Adler32",
-  fletcher32: "Fletcher32",
-  jenkins_lookup3: "JenkinsLookup3",
-  delta: "Delta",
-  bitround: "BitRound",
-  fixedscaleoffset: "FixedScaleOffset",
-  quantize: "Quantize",
-  packbits: "PackBits",
-  astype: "AsType",
-  pcodec: "PCodec",
-  zfpy: "ZFPY",
-};
-
 /** What migrating one array's codecs needs. */
 export interface CodecsV3Source {
   readonly meta: ArrayMetadata;
@@ -96,7 +72,7 @@ export async function migratedCodecs({ meta, key, registry }: CodecsV3Source): P
     const kind = numcodecsKind(filter, key, field);
     if (kind !== "array-array") {
       throw new MigrationError(
-        `${key}: filter ${JSON.stringify(filter.id)} (${field}) works on ${kind === "bytes-bytes" ? "bytes" : "the array, making bytes of it"}, not array to array: zarr-python 3 refuses to migrate it (Filter ${CLASS[filter.id]} is not an ArrayArrayCodec), and so does z`,
+        `${key}: filter ${JSON.stringify(filter.id)} (${field}) works on ${kind === "bytes-bytes" ? "bytes" : "the array, making bytes of it"}, not array to array: zarr-python 3 refuses to migrate it (Filter ${CODEC_CLASS[filter.id]} is not an ArrayArrayCodec), and so does z`,
         { codecId: filter.id, field, key },
       );
     }
@@ -210,7 +186,7 @@ async function compressorV3(
       const kind = numcodecsKind(config, key, field);
       if (kind !== "bytes-bytes") {
         throw new MigrationError(
-          `${key}: compressor ${JSON.stringify(config.id)} is not a bytes to bytes codec: zarr-python 3 refuses to migrate it (Compressor ${CLASS[config.id]} is not a BytesBytesCodec), and so does z`,
+          `${key}: compressor ${JSON.stringify(config.id)} is not a bytes to bytes codec: zarr-python 3 refuses to migrate it (Compressor ${CODEC_CLASS[config.id]} is not a BytesBytesCodec), and so does z`,
           { codecId: config.id, field, key },
         );
       }

@@ -26,6 +26,7 @@ import type { DataType, Store, TypedArray } from "@z/meta";
 import type { ChunkCodec } from "./chunk-codec.js";
 import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
+import { cStrides } from "./nd-array.js";
 import { giveArena, takeArena } from "./read-arena.js";
 import { servesRanges, syncRangeReader } from "./store-ranges.js";
 
@@ -146,21 +147,10 @@ async function readRegion(
     data: bytesToTyped(bytes, dtype),
     offset: 0,
     shape,
-    strides: cOrder(shape),
+    strides: cStrides(shape),
   };
   copyProjection(out, view, shifted(p, box.lo), "read", valuesPerElement);
   return true;
-}
-
-/** C-order strides (in elements) of `shape`. */
-function cOrder(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
 }
 
 /** Whether `box` is small enough next to the chunk to be read by `decodeRegion` rather than whole. */

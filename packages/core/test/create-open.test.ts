@@ -156,6 +156,18 @@ describe("opening arrays with a mode", () => {
     }
   });
 
+  it("reads a group's metadata once when opening it, either format's in one round trip", async () => {
+    const store = new MemoryStore();
+    await group({ store, path: "g" });
+    const asked: string[] = [];
+    const counting = { get: (key: string) => (asked.push(key), store.get(key)) };
+    for (const mode of ["r", "r+", "a"] as const) {
+      asked.length = 0;
+      await openGroup(counting, { path: "g", mode });
+      expect(asked, mode).toEqual(["g/zarr.json", "g/.zgroup"]);
+    }
+  });
+
   it("opening a group as an array names what is there", async () => {
     const store = new MemoryStore();
     await group({ store });

@@ -166,26 +166,27 @@ export function parseSpec(input: JsonValue): ParsedSpec {
   if (allow !== undefined && allow !== false)
     throw new SpecError('"allow_metadata_mismatch" no longer supported', { member: "allow_metadata_mismatch" });
 
-  if (driver === "zarr3")
-    return parseZarr3Members(m, {
-      driver,
-      context,
-      schema,
-      transform,
-      kvstore,
-      open,
-      create,
-      deleteExisting,
-      assumeMetadata,
-      assumeCachedMetadata,
-      fillMissingDataReads,
-      storeDataEqualToFillValue,
-      recheckCachedData,
-      recheckCachedMetadata,
-      cachePool,
-      metadataCachePool,
-      dataCopyConcurrency,
-    });
+  // What both drivers' specs hold; each adds its own metadata members.
+  const common: Omit<ParsedSpec, "metadata" | "metadataV3" | "metadataKey" | "field" | "openAsVoid"> = {
+    driver,
+    context,
+    schema,
+    transform,
+    kvstore,
+    open,
+    create,
+    deleteExisting,
+    assumeMetadata,
+    assumeCachedMetadata,
+    fillMissingDataReads,
+    storeDataEqualToFillValue,
+    recheckCachedData,
+    recheckCachedMetadata,
+    cachePool,
+    metadataCachePool,
+    dataCopyConcurrency,
+  };
+  if (driver === "zarr3") return parseZarr3Members(m, common);
 
   // The zarr2 driver's own members.
   const metadataJson = m.take("metadata");
@@ -213,30 +214,7 @@ export function parseSpec(input: JsonValue): ParsedSpec {
   if (info.field !== undefined) withMember("metadata.dtype", () => schema.setDtype(info.field!.dtype));
   m.done();
 
-  return {
-    driver,
-    context,
-    schema,
-    transform,
-    kvstore,
-    metadata,
-    metadataV3: undefined,
-    metadataKey,
-    field,
-    openAsVoid,
-    open,
-    create,
-    deleteExisting,
-    assumeMetadata,
-    assumeCachedMetadata,
-    fillMissingDataReads,
-    storeDataEqualToFillValue,
-    recheckCachedData,
-    recheckCachedMetadata,
-    cachePool,
-    metadataCachePool,
-    dataCopyConcurrency,
-  };
+  return { ...common, metadata, metadataV3: undefined, metadataKey, field, openAsVoid };
 }
 
 /**

@@ -8,36 +8,13 @@
 import type { JsonValue } from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { isObject, type JsonObjectValue } from "./json.js";
-import type { TsDataType } from "./dtype.js";
+import { TS_DTYPES, type TsDataType } from "./dtype.js";
+
+/** TensorStore's data types a zarr3 array cannot have (zarr2's `|S`/`|V` characters and bytes, its JSON and strings). */
+const NOT_ZARR3: ReadonlySet<string> = new Set(["char", "byte", "string", "ustring", "json"]);
 
 /** The TensorStore data types a zarr3 array can have, in TensorStore's order (its messages list them so). */
-export const ZARR3_DTYPES = [
-  "bool",
-  "int2",
-  "int4",
-  "int8",
-  "uint8",
-  "int16",
-  "uint16",
-  "int32",
-  "uint32",
-  "int64",
-  "uint64",
-  "float8_e3m4",
-  "float8_e4m3fn",
-  "float8_e4m3fnuz",
-  "float8_e4m3b11fnuz",
-  "float8_e5m2",
-  "float8_e5m2fnuz",
-  "float8_e8m0fnu",
-  "float4_e2m1fn",
-  "float16",
-  "bfloat16",
-  "float32",
-  "float64",
-  "complex64",
-  "complex128",
-] as const satisfies readonly TsDataType[];
+export const ZARR3_DTYPES: readonly TsDataType[] = TS_DTYPES.filter((name) => !NOT_ZARR3.has(name));
 
 export const isZarr3DataType = (name: string): name is TsDataType => (ZARR3_DTYPES as readonly string[]).includes(name);
 
