@@ -339,6 +339,20 @@ describe("zarr copy --zarr-format 3: a v2 hierarchy rewritten as v3 in a new lay
     );
   });
 
+  it("--shards rechunks an array into shards of --chunks (create_array(shards=...)), values kept", async () => {
+    const dest = join(await tempDir(), "sharded.zarr");
+    const flags = ["--path", "big", "--zarr-format", "3", "--chunks", "10,25", "--shards", "20,50"];
+    expect((await run(["copy", V2, dest, ...flags])).code).toBe(0);
+    expect(await zarrJson(dest, "big")).toMatchObject({
+      chunk_grid: { configuration: { chunk_shape: [20, 50] } },
+      codecs: [{ name: "sharding_indexed", configuration: { chunk_shape: [10, 25], index_location: "end" } }],
+    });
+    expect((await run(["get", dest, "--path", "big", "--json"])).out).toBe(
+      (await run(["get", V2, "--path", "big", "--json"])).out,
+    );
+    expect((await run(["validate", dest])).code).toBe(0);
+  });
+
   it("refuses layouts that do not fit, before writing anything", async () => {
     const dest = join(await tempDir(), "bad.zarr");
     expect(await run(["copy", V2, dest, "--chunks", "2,2"])).toMatchObject({

@@ -99,6 +99,10 @@ export interface DecodedRange {
  *   store has `getRange`.
  * - `decodeInto` decodes a whole chunk into a buffer the caller owns and reuses.
  *
+ * One lets writers do less: `encodeRegion` encodes a chunk again after a change to part of it,
+ * keeping the rest as stored (`sharding_indexed`: a shard's untouched inner chunks). `@z/core`
+ * uses it for writes to part of a chunk when the chain is that one codec.
+ *
  * A codec that caches what it read of stored chunks (`sharding_indexed` keeps shard indexes) drops
  * a chunk's entry when it encodes that chunk, and in `forget`, which `@z/core` calls when it has
  * stored or deleted a chunk (a pool thread may have encoded it).
@@ -131,6 +135,26 @@ export interface Codec {
   decodeRegion?(
     read: StoredPartReader,
     region: readonly RegionBounds[],
+    chunk: ChunkContext,
+  ): Promise<Uint8Array | undefined>;
+  /**
+   * Encodes a stored chunk again after a change to `region` of it alone, keeping as stored what
+   * lies outside the region (`sharding_indexed`: the inner chunks the region does not touch are
+   * copied as they are, not decoded and encoded again). `data` is a buffer of the whole chunk's
+   * bytes (C order, as `decode` gives them) that the codec writes into: it first decodes into
+   * `data`, from `previous` (the chunk's stored bytes, or `undefined` when it is not stored), the
+   * parts of the region it will encode again, then calls `change()`, which writes the region's new
+   * elements into `data`, then encodes. `covered` says that `change` writes every element of the
+   * region (parts it covers whole need not be decoded first). Resolves to the chunk's new stored
+   * bytes, or `undefined` when nothing of it is left to store (every part equal to the fill value,
+   * under `chunk.writeEmptyChunks` false). Only for array → bytes codecs of fixed-size elements.
+   */
+  encodeRegion?(
+    previous: Uint8Array | undefined,
+    data: Uint8Array,
+    region: readonly RegionBounds[],
+    covered: boolean,
+    change: () => void,
     chunk: ChunkContext,
   ): Promise<Uint8Array | undefined>;
   /** Drops whatever the codec cached of the chunk stored at `key` (see above). */

@@ -5,6 +5,7 @@
  * v2 and v1 are here; v3 (format-v3.ts) loads when a page first opens or creates a v3 array.
  */
 import type { ChunkContext, Codec, CodecRegistry } from "@z/codecs/registry";
+import type { ShardingOptions } from "@z/codecs/v3";
 import {
   chunkKey,
   encodeArrayMetadata,
@@ -45,8 +46,15 @@ export interface ArrayFormat {
   chunkKey(coords: readonly number[], separator: DimensionSeparator): string;
   /** The chunk indices a key below the array's path names, or `undefined` for a key that is no chunk's. */
   chunkCoords(key: string, ndim: number, separator: DimensionSeparator): number[] | undefined;
-  /** The codec chain for chunks of `layout` (the array's own, or a view's), and the registry configs it uses. */
-  chain(layout: ArrayLayout, registry: CodecRegistry): Promise<{ chain: CodecChain; configs: readonly CodecConfig[] }>;
+  /**
+   * The codec chain for chunks of `layout` (the array's own, or a view's), and the registry configs
+   * it uses; `sharding` tells v3's `sharding_indexed` codecs how to read and cache.
+   */
+  chain(
+    layout: ArrayLayout,
+    registry: CodecRegistry,
+    sharding?: ShardingOptions,
+  ): Promise<{ chain: CodecChain; configs: readonly CodecConfig[] }>;
   /** The same array with another shape (`resize`), whose document `encode` gives. */
   resized(shape: readonly number[]): ArrayFormat;
   /**

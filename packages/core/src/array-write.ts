@@ -20,6 +20,7 @@ import {
 } from "@z/indexing";
 import {
   isWritable,
+  threadLockFor,
   typedArrayConstructor,
   valuesPerElement,
   withLock,
@@ -36,6 +37,7 @@ import { selectFields, type FieldSelection } from "./fields.js";
 import { gridCoords } from "./grid-coords.js";
 import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { cStrides, product } from "./nd-array.js";
+import { updateRegion, writesRegion } from "./region-write.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import type { SelectionOptions } from "./selection-options.js";
 import { checkChunkSize } from "./size-limits.js";
@@ -93,7 +95,7 @@ export async function write(
     (p: AnyChunkProjection) => {
       const chunkKey = array.chunkKey(p.chunkCoords);
       return withLock(
-        array.synchronizer,
+        array.synchronizer ?? threadLockFor(store),
         chunkKey,
         () => updateChunk(self, store, chunkKey, p, source, fields, pooled, options.signal),
         options.signal,
@@ -119,6 +121,10 @@ async function updateChunk(
   const elements = product(array.chunks);
   // A field write keeps the element's other fields, so the chunk is always read first.
   const whole = fields === undefined && coversChunk(p, array.chunks);
+  // Part of a shard: only the inner chunks the write touches are decoded and encoded again.
+  if (!whole && fields === undefined && writesRegion(self, p)) {
+    return updateRegion(self, store, key, p, source, signal);
+  }
   // Only read what will survive: a chunk overwritten whole is never fetched.
   const chunk =
     (whole ? undefined : await readChunk(self, p.chunkCoords, signal)) ??

@@ -1,4 +1,5 @@
 import { adviseLargeBuffer, type CodecRegistry } from "@z/codecs/registry";
+import type { ShardingOptions } from "@z/codecs/v3";
 import { defaultCodecRegistry, usesBuiltinCodecs } from "./codec-registry.js";
 import {
   BasicIndexer,
@@ -68,8 +69,21 @@ export interface ArrayOpenOptions {
   /** Where codec ids are looked up (default: the registry of `@z/codecs` with the WASM codecs). */
   registry?: CodecRegistry;
   /**
+   * How a v3 array's `sharding_indexed` codec reads by ranges and what it keeps:
+   * `indexCacheBytes` (decoded shard indexes kept for this opened array, least recently used out
+   * first; default 8 MiB, `0` keeps none), `coalesceGapBytes` (inner chunks at most this far apart
+   * are read in one request; default 1 MiB, as zarr-python 3) and `coalesceMaxBytes` (default
+   * 16 MiB). A cached index is dropped when this array writes or deletes its shard; a shard that
+   * another array object, thread or process rewrites after its index was cached is seen only once
+   * the entry leaves (TensorStore's `recheck_cached_data: "open"`): reopen the array, or keep no
+   * indexes, to see such writes.
+   */
+  sharding?: ShardingOptions;
+  /**
    * Locks each chunk (and `.zarray`, `.zattrs`) around its read-modify-write, so concurrent writers
-   * to overlapping regions never lose an update. Without one, concurrent writers must not overlap.
+   * to overlapping regions never lose an update. Without one, the writes of this thread to one
+   * chunk (a shard above all) still run one after the other, for every array opened on the same
+   * store object; writers in other threads or processes then must not overlap.
    */
   synchronizer?: Synchronizer;
   /**
@@ -290,7 +304,7 @@ export class ZarrArray {
     options: ArrayOpenOptions,
   ): Promise<ZarrArray> {
     const registry = options.registry ?? defaultCodecRegistry();
-    const { chain } = await format.chain(format.layout, registry);
+    const { chain } = await format.chain(format.layout, registry, options.sharding);
     return new ZarrArray(store, path, format, ChunkCodec.fromChain(chain, format.layout), options);
   }
 
@@ -778,7 +792,7 @@ export class ZarrArray {
     const { viewMetadata } = await import("./array-views.js");
     const meta = viewMetadata(this.#meta, options);
     const registry = this.#options.registry ?? defaultCodecRegistry();
-    const { chain } = await this.#format.chain(meta, registry);
+    const { chain } = await this.#format.chain(meta, registry, this.#options.sharding);
     const readOnly = options.readOnly ?? this.readOnly;
     const view = new ZarrArray(
       this.store,

@@ -241,6 +241,41 @@ export class ChunkCodec {
   }
 
   /**
+   * Whether `encodeRegion` can encode a chunk again after a change to part of it, keeping the rest
+   * as stored: a chain of one stage with `Codec.encodeRegion` (v3's `sharding_indexed` alone).
+   */
+  get encodesRegions(): boolean {
+    return this.codecs.length === 1 && this.codecs[0]!.encodeRegion !== undefined;
+  }
+
+  /**
+   * The chunk at `key` encoded again after `change` wrote `region` of it (only when
+   * `encodesRegions`; see `Codec.encodeRegion`): `undefined` when nothing of it is left to store.
+   */
+  async encodeRegion(
+    previous: Uint8Array | undefined,
+    data: Uint8Array,
+    region: readonly RegionBounds[],
+    covered: boolean,
+    change: () => void,
+    key: string,
+    signal?: AbortSignal,
+    writeEmptyChunks?: boolean,
+  ): Promise<Uint8Array | undefined> {
+    const codec = this.codecs[0]!;
+    const chunk = this.#chunk(0, key, signal, undefined, writeEmptyChunks);
+    try {
+      return await codec.encodeRegion!(previous, data, region, covered, change, chunk);
+    } catch (error) {
+      if (error instanceof ZarrError) throw error;
+      throw new ChunkError(`codec ${codec.id} failed to encode part of chunk ${key}: ${String(error)}`, {
+        key,
+        cause: error,
+      });
+    }
+  }
+
+  /**
    * Tells the codecs the chunk at `key` was stored or deleted: what they cached of it (a shard's
    * index) is stale.
    */

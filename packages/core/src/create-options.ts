@@ -1,4 +1,5 @@
 import type { CodecRegistry } from "@z/codecs/registry";
+import type { ShardingOptions } from "@z/codecs/v3";
 import type {
   ChunksSpec,
   CodecConfig,
@@ -72,6 +73,8 @@ export interface CreateOptions {
   /** User attributes written to `.zattrs`. */
   attributes?: JsonObject;
   registry?: CodecRegistry;
+  /** See `ArrayOpenOptions.sharding`. */
+  sharding?: ShardingOptions;
   /** See `ArrayOpenOptions.synchronizer`. */
   synchronizer?: Synchronizer;
   /** See `ArrayOpenOptions.pool`. */

@@ -52,7 +52,7 @@ export function formatV3(meta: ArrayMetadataV3, path: string): ArrayFormat {
     storesEmptyChunks: false,
     chunkKey: (coords) => prefix + chunkKeyV3(coords, meta.chunkKeys),
     chunkCoords: (key, ndim) => parseChunkKeyV3(key, ndim, meta.chunkKeys),
-    async chain(seen, registry) {
+    async chain(seen, registry, sharding) {
       // A view's filters (`astype`) come first: they turn the view's elements into the array's
       // own, which the codecs then see. A view without filters sees the stored bytes as its dtype.
       const dtype = seen.filters === null ? seen.dtype : meta.dtype;
@@ -60,7 +60,7 @@ export function formatV3(meta: ArrayMetadataV3, path: string): ArrayFormat {
         meta.codecs,
         { shape: seen.chunks, dtype, fillValue: seen.fillValue },
         registry,
-        { key: metaKey },
+        { key: metaKey, sharding },
       );
       const before = seen.filters === null ? [] : await chainV2({ ...seen, compressor: null }, registry, metaKey);
       return {

@@ -130,4 +130,6 @@ export {
   type DecodedRange,
 } from "@z/codecs/registry";
 export type { CodecDefinition, CodecImplementation, ConfiguredCodec, DefinedCodec } from "@z/codecs/define";
+export type { RegionBounds, StoredPart, StoredPartReader } from "@z/codecs/registry";
+export type { ShardingOptions } from "@z/codecs/v3";
 export { defineCodec } from "./codec-definition.js";

@@ -15,7 +15,8 @@
  */
 import {
   copyProjection,
-  rangeLength,
+  touchedBox,
+  type ProjectionBox,
   type AnyChunkProjection,
   type DimSelection,
   type OrthogonalDimSelection,
@@ -91,7 +92,7 @@ async function decodeAndPlace(
   out: StridedView<TypedArray>,
   valuesPerElement: number,
   read: StoredRangeReader,
-  box: Box,
+  box: ProjectionBox,
   [start, end]: [number, number],
   key: string,
   signal: AbortSignal | undefined,
@@ -154,7 +155,7 @@ async function readRegion(
 }
 
 /** Whether `box` is small enough next to the chunk to be read by `decodeRegion` rather than whole. */
-function smallBox(target: PartialReadTarget, box: Box): boolean {
+function smallBox(target: PartialReadTarget, box: ProjectionBox): boolean {
   let elements = 1;
   let chunk = 1;
   box.lo.forEach((lo, d) => {
@@ -165,7 +166,7 @@ function smallBox(target: PartialReadTarget, box: Box): boolean {
 }
 
 /** The decoded bytes `[start, end)` holding `box`, or undefined when they are too much of the chunk for a partial read. */
-function spanOf(target: PartialReadTarget, box: Box): [number, number] | undefined {
+function spanOf(target: PartialReadTarget, box: ProjectionBox): [number, number] | undefined {
   let first = 0;
   let last = 0;
   box.lo.forEach((lo, d) => {
@@ -197,55 +198,6 @@ export function readsParts(
     if (codec.decodesRegions ? !smallBox(target, box) : spanOf(target, box) === undefined) return false;
   }
   return true;
-}
-
-interface Box {
-  readonly lo: number[];
-  readonly hi: number[];
-}
-
-/** The smallest box of chunk elements holding everything `p` selects; undefined when it selects nothing. */
-export function touchedBox(p: AnyChunkProjection): Box | undefined {
-  const lo: number[] = [];
-  const hi: number[] = [];
-  if (p.kind === "points") {
-    if (p.count === 0) return undefined;
-    for (const list of p.chunkSelection) {
-      const [min, max] = extent(list);
-      lo.push(min);
-      hi.push(max);
-    }
-    return { lo, hi };
-  }
-  for (const sel of p.chunkSelection as readonly OrthogonalDimSelection[]) {
-    if (typeof sel === "number") {
-      lo.push(sel);
-      hi.push(sel);
-    } else if (sel instanceof Int32Array) {
-      if (sel.length === 0) return undefined;
-      const [min, max] = extent(sel);
-      lo.push(min);
-      hi.push(max);
-    } else {
-      const n = rangeLength(sel);
-      if (n === 0) return undefined;
-      const end = sel.start + (n - 1) * sel.step;
-      lo.push(Math.min(sel.start, end));
-      hi.push(Math.max(sel.start, end));
-    }
-  }
-  return { lo, hi };
-}
-
-function extent(list: Int32Array): [number, number] {
-  let min = list[0]!;
-  let max = min;
-  for (let i = 1; i < list.length; i++) {
-    const v = list[i]!;
-    if (v < min) min = v;
-    else if (v > max) max = v;
-  }
-  return [min, max];
 }
 
 /** `p` with its chunk indices counted from the box's first corner `lo`. */

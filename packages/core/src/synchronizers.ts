@@ -1,27 +1,7 @@
 import type { Release, Synchronizer } from "@z/meta";
+
+export { ThreadSynchronizer } from "@z/meta";
 import { ArgumentError } from "./errors.js";
-
-/**
- * Locks keys between the async tasks of one thread (zarr-python's `ThreadSynchronizer`): each
- * key's holders queue behind one another.
- */
-export class ThreadSynchronizer implements Synchronizer {
-  readonly #tails = new Map<string, Promise<void>>();
-
-  async acquire(key: string, options: { signal?: AbortSignal } = {}): Promise<Release> {
-    options.signal?.throwIfAborted();
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => held);
-    this.#tails.set(key, tail);
-    await previous;
-    return () => {
-      release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    };
-  }
-}
 
 /**
  * Locks keys between worker threads (and the async tasks in each) through a `SharedArrayBuffer`

@@ -16,11 +16,25 @@ async function hammer(
   processes: number,
   perProcess: number,
   withLocks: boolean,
+  sharded = false,
 ): Promise<{ values: number[]; locks: string }> {
   const store = new TempStore();
   stores.push(store);
   const size = processes * perProcess;
-  await create({ store, path: "a", shape: [size], chunks: [7], dtype: "<i4", compressor: null, fillValue: -1 });
+  if (sharded) {
+    await create({
+      store,
+      path: "a",
+      zarrFormat: 3,
+      shape: [size],
+      chunks: [7],
+      shards: [28],
+      dtype: "int32",
+      fillValue: -1,
+    });
+  } else {
+    await create({ store, path: "a", shape: [size], chunks: [7], dtype: "<i4", compressor: null, fillValue: -1 });
+  }
   const locks = join(store.root, "locks");
   // Interleave: process p writes elements p, p+n, ... so every chunk is shared by every process.
   const children = Array.from({ length: processes }, (_, p) =>
@@ -50,6 +64,12 @@ describe("writers in several processes on one directory store", () => {
   it("lose no update with a FileLockSynchronizer, and leave no lock behind", async () => {
     const { values, locks } = await hammer(4, 60, true);
     expect(values).toEqual(Array.from({ length: 240 }, (_, i) => i + 1));
+    expect(await readdir(locks)).toEqual([]);
+  }, 60_000);
+
+  it("lose no update of shards every process writes part of, with a FileLockSynchronizer (locking per shard key)", async () => {
+    const { values, locks } = await hammer(3, 40, true, true);
+    expect(values).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
     expect(await readdir(locks)).toEqual([]);
   }, 60_000);
 

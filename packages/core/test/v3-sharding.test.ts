@@ -263,6 +263,19 @@ describe("reads by ranges: the index once, then the inner chunks touched, neighb
     await expect(strict.get([slice(40, 44), slice(40, 44)])).rejects.toBeInstanceOf(MissingChunkError);
   });
 
+  it("indexes are cached per opened array, within `sharding.indexCacheBytes`: 0 keeps none", async () => {
+    const { array, seen, store } = await written();
+    const window = [slice(10, 20), slice(10, 20)];
+    await array.get(window);
+    await array.get(window);
+    expect(seen.ranges.filter(({ range }) => "suffixLength" in range).length).toBe(1);
+    seen.ranges.length = 0;
+    const uncached = await openArray(store, { mode: "r", sharding: { indexCacheBytes: 0 } });
+    await uncached.get(window);
+    await uncached.get(window);
+    expect(seen.ranges.filter(({ range }) => "suffixLength" in range).length).toBe(2);
+  });
+
   it("a whole shard is read with one get, not by ranges", async () => {
     const { array, seen } = await written();
     await array.get([slice(128, 256)]);
@@ -304,7 +317,7 @@ describe("writes", () => {
     expect(await c.inner.get("c/0/0")).toBeUndefined();
   });
 
-  it("writeEmptyChunks: true stores inner chunks of the fill too", async () => {
+  it("writeEmptyChunks: true stores the inner chunks written with the fill too, and only those (as zarr-python 3 and TensorStore)", async () => {
     const store = new MemoryStore();
     const a = await create({
       store,
@@ -315,10 +328,74 @@ describe("writes", () => {
       dtype: "uint8",
       writeEmptyChunks: true,
     });
-    await a.set([slice(0, 1), slice(0, 1)], 5);
+    await a.set([slice(0, 1), slice(0, 1)], 0);
+    expect(indexOf((await store.get("c/0/0"))!, 4).map((e) => e !== null)).toEqual([true, false, false, false]);
+    await a.set(undefined, 0);
     expect(indexOf((await store.get("c/0/0"))!, 4).every((e) => e !== null)).toBe(true);
   });
 
+  it("part of a shard: the inner chunks it does not touch are copied as stored, never decoded", async () => {
+    const c = counting();
+    const a = await create({
+      store: c.store,
+      zarrFormat: 3,
+      shape: [8, 8],
+      chunks: [4, 4],
+      shards: [8, 8],
+      dtype: "int32",
+      compressors: [{ name: "gzip", configuration: { level: 1 } }],
+    });
+    await a.set(undefined, { data: Int32Array.from({ length: 64 }, (_, i) => i + 1), shape: [8, 8] });
+    // Inner chunk (1, 1) made undecodable: a write elsewhere must neither read nor change it.
+    const shard = (await c.inner.get("c/0/0"))!.slice();
+    const [at, length] = indexOf(shard, 4)[3]!;
+    const broken = shard.subarray(at, at + length).map((b) => b ^ 0xff);
+    shard.set(broken, at);
+    await c.inner.set("c/0/0", shard);
+    await a.set([slice(1, 3), slice(1, 3)], -5);
+    const after = (await c.inner.get("c/0/0"))!;
+    const [at2, length2] = indexOf(after, 4)[3]!;
+    expect(after.subarray(at2, at2 + length2)).toEqual(broken);
+    expect(Array.from((await a.get([slice(0, 4), slice(0, 4)])).data as Int32Array)).toEqual([
+      1, 2, 3, 4, 9, -5, -5, 12, 17, -5, -5, 20, 25, 26, 27, 28,
+    ]);
+    await expect(a.get([slice(4, 8), slice(4, 8)])).rejects.toBeInstanceOf(ShardError);
+  });
+
+  it("strided, orthogonal and point writes into part of a shard change exactly what they select", async () => {
+    const shape = [12, 12];
+    const sharded = await create({ zarrFormat: 3, shape, chunks: [3, 4], shards: [6, 12], dtype: "float64" });
+    const plain = await create({ zarrFormat: 3, shape, chunks: [3, 4], dtype: "float64" });
+    for (const a of [sharded, plain]) {
+      await a.set(undefined, { data: values(144), shape });
+      await a.set([slice(1, 11, 3), slice(0, 12, 5)], -1);
+      await a.oindex.set(
+        [
+          [2, 7],
+          [0, 5, 11],
+        ],
+        -2,
+      );
+      await a.vindex.set(
+        [
+          [4, 9, 11],
+          [3, 8, 1],
+        ],
+        { data: Float64Array.of(7, 8, 9), shape: [3] },
+      );
+    }
+    expect(Array.from((await sharded.get()).data as Float64Array)).toEqual(
+      Array.from((await plain.get()).data as Float64Array),
+    );
+  });
+
+  it("writes of one process to one shard run one after another: none is lost, without a synchronizer", async () => {
+    const store = new MemoryStore();
+    const a = await create({ store, zarrFormat: 3, shape: [16], chunks: [1], shards: [16], dtype: "uint8" });
+    const other = await openArray(store, { mode: "r+" });
+    await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : other).set([slice(i, i + 1)], i + 1)));
+    expect(Array.from((await a.get()).data as Uint8Array)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  });
   it("a read after a write never uses the index the write made stale (here, and when a pool thread encoded it)", async () => {
     const c = counting();
     const a = await create({
@@ -386,6 +463,53 @@ describe("corrupt shards: typed errors naming the shard", () => {
         "shard c/0/0: its index takes 260 bytes (16 inner chunks), but the shard has only 10",
       );
     }
+  });
+
+  it("probes: every cut and every flipped byte of a shard of gzip inner chunks, read whole and by ranges, is a typed error naming the shard or the right values", async () => {
+    const store = new MemoryStore();
+    const a = await create({
+      store,
+      zarrFormat: 3,
+      shape: [8, 8],
+      chunks: [4, 4],
+      shards: [8, 8],
+      dtype: "int16",
+      compressors: [{ name: "gzip", configuration: { level: 1 } }],
+    });
+    const data = Int16Array.from({ length: 64 }, (_, i) => i * 7 - 100);
+    await a.set(undefined, { data, shape: [8, 8] });
+    const shard = (await store.get("c/0/0"))!;
+    const window = [slice(3, 6), slice(2, 7)];
+    const inWindow = Array.from({ length: 15 }, (_, i) => data[(3 + Math.floor(i / 5)) * 8 + 2 + (i % 5)]);
+    const probes: Uint8Array[] = [];
+    for (let n = 0; n < shard.length; n++) probes.push(shard.subarray(0, n));
+    for (let i = 0; i < shard.length; i++) {
+      const flipped = shard.slice();
+      flipped[i]! ^= 0x5a;
+      probes.push(flipped);
+    }
+    let refused = 0;
+    for (const probe of probes) {
+      await store.set("c/0/0", probe);
+      const fresh = await openArray(store, { mode: "r" }); // no index cached from the last probe
+      for (const [read, expected] of [
+        [() => fresh.get(), Array.from(data)],
+        [() => fresh.get(window), inWindow],
+      ] as const) {
+        const got = await read().then(
+          (nd) => Array.from(nd.data as Int16Array),
+          (error: unknown) => error,
+        );
+        if (Array.isArray(got)) expect(got).toEqual(expected);
+        else {
+          refused++;
+          expect(got).toMatchObject({ code: "ZARR_CODEC", key: "c/0/0" });
+          expect((got as Error).message).toMatch(/^shard c\/0\/0/);
+        }
+      }
+    }
+    // Each cut and each flip is refused by one read or both (gzip's CRC-32 and length, the index's crc32c).
+    expect(refused).toBeGreaterThanOrEqual(probes.length);
   });
 
   it("an entry reaching into the index (data cut short, index kept), naming the inner chunk, whole and by ranges", async () => {

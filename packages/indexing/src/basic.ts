@@ -18,6 +18,7 @@ export {
   type DimSelectionItem,
 } from "./selection.js";
 export { normalizeIntegerIndex } from "./integer-index.js";
+export { touchedBox, type ProjectionBox } from "./projection-box.js";
 export {
   rangeLength,
   type AnyChunkProjection,

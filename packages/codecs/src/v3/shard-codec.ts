@@ -27,6 +27,8 @@ export type { ShardLayout } from "./shard-geometry.js";
 
 /** An inner chunk the region touches, and where its part of the region lies. */
 interface Touched {
+  /** Its index in the shard's inner chunk grid (C order). */
+  readonly flat: number;
   readonly coords: number[];
   /** Its part's first corner in the inner chunk, and in the region. */
   readonly inInner: number[];
@@ -112,19 +114,7 @@ export class ShardingCodec implements Codec {
     const key = chunk.key;
     chunk.signal?.throwIfAborted();
     if (!(data instanceof Uint8Array)) throw new ShardError("a shard is bytes, not an array of values", { key });
-    const codecs = this.#layout.index;
-    if (data.length < codecs.size) {
-      throw new ShardError(
-        `its index takes ${codecs.size} bytes (${this.#g.count} inner chunks), but the shard has only ${data.length}`,
-        { key },
-      );
-    }
-    const indexBytes =
-      codecs.location === "start" ? data.subarray(0, codecs.size) : data.subarray(data.length - codecs.size);
-    return andThen(decodeIndex(indexBytes, codecs, this.#g.count, key, this.#coordsOf), (index) => {
-      checkEntries(index, data.length, codecs, key, this.#coordsOf);
-      return this.#placeAll(index, data, out, zeroed, chunk);
-    });
+    return andThen(this.#wholeIndex(data, key), (index) => this.#placeAll(index, data, out, zeroed, chunk));
   }
 
   /** Decodes every inner chunk `index` lists into `out`, and fills the others. */
@@ -185,6 +175,73 @@ export class ShardingCodec implements Codec {
     );
   }
 
+  // --- encode part of a shard again -----------------------------------------------------------
+
+  /**
+   * A write to part of a shard: decodes into `data` only the inner chunks `region` touches but
+   * does not cover (the others it touches are all written by `change`), lets `change` write the
+   * region, then encodes the touched inner chunks and keeps the others' stored bytes as they are
+   * (shard-encode.ts's `encodeShardUpdate`). TensorStore rewrites a shard the same way.
+   */
+  async encodeRegion(
+    previous: Uint8Array | undefined,
+    data: Uint8Array,
+    region: readonly RegionBounds[],
+    covered: boolean,
+    change: () => void,
+    chunk: ChunkContext,
+  ): Promise<Uint8Array | undefined> {
+    const key = chunk.key;
+    const { innerShape, pattern } = this.#layout;
+    if (this.#g.values) throw new ShardError("a shard of an object dtype is not written by regions", { key });
+    this.#checkRegion(region, key);
+    if (data.length !== this.#g.shardBytes) {
+      throw new ShardError(`a buffer of ${data.length} bytes is not a shard's (${this.#g.shardBytes} bytes)`, { key });
+    }
+    chunk.signal?.throwIfAborted();
+    if (key !== undefined) this.forget(key);
+    const index = previous === undefined ? undefined : await this.#wholeIndex(previous, key);
+    const touched = new Uint8Array(this.#g.count);
+    const decodes: Promise<void>[] = [];
+    const boxes = region.some((r) => r.stop === r.start) ? [] : this.#touched(region, index);
+    for (const t of boxes) {
+      touched[t.flat] = 1;
+      if (covered && t.extent.every((n, d) => n === innerShape[d])) continue;
+      const place = this.#g.inShard(t.coords);
+      if (t.offset === -1) {
+        fillBox(data, place, innerShape, pattern);
+        continue;
+      }
+      const decoded = this.#decodeInner(previous!.subarray(t.offset, t.offset + t.length), t.coords, chunk);
+      const put = (elements: Elements): void =>
+        copyBox(elements, this.#g.innerPlace, data, place, innerShape, this.#g.unit);
+      if (isPromise(decoded)) decodes.push(decoded.then(put));
+      else put(decoded);
+    }
+    await Promise.all(decodes);
+    change();
+    return withEncoder("sharding_indexed", this.id, chunk, (m: typeof import("./shard-encode.js")) =>
+      m.encodeShardUpdate(this.#g, data, previous, index, touched, chunk),
+    );
+  }
+
+  /** The index of the whole shard `data`, its entries checked against its size. */
+  #wholeIndex(data: Uint8Array, key: string | undefined): Maybe<ShardIndex> {
+    const codecs = this.#layout.index;
+    if (data.length < codecs.size) {
+      throw new ShardError(
+        `its index takes ${codecs.size} bytes (${this.#g.count} inner chunks), but the shard has only ${data.length}`,
+        { key },
+      );
+    }
+    const indexBytes =
+      codecs.location === "start" ? data.subarray(0, codecs.size) : data.subarray(data.length - codecs.size);
+    return andThen(decodeIndex(indexBytes, codecs, this.#g.count, key, this.#coordsOf), (index) => {
+      checkEntries(index, data.length, codecs, key, this.#coordsOf);
+      return index;
+    });
+  }
+
   // --- decode a region by ranges --------------------------------------------------------------
 
   /** The index of the shard `read` reads: one ranged read, then cached by key. */
@@ -208,26 +265,9 @@ export class ShardingCodec implements Codec {
     chunk: ChunkContext,
   ): Promise<Uint8Array | undefined> {
     const key = chunk.key;
-    const { shardShape, innerShape, itemsize, pattern } = this.#layout;
+    const { innerShape, itemsize, pattern } = this.#layout;
     if (this.#g.values) throw new ShardError("a shard of an object dtype is not read by regions", { key });
-    if (
-      region.length !== shardShape.length ||
-      region.some(
-        (r, d) =>
-          !(
-            Number.isInteger(r.start) &&
-            Number.isInteger(r.stop) &&
-            0 <= r.start &&
-            r.start <= r.stop &&
-            r.stop <= shardShape[d]!
-          ),
-      )
-    ) {
-      throw new ShardError(
-        `a region of [${region.map((r) => `${r.start}:${r.stop}`).join(", ")}] is not within a shard of [${shardShape.join(", ")}]`,
-        { key },
-      );
-    }
+    this.#checkRegion(region, key);
     chunk.signal?.throwIfAborted();
     const index = await this.#regionIndex(read, key);
     if (index === undefined) return undefined;
@@ -391,8 +431,31 @@ export class ShardingCodec implements Codec {
     };
   }
 
-  /** The inner chunks `region` touches, in C order, with their entries. */
-  *#touched(region: readonly RegionBounds[], index: ShardIndex): Generator<Touched> {
+  /** Refuses a region that is not a box of whole elements within the shard. */
+  #checkRegion(region: readonly RegionBounds[], key: string | undefined): void {
+    const { shardShape } = this.#layout;
+    if (
+      region.length !== shardShape.length ||
+      region.some(
+        (r, d) =>
+          !(
+            Number.isInteger(r.start) &&
+            Number.isInteger(r.stop) &&
+            0 <= r.start &&
+            r.start <= r.stop &&
+            r.stop <= shardShape[d]!
+          ),
+      )
+    ) {
+      throw new ShardError(
+        `a region of [${region.map((r) => `${r.start}:${r.stop}`).join(", ")}] is not within a shard of [${shardShape.join(", ")}]`,
+        { key },
+      );
+    }
+  }
+
+  /** The inner chunks `region` touches, in C order, with their entries (none stored without an index). */
+  *#touched(region: readonly RegionBounds[], index: ShardIndex | undefined): Generator<Touched> {
     const { innerShape, grid } = this.#layout;
     const rank = region.length;
     const lo = region.map((r, d) => Math.floor(r.start / innerShape[d]!));
@@ -413,12 +476,13 @@ export class ShardingCodec implements Codec {
         extent.push(to - from);
       }
       yield {
+        flat,
         coords: [...coords],
         inInner,
         inRegion,
         extent,
-        offset: index.entries[2 * flat]!,
-        length: index.entries[2 * flat + 1]!,
+        offset: index === undefined ? -1 : index.entries[2 * flat]!,
+        length: index === undefined ? -1 : index.entries[2 * flat + 1]!,
       };
       let d = rank - 1;
       for (; d >= 0; d--) {

@@ -7,6 +7,9 @@
  * value everywhere are not stored (offset = length = 2^64 - 1) unless the encode is told
  * `writeEmptyChunks`, as zarr-python 3 and TensorStore do by default.
  *
+ * A write to part of a shard (`encodeShardUpdate`, from the codec's `encodeRegion`) encodes again
+ * only the inner chunks it touched and copies the others' stored bytes into the new shard.
+ *
  * A shard whose inner chunks are all left out encodes to its index alone; @z/core never stores one
  * under `writeEmptyChunks: false` (the v3 default), as it deletes a chunk equal to the fill value
  * everywhere before encoding it, which is what zarr-python 3 does with such a shard.
@@ -26,27 +29,73 @@ export function encodeShard(g: ShardGeometry, data: CodecData, chunk: ChunkConte
     const got = data instanceof Uint8Array ? `${data.length} bytes` : `${data.length} values`;
     throw new ShardError(`expected ${g.shardBytes} ${g.values ? "values" : "bytes"} to encode, got ${got}`, { key });
   }
-  const { pattern, inner, fillValue } = g.layout;
   const keepEmpty = chunk.writeEmptyChunks === true;
   const pieces: Maybe<Uint8Array | undefined>[] = new Array(g.count);
   let waiting = false;
   for (let i = 0; i < g.count; i++) {
-    const coords = g.coords(i);
-    const elements = extract(g, data as Elements, coords, i);
-    const fill =
-      elements instanceof Uint8Array ? isAllPattern(elements, pattern) : elements.every((v) => v === fillValue);
-    if (!keepEmpty && fill) continue;
-    const encoded = guarded(
-      () => encodeStages(inner, elements, g.innerKey(key, coords), chunk.signal, keepEmpty) as Maybe<Uint8Array>,
-      (error) => {
-        throw innerChunkError(error, key, coords);
-      },
-    );
-    if (isPromise(encoded)) waiting = true;
-    pieces[i] = encoded;
+    const piece = encodeInner(g, data as Elements, i, keepEmpty, chunk);
+    if (isPromise(piece)) waiting = true;
+    pieces[i] = piece;
   }
   if (!waiting) return assemble(g, pieces as (Uint8Array | undefined)[], key);
   return Promise.all(pieces).then((done) => assemble(g, done, key));
+}
+
+/**
+ * Encodes the shard `data` after a change to the inner chunks `touched` flags (1: touched) alone:
+ * those are encoded again (and left out when equal to the fill value, unless the encode is told
+ * `writeEmptyChunks`); the others keep their stored bytes in `previous`, where `index` places them.
+ * `undefined` when no inner chunk is left to store: the shard is then deleted, not stored.
+ */
+export function encodeShardUpdate(
+  g: ShardGeometry,
+  data: Uint8Array,
+  previous: Uint8Array | undefined,
+  index: ShardIndex | undefined,
+  touched: Uint8Array,
+  chunk: ChunkContext,
+): Maybe<Uint8Array | undefined> {
+  const key = chunk.key;
+  const keepEmpty = chunk.writeEmptyChunks === true;
+  const pieces: Maybe<Uint8Array | undefined>[] = new Array(g.count);
+  let waiting = false;
+  for (let i = 0; i < g.count; i++) {
+    if (touched[i] === 1) {
+      const piece = encodeInner(g, data, i, keepEmpty, chunk);
+      if (isPromise(piece)) waiting = true;
+      pieces[i] = piece;
+    } else if (index !== undefined && previous !== undefined && index.entries[2 * i] !== -1) {
+      const offset = index.entries[2 * i]!;
+      pieces[i] = previous.subarray(offset, offset + index.entries[2 * i + 1]!);
+    }
+  }
+  const finish = (done: readonly (Uint8Array | undefined)[]) =>
+    done.every((piece) => piece === undefined) ? undefined : assemble(g, done, key);
+  if (!waiting) return finish(pieces as (Uint8Array | undefined)[]);
+  return Promise.all(pieces).then(finish);
+}
+
+/** Inner chunk `i` of the shard `data`, encoded; `undefined` when it is all fill value and not kept. */
+function encodeInner(
+  g: ShardGeometry,
+  data: Elements,
+  i: number,
+  keepEmpty: boolean,
+  chunk: ChunkContext,
+): Maybe<Uint8Array | undefined> {
+  const { pattern, inner, fillValue } = g.layout;
+  const key = chunk.key;
+  const coords = g.coords(i);
+  const elements = extract(g, data, coords, i);
+  const fill =
+    elements instanceof Uint8Array ? isAllPattern(elements, pattern) : elements.every((v) => v === fillValue);
+  if (!keepEmpty && fill) return undefined;
+  return guarded(
+    () => encodeStages(inner, elements, g.innerKey(key, coords), chunk.signal, keepEmpty) as Maybe<Uint8Array>,
+    (error) => {
+      throw innerChunkError(error, key, coords);
+    },
+  );
 }
 
 /** Inner chunk `coords`' elements: a view of the shard where they lie in one run, else a copy. */
