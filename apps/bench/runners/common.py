@@ -53,13 +53,17 @@ def huge_pages_bytes():
 
 
 def checksum(parts):
-    """SHA-256 (hex) of the elements as little-endian bytes in C order, parts concatenated."""
+    """SHA-256 (hex) of the elements as little-endian bytes in C order, parts concatenated.
+
+    Hashes the array's own memory (a byte view), not a `tobytes()` copy: a copy of a full read is
+    another 256 MiB of fresh memory between two operations, which a plain loop of the library
+    (sanity/) does not touch, and it raised the runners' peak RSS by as much (issue 29)."""
     h = hashlib.sha256()
     for p in parts:
         a = np.ascontiguousarray(p)
         if a.dtype.byteorder == ">":
             a = a.astype(a.dtype.newbyteorder("<"))
-        h.update(a.tobytes())
+        h.update(memoryview(a.reshape(-1).view(np.uint8)))
     return h.hexdigest()
 
 
