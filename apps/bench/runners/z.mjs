@@ -6,7 +6,7 @@ import { create, openArray, slice } from "@z/core";
 import * as storeFs from "@z/store-fs";
 import * as storeHttp from "@z/store-http";
 import { S3Store } from "@z/store-s3";
-import { caseById } from "../src/cases.mjs";
+import { caseById, shardingOf } from "../src/cases.mjs";
 import { Unsupported, bytesOf, checksum, main, readSource, readWindows, timed } from "./common.mjs";
 
 // The codecs of @z/codecs-wasm, registered as an application would if the default registry does
@@ -77,15 +77,12 @@ async function writeR1(c, args, store) {
   const { seconds, cpuSeconds } = await timed(async () => {
     let array;
     try {
-      array = await create({
-        store,
-        shape: [n, n],
-        chunks: [1024, 1024],
-        dtype: "<f4",
-        compressor: c.compressor,
-        fillValue: 0,
-        overwrite: true,
-      });
+      // W3: the sharded v3 array R8 is (shards of 512x512 inner chunks, blosc lz4, crc32c index).
+      const layout =
+        c.zarrFormat === 3
+          ? { zarrFormat: 3, ...shardingOf(c, n), compressors: [c.compressor] }
+          : { chunks: [1024, 1024], compressor: c.compressor };
+      array = await create({ store, shape: [n, n], dtype: "<f4", fillValue: 0, overwrite: true, ...layout });
       await array.set(null, { data: source, shape: [n, n] });
     } catch (error) {
       throw unsupportedOr(error);
