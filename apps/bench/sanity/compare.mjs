@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Each anchor's bench runner against a plain loop of the same library (the loop_* scripts here),
-// on the same data, in one session, alternating loop and runner processes: the runner must not be
+// on the same data, in one session, alternating loop and runner processes (each first in every
+// other round): the runner must not be
 // slower than the loop, or the bench measures its own harness rather than the library (issue 29).
 //
 // usage: node apps/bench/sanity/compare.mjs --data DIR [--case R1] [--rounds 3] [--repeat 5]
@@ -89,10 +90,14 @@ const rows = [];
 for (const impl of impls) {
   const { loop, runner } = sides[impl]();
   const results = { loop: [], runner: [] };
+  const args = [...runner[1], "--case", c.id, "--data", data, "--repeat", String(repeat)];
   for (let round = 0; round < rounds; round++) {
-    results.loop.push(fold("loop", run(loop[0], loop[1])));
-    const args = [...runner[1], "--case", c.id, "--data", data, "--repeat", String(repeat)];
-    results.runner.push(fold("runner", run(runner[0], args)));
+    // Each side goes first in every other round: neither always inherits the other's memory state.
+    const order = round % 2 === 0 ? ["loop", "runner"] : ["runner", "loop"];
+    for (const side of order) {
+      const line = side === "loop" ? run(loop[0], loop[1]) : run(runner[0], args);
+      results[side].push(fold(side, line));
+    }
   }
   const med = (side, field) => median(results[side].map((r) => r[field]));
   for (const side of ["loop", "runner"]) {
@@ -112,6 +117,6 @@ for (const impl of impls) {
 }
 load.push(loadavg()[0]);
 console.log(
-  `${c.id} (${array}), ${rounds} round(s) of one loop and one runner process each, ${repeat} reads per process; medians over rounds; load average (1 min) ${load.map((l) => l.toFixed(1)).join(" → ")}\n`,
+  `${c.id} (${array}), ${rounds} round(s) of one loop and one runner process each (alternating which goes first), ${repeat} reads per process; medians over rounds; load average (1 min) ${load.map((l) => l.toFixed(1)).join(" → ")}\n`,
 );
 console.log(markdownTable(["impl", "side", "cold s", "warm s", "cold CPU s", "warm CPU s", "peak RSS"], rows));
