@@ -16,7 +16,37 @@ CASES = {
     "R4": ("read", "r4.zarr"), "R5": ("read", "r5.zarr"), "R6": ("windows", "r1.zarr"),
     "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
     "S1": ("s3", "r1.zarr"), "S2": ("s3-write", None), "S3": ("s3", "r1.zarr"),
+    "R8": ("read", "r8.zarr"), "R9": ("windows", "r8.zarr"), "H2": ("http", "r8.zarr"), "W3": ("write", None),
 }
+# The Zarr v3 cases (sharded, issue 28), as src/cases.mjs has them (`zarrFormat: 3`).
+V3_CASES = {"R8", "R9", "H2", "W3"}
+SHARD = 4096
+INNER = 512
+BLOSC_V3 = {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4,
+                                               "blocksize": 0}}
+
+
+def sharded_metadata(n):
+    """The zarr.json members of the bench's sharded array (R8's, written by python/generate_sharded.py,
+    and W3's): n x n float32 in shards of 4096x4096 (at most n), each `sharding_indexed` of 512x512
+    inner chunks (`bytes` little-endian, blosc lz4 clevel 5 shuffle typesize 4), the index `bytes` +
+    `crc32c` at the end, as zarr-python 3's `create_array(shards=...)` writes by default."""
+    return {
+        "shape": [n, n],
+        "data_type": "float32",
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [min(SHARD, n)] * 2}},
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+        "fill_value": 0,
+        "codecs": [{
+            "name": "sharding_indexed",
+            "configuration": {
+                "chunk_shape": [min(INNER, n)] * 2,
+                "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, BLOSC_V3],
+                "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+                "index_location": "end",
+            },
+        }],
+    }
 WRITE_COMPRESSORS = {
     "W1": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0},
     "W2": {"id": "zlib", "level": 1},
@@ -53,13 +83,17 @@ def huge_pages_bytes():
 
 
 def checksum(parts):
-    """SHA-256 (hex) of the elements as little-endian bytes in C order, parts concatenated."""
+    """SHA-256 (hex) of the elements as little-endian bytes in C order, parts concatenated.
+
+    Hashes the array's own memory (a byte view), not a `tobytes()` copy: a copy of a full read is
+    another 256 MiB of fresh memory between two operations, which a plain loop of the library
+    (sanity/) does not touch, and it raised the runners' peak RSS by as much (issue 29)."""
     h = hashlib.sha256()
     for p in parts:
         a = np.ascontiguousarray(p)
         if a.dtype.byteorder == ">":
             a = a.astype(a.dtype.newbyteorder("<"))
-        h.update(a.tobytes())
+        h.update(memoryview(a.reshape(-1).view(np.uint8)))
     return h.hexdigest()
 
 

@@ -1,7 +1,10 @@
-"""Runs one bench case with TensorStore (its zarr2 driver, with its defaults), as a user would:
-open the array by spec, read or write it. Runs in the venv python/ensure-tensorstore.sh makes.
+"""Runs one bench case with TensorStore (its zarr2 driver, zarr3 for the sharded v3 cases, with its
+defaults), as a user would: open the array by spec, read or write it. Runs in the venv
+python/ensure-tensorstore.sh makes.
 
 usage: tensorstore_runner.py --case R1 --data DIR [--out DIR] [--url URL] [--repeat N]
+       tensorstore_runner.py --verify DIR   (prints the checksum and codecs of the zarr3 array in DIR,
+                                             for W3: zarr-python 2.13 cannot read v3)
 
 Prints one JSON line, the same fields as the other runners (runners/common.py). Not named
 tensorstore.py: this directory is first on sys.path, and the runner would import itself.
@@ -13,12 +16,17 @@ import sys
 import numpy as np
 import tensorstore as ts
 
-from common import CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main, s3_args
+from common import (CASES, V3_CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main, s3_args,
+                    sharded_metadata)
+
+# Set per run from the case: zarr3 for the v3 (sharded) cases.
+driver = "zarr2"
+
 
 def open_array(kvstore, **options):
     """A new TensorStore for each operation, as each operation of the other runners opens the array:
     a fresh default context, so nothing is cached between operations."""
-    return ts.open({"driver": "zarr2", "kvstore": kvstore}, **options).result()
+    return ts.open({"driver": driver, "kvstore": kvstore}, **options).result()
 
 
 def file_kvstore(path):
@@ -32,7 +40,9 @@ def full_read(kvstore):
 
 
 def run(args):
+    global driver
     kind, array = CASES[args["case"]]
+    driver = "zarr3" if args["case"] in V3_CASES else "zarr2"
     data_dir = args["data"]
     if kind == "read":
         return full_read(file_kvstore(os.path.join(data_dir, array)))
@@ -56,15 +66,29 @@ def run(args):
         source = np.fromfile(os.path.join(data_dir, "r1.f32"), dtype="<f4")
         n = int(round(len(source) ** 0.5))
         source = source.reshape(n, n)
-        metadata = {"shape": [n, n], "chunks": [1024, 1024], "dtype": "<f4", "fill_value": 0, "order": "C",
-                    "filters": None, "compressor": WRITE_COMPRESSORS[args["case"]]}
+        if driver == "zarr3":
+            metadata = sharded_metadata(n)
+        else:
+            metadata = {"shape": [n, n], "chunks": [1024, 1024], "dtype": "<f4", "fill_value": 0, "order": "C",
+                        "filters": None, "compressor": WRITE_COMPRESSORS[args["case"]]}
         with Timer() as t:
-            z = ts.open({"driver": "zarr2", "kvstore": file_kvstore(args["out"]), "metadata": metadata},
+            z = ts.open({"driver": driver, "kvstore": file_kvstore(args["out"]), "metadata": metadata},
                         create=True, delete_existing=True).result()
             z.write(source).result()
         return t.result(checksum=checksum([source]))
     raise ValueError(f"no such case kind {kind}")
 
 
+def verify(path):
+    """The checksum of the zarr3 array at `path` and its codecs, read back with TensorStore."""
+    z = ts.open({"driver": "zarr3", "kvstore": file_kvstore(path)}, read=True).result()
+    with open(os.path.join(path, "zarr.json")) as f:
+        codecs = json.load(f)["codecs"]
+    print(json.dumps({"checksum": checksum([z.read().result()]), "compressor": codecs}))
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--verify"]:
+        sys.exit(verify(sys.argv[2]))
     sys.exit(run_main("tensorstore", run, sys.argv[1:]))

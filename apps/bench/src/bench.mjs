@@ -15,7 +15,8 @@ import {
 import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CASES } from "./cases.mjs";
+import { CASES, needsShardedData } from "./cases.mjs";
+import { formatHttpTable } from "./http-requests.mjs";
 import { serveDirectory } from "./http-server.mjs";
 import { deletePrefix, formatS3Table, startProxy, startS3Server, uploadDirectory } from "./s3.mjs";
 import { CODEC_ROWS, formatCodecTable, summarizeCodecs } from "./codec-rows.mjs";
@@ -88,7 +89,10 @@ function run(command, args, { timeoutSeconds = options.timeoutSeconds, cwd = app
 async function runCase(impl, c, round, context) {
   const [command, ...base] = RUNNERS[impl];
   const args = [...base, "--case", c.id, "--data", context.data, "--repeat", String(repeatFor(impl, c))];
-  if (c.kind === "http") args.push("--url", context.url);
+  if (c.kind === "http") {
+    args.push("--url", context.url);
+    context.server.reset();
+  }
   const s3 = c.kind.startsWith("s3") ? context.s3 : undefined;
   let s3Prefix;
   if (s3) {
@@ -118,6 +122,7 @@ async function runCase(impl, c, round, context) {
     };
   }
   parsed = { ...parsed, impl, case: c.id, round };
+  if (c.kind === "http") parsed.http = context.server.stats();
   if (s3) parsed.s3 = s3.proxy.stats();
   if (s3 && c.kind === "s3-write") {
     // Read back with zarr-python through boto3, straight from the server (not counted).
@@ -137,17 +142,20 @@ async function runCase(impl, c, round, context) {
   }
   if (result.stderr.trim() && parsed.status === "ok") parsed.stderr = result.stderr.trim().slice(-2000);
   if (out && parsed.status === "ok") {
-    // A write is checked by reading it back with zarr-python (outside the timing).
+    // A write is checked by reading it back (outside the timing): with zarr-python, or for the v3
+    // (sharded) write with TensorStore, since zarr-python 2.13 cannot read v3.
     parsed.sourceChecksum = parsed.checksum;
     parsed.storedBytes = storedBytes(out);
-    const verify = await run(PYTHON, [RUNNERS["zarr-python"][1], "--verify", out]);
+    const [reader, readerName] =
+      c.zarrFormat === 3 ? [RUNNERS.tensorstore, "TensorStore"] : [RUNNERS["zarr-python"], "zarr-python"];
+    const verify = await run(reader[0], [reader[1], "--verify", out]);
     try {
       const v = JSON.parse(verify.stdout.trim().split("\n").at(-1));
       parsed.checksum = v.checksum;
       parsed.writtenCompressor = v.compressor;
     } catch {
       parsed.status = "error";
-      parsed.detail = `zarr-python could not read what ${impl} wrote: ${verify.stderr.trim().slice(-1500)}`;
+      parsed.detail = `${readerName} could not read what ${impl} wrote: ${verify.stderr.trim().slice(-1500)}`;
     }
   }
   if (out) rmSync(out, { recursive: true, force: true });
@@ -229,9 +237,14 @@ async function ensureAiohttp() {
   await run("apt-get", ["install", "-y", "-qq", "python3-aiohttp", "python3-fsspec"], { timeoutSeconds: 600, env });
 }
 
+/** Bytes of the chunk (or shard) files under `dir`, metadata left out (v3's keys are in subdirectories). */
 function storedBytes(dir) {
   let total = 0;
-  for (const name of readdirSync(dir)) if (!name.startsWith(".")) total += statSync(join(dir, name)).size;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += storedBytes(path);
+    else if (!entry.name.startsWith(".") && entry.name !== "zarr.json") total += statSync(path).size;
+  }
   return total;
 }
 
@@ -252,7 +265,7 @@ async function prepareData() {
     const m = JSON.parse(readFileSync(manifestPath, "utf8"));
     if (m.n === n && m.windows === windows && m.r7n === r7n) {
       log(`data: reusing ${dir}`);
-      return { dir, manifest: m };
+      return { dir, manifest: await prepareShardedData(dir, m) };
     }
     log(`data: ${dir} holds other sizes, writing it again`);
   }
@@ -269,7 +282,30 @@ async function prepareData() {
   if (result.code !== 0) throw new Error(`generating the data failed:\n${result.stderr}`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   log(`data: written in ${manifest.generateSeconds} s`);
-  return { dir, manifest };
+  return { dir, manifest: await prepareShardedData(dir, manifest) };
+}
+
+/**
+ * The sharded cases' array (R8, R9, H2: `r8.zarr`), written from R1's elements by TensorStore's
+ * zarr3 driver (python/generate_sharded.py) when the run has those cases and the data has no such
+ * array yet; recorded in the manifest. Their expected checksums are R1's and R6's (the same
+ * elements), W3's the source's.
+ */
+async function prepareShardedData(dir, manifest) {
+  manifest.expected.R8 ??= manifest.expected.R1;
+  manifest.expected.R9 ??= manifest.expected.R6;
+  manifest.expected.H2 ??= manifest.expected.R1;
+  manifest.expected.W3 ??= manifest.expected.W1;
+  if (!needsShardedData(cases) || existsSync(join(dir, "r8.zarr", "zarr.json"))) return manifest;
+  if (!RUNNERS.tensorstore[0]) await ensureTensorStore();
+  log("data: TensorStore writes r8.zarr, R1's elements as a sharded v3 array (python/generate_sharded.py) …");
+  const result = await run(RUNNERS.tensorstore[0], [join(app, "python/generate_sharded.py"), dir]);
+  if (result.code !== 0) throw new Error(`generating the sharded data failed:\n${result.stderr}`);
+  const written = JSON.parse(result.stdout.trim().split("\n").at(-1));
+  manifest.stored["r8.zarr"] = { ...written, writtenBy: `TensorStore ${tensorstoreVersion}` };
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify(manifest, null, 1));
+  log(`data: ${written.shards} shards written in ${written.seconds} s`);
+  return manifest;
 }
 
 async function build() {
@@ -374,6 +410,9 @@ function render(results) {
   const s3Table = formatS3Table(runs, shownCases, o.impls, { markdownTable, median });
   if (s3Table)
     tables += `\n\nS3 requests, as the proxy in front of the loopback S3 server counted them per operation (medians over rounds):\n\n${s3Table}`;
+  const httpTable = formatHttpTable(runs, shownCases, o.impls);
+  if (httpTable)
+    tables += `\n\nHTTP requests, as the bench's file server counted them per operation (medians over rounds):\n\n${httpTable}`;
   if (results.codecRuns?.length) {
     summary.codecs = summarizeCodecs(results.codecRuns, median);
     const codecTables = formatCodecTable(summary.codecs, markdownTable);
@@ -394,7 +433,9 @@ async function main() {
   if (check.code !== 0)
     throw new Error("zarr-python is missing: run bash scripts/ensure-python-zarr.sh (Debian's python3-zarr)");
   if (options.build && options.impls.includes("z")) await build();
-  if (options.impls.includes("tensorstore")) await ensureTensorStore();
+  // TensorStore also writes the sharded data and reads W3's output back.
+  if (options.impls.includes("tensorstore") || needsShardedData(cases) || cases.some((c) => c.id === "W3"))
+    await ensureTensorStore();
   if (options.impls.includes(BASELINE) && cases.some((c) => c.kind === "http")) await ensureAiohttp();
   const { dir, manifest } = await prepareData();
   // The S3 cases read R1's array and write R1's data.
@@ -410,7 +451,7 @@ async function main() {
   });
   const server = cases.some((c) => c.kind === "http") ? await serveDirectory(dir) : undefined;
   const s3 = cases.some((c) => c.kind.startsWith("s3")) ? await startS3(dir) : undefined;
-  const context = { data: dir, url: server?.url, s3 };
+  const context = { data: dir, url: server?.url, server, s3 };
   const runs = [];
   const codecRuns = [];
   const loads = [];
@@ -419,8 +460,15 @@ async function main() {
     for (let round = 1; round <= options.rounds; round++) {
       loads.push({ round, start: loadavg() });
       for (const c of cases) {
+        // The floors read v2 arrays' chunk files (runners/floor.mjs), not the v3 cases' shards.
         const caseFloors =
-          c.kind === "read" ? floors : c.kind === "http" ? floors.filter((f) => f === "floor-read") : [];
+          c.zarrFormat === 3
+            ? []
+            : c.kind === "read"
+              ? floors
+              : c.kind === "http"
+                ? floors.filter((f) => f === "floor-read")
+                : [];
         const impls = [...options.impls, ...caseFloors];
         for (const impl of impls) {
           const result = await runCase(impl, c, round, context);

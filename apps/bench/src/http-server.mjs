@@ -1,5 +1,7 @@
-// A small static file server for H1: GET and HEAD of files under one directory, with single
-// byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`), on 127.0.0.1 only.
+// A small static file server for H1 and H2: GET and HEAD of files under one directory, with single
+// byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`), on 127.0.0.1 only. It counts what it serves
+// (`stats()`, cleared by `reset()`, which the bench calls around each runner process), as the S3
+// cases' proxy does: how many requests a reader makes per operation is half of what H2 measures.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -20,10 +22,32 @@ export function parseRange(header, size) {
   return { start, end };
 }
 
-/** Starts the server; resolves to `{ url, close() }`. */
+/**
+ * The counts of a fresh period: requests by method, ranged ones (a satisfiable `Range`: 206) and
+ * the suffix ranges among them (`bytes=-n`, as a shard's index at the end is read), 404s, body
+ * bytes sent, and the most requests in flight at once.
+ */
+const emptyStats = () => ({
+  requests: 0,
+  byMethod: {},
+  ranged: 0,
+  suffixRanged: 0,
+  notFound: 0,
+  bodyBytes: 0,
+  inFlight: 0,
+  maxInFlight: 0,
+});
+
+/** Starts the server; resolves to `{ url, stats(), reset(), close() }`. */
 export async function serveDirectory(root) {
   const base = resolve(root);
+  let stats = emptyStats();
   const server = createServer(async (request, response) => {
+    const mine = stats;
+    mine.requests++;
+    mine.byMethod[request.method] = (mine.byMethod[request.method] ?? 0) + 1;
+    mine.maxInFlight = Math.max(mine.maxInFlight, ++mine.inFlight);
+    response.on("close", () => mine.inFlight--);
     try {
       if (request.method !== "GET" && request.method !== "HEAD") {
         response.writeHead(405, { allow: "GET, HEAD" }).end();
@@ -36,6 +60,7 @@ export async function serveDirectory(root) {
       }
       const info = await stat(path).catch(() => undefined);
       if (!info?.isFile()) {
+        mine.notFound++;
         response.writeHead(404, { "content-length": 0 }).end();
         return;
       }
@@ -47,12 +72,17 @@ export async function serveDirectory(root) {
       const headers = { "accept-ranges": "bytes", "content-type": "application/octet-stream" };
       const { start, end } = range ?? { start: 0, end: info.size - 1 };
       headers["content-length"] = info.size === 0 ? 0 : end - start + 1;
-      if (range) headers["content-range"] = `bytes ${start}-${end}/${info.size}`;
+      if (range) {
+        headers["content-range"] = `bytes ${start}-${end}/${info.size}`;
+        mine.ranged++;
+        if (/^bytes=-/.test(String(request.headers.range).trim())) mine.suffixRanged++;
+      }
       response.writeHead(range ? 206 : 200, headers);
       if (request.method === "HEAD" || info.size === 0) {
         response.end();
         return;
       }
+      mine.bodyBytes += headers["content-length"];
       createReadStream(path, { start, end })
         .on("error", () => response.destroy())
         .pipe(response);
@@ -66,6 +96,13 @@ export async function serveDirectory(root) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const { inFlight: _, ...rest } = stats;
+      return { ...rest, byMethod: { ...rest.byMethod } };
+    },
+    reset: () => {
+      stats = emptyStats();
+    },
     close: () =>
       new Promise((ok) => {
         server.closeAllConnections?.();

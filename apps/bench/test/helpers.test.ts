@@ -1,10 +1,14 @@
 import { createHash } from "node:crypto";
 import { request } from "node:http";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASE_IDS, caseById } from "../src/cases.mjs";
 import { chunkOf, formatCodecTable, summarizeCodecs } from "../src/codec-rows.mjs";
-import { parseRange } from "../src/http-server.mjs";
+import { formatHttpTable } from "../src/http-requests.mjs";
+import { parseRange, serveDirectory } from "../src/http-server.mjs";
 import {
   checksumProblems,
   formatAnchorTable,
@@ -70,7 +74,7 @@ describe("parseArgs", () => {
     expect(parseArgs(["--cases=R2", "--rounds=5"]).rounds).toBe(5);
   });
   it("refuses unknown cases and options", () => {
-    expect(() => parseArgs(["--cases", "R9"])).toThrow(/unknown case/);
+    expect(() => parseArgs(["--cases", "R99"])).toThrow(/unknown case/);
     expect(() => parseArgs(["--fast"])).toThrow(/unknown option/);
     expect(() => parseArgs(["--rounds", "0"])).toThrow(/positive integer/);
     expect(() => parseArgs(["--report"])).toThrow(/needs a results file/);
@@ -396,5 +400,57 @@ describe("the S3 cases' proxy", () => {
       await proxy.close();
       upstream.close();
     }
+  });
+});
+
+describe("the HTTP cases' file server", () => {
+  it("counts requests, ranged and suffix-ranged ones, 404s and body bytes until reset", async () => {
+    const root = mkdtempSync(join(tmpdir(), "z-bench-http-"));
+    mkdirSync(join(root, "a.zarr", "c", "0"), { recursive: true });
+    writeFileSync(join(root, "a.zarr", "c", "0", "0"), new Uint8Array(100));
+    const server = await serveDirectory(root);
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}/${path}`, { headers });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    try {
+      expect(await get("a.zarr/c/0/0")).toBe(200);
+      expect(await get("a.zarr/c/0/0", { range: "bytes=-20" })).toBe(206);
+      expect(await get("a.zarr/c/0/0", { range: "bytes=10-19" })).toBe(206);
+      expect(await get("a.zarr/.zarray")).toBe(404);
+      const stats = server.stats();
+      expect(stats).toMatchObject({ requests: 4, ranged: 2, suffixRanged: 1, notFound: 1, bodyBytes: 130 });
+      expect(stats.byMethod).toEqual({ GET: 4 });
+      expect(stats.maxInFlight).toBe(1);
+      server.reset();
+      expect(server.stats()).toMatchObject({ requests: 0, ranged: 0, bodyBytes: 0, byMethod: {} });
+    } finally {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the counts per operation in a table, with requests by method", () => {
+    const h2 = { id: "H2", kind: "http" };
+    const http = (requests: number, ranged: number) => ({
+      requests,
+      byMethod: { GET: requests - 3, HEAD: 3 },
+      ranged,
+      suffixRanged: 0,
+      notFound: 0,
+      bodyBytes: 3 * 2 ** 20,
+      maxInFlight: 8,
+    });
+    const runs = [
+      { impl: "zarrita", case: "H2", round: 1, status: "ok", opSeconds: [1, 1, 1], http: http(201, 195) },
+      { impl: "z", case: "H2", round: 1, status: "error" },
+    ];
+    const table = formatHttpTable(runs, [h2, { id: "R1", kind: "read" }], ["z", "zarrita"]) ?? "";
+    expect(table).toContain("| H2   | zarrita | 67            | GET 66, HEAD 1");
+    expect(table).toContain("| 65          |");
+    expect(table).toContain("1.0 MiB");
+    expect(table).not.toContain("| z ");
+    expect(formatHttpTable(runs, [{ id: "R1", kind: "read" }], ["z"])).toBeUndefined();
   });
 });
