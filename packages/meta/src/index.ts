@@ -11,6 +11,8 @@ export * from "./limits.js";
 export { describeJson } from "./metadata-document.js";
 export { guessChunks, normalizeChunks, normalizeFillValue } from "./create-constants.js";
 export * from "./store.js";
+export * from "./store-registry.js";
+export { importOptional } from "./optional-import.js";
 export * from "./dtype-model.js";
 export * from "./json-value.js";
 export * from "./array-metadata-model.js";
