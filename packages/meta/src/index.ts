@@ -31,7 +31,8 @@ export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
 export { checkByteRange } from "./byte-range.js";
-export { pythonStrRepr } from "./python-repr.js";
+export { pythonBytesRepr, pythonStrRepr, pythonTupleRepr } from "./python-repr.js";
+export { civilFromDays, daysFromCivil } from "./civil-days.js";
 // For stores over a network (@z/store-http, @z/store-s3, a store of one's own): a concurrency
 // bound and retries with backoff.
 export { Semaphore } from "./semaphore.js";
