@@ -138,14 +138,8 @@ export const describeLocationKind = (location: Location): string =>
  */
 export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
-  const openers: Record<string, unknown> = { ...options };
-  for (const opener of openersFor(location)) {
-    if (typeof openers[opener] === "function") continue;
-    const registered = registeredLocationOpener(opener);
-    if (registered !== undefined) {
-      openers[opener] = registered;
-      continue;
-    }
+  const { openers, missing } = withRegisteredOpeners(location, options);
+  for (const opener of missing) {
     const pkg = storePackageForOpener(opener);
     const from = STORE_PACKAGES[pkg].locations;
     const local = opener === "openDirectory" || opener === "openFile";
@@ -158,6 +152,25 @@ export async function openLocation(text: string, options: LocationOptions = {}):
     );
   }
   return openWith(location, openers as LocationOptions, options.writable ?? false);
+}
+
+/**
+ * `options` with the openers `location` needs and they lack taken from the registered store
+ * drivers, and the openers still missing after that.
+ */
+export function withRegisteredOpeners(
+  location: Location,
+  options: LocationOptions,
+): { openers: Record<string, unknown>; missing: (keyof LocationStores)[] } {
+  const openers: Record<string, unknown> = { ...options };
+  const missing: (keyof LocationStores)[] = [];
+  for (const opener of openersFor(location)) {
+    if (typeof openers[opener] === "function") continue;
+    const registered = registeredLocationOpener(opener);
+    if (registered === undefined) missing.push(opener);
+    else openers[opener] = registered;
+  }
+  return { openers, missing };
 }
 
 /** Opens a parsed location with openers that are all there (`openLocation` checked them). */

@@ -9,7 +9,6 @@
  */
 
 import {
-  registeredLocationOpener,
   STORE_PACKAGES,
   storePackageForOpener,
   type LocationStores,
@@ -23,7 +22,7 @@ import {
   describeLocationKind,
   LocationError,
   openLocation as openWith,
-  openersFor,
+  withRegisteredOpeners,
   parseLocation,
   type LocationOptions,
   type OpenedLocation,
@@ -51,14 +50,8 @@ async function installedOpeners(pkg: StorePackageName): Promise<LocationStores |
  */
 export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
-  const filled: Record<string, unknown> = { ...options };
-  for (const opener of openersFor(location)) {
-    if (typeof filled[opener] === "function") continue;
-    const registered = registeredLocationOpener(opener);
-    if (registered !== undefined) {
-      filled[opener] = registered;
-      continue;
-    }
+  const { openers: filled, missing } = withRegisteredOpeners(location, options);
+  for (const opener of missing) {
     const pkg = storePackageForOpener(opener);
     const openers = await installedOpeners(pkg);
     if (openers?.[opener] === undefined)
