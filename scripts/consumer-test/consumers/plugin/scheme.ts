@@ -19,5 +19,9 @@ const array = await openArray(store, { path, mode: "r" });
 expect(`openLocation of @z/core (${location.kind})`, Array.from((await array.get()).data as Int32Array), [7, 8, 9]);
 
 const spec = { driver: "zarr2", kvstore: { driver: "map", name: "two" }, path: "a" };
-expect("openSpec of @z/spec, a map kvstore", Array.from((await (await openSpec(spec)).get()).data as Int32Array), [7, 8, 9]);
+expect(
+  "openSpec of @z/spec, a map kvstore",
+  Array.from((await (await openSpec(spec)).get()).data as Int32Array),
+  [7, 8, 9],
+);
 expect("openSpec of @z/spec, a map: URL", (await openSpec("map://two|zarr2:a")).shape, [3]);
