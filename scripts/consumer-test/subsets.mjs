@@ -21,7 +21,7 @@
 // | dataset | @z/core @z/store-http @z/xarray         | tsc x3 (1 without @types/node); Chromium reads a dataset |
 // | node    | @z/core @z/store-fs, +@z/store-zip, +@z/spec | missing peers named; files, zips, specs; tsc x2     |
 // | s3      | @z/core @z/store-s3                     | s3:// write/read with AWS_* env; tsc x2                  |
-// | plugin  | @z/meta @z/codecs                       | the /testing kits, require(); tsc x2                     |
+// | plugin  | @z/meta @z/codecs, +@z/core @z/spec @z/cli | the /testing kits, require(); a store's own scheme; tsc x2 |
 // | cli     | @z/cli                                  | the installed zarr command; tsc x2                       |
 
 /** `{fixtures}` in a run's arguments: the zarr-python fixture directory (packages/core/test/fixtures/http). */
@@ -127,15 +127,29 @@ export const subsets = [
   },
   {
     name: "plugin",
-    title: "plugin author (@z/meta + @z/codecs, their /testing kits)",
+    title:
+      "plugin author (@z/meta + @z/codecs, their /testing kits; then + @z/core @z/spec @z/cli, a store's own scheme)",
     stages: [
       {
         packages: ["@z/meta", "@z/codecs"],
         absent: ["@z/core", "@types/node"],
         run: [["plugin/codec.js"], ["plugin/store.js"], ["plugin/require.cjs"]],
       },
+      {
+        // A store of the author's registered for a URL scheme and a kvstore driver: openLocation,
+        // specs and the installed zarr command (ZARR_STORES) open it.
+        packages: ["@z/core", "@z/spec", "@z/cli"],
+        run: [["plugin/scheme.js"], ["plugin/scheme-node.mjs"]],
+      },
     ],
-    sources: ["plugin/codec.ts", "plugin/store.ts", "plugin/require.cjs"],
+    sources: [
+      "plugin/codec.ts",
+      "plugin/store.ts",
+      "plugin/require.cjs",
+      "plugin/scheme-driver.ts",
+      "plugin/scheme.ts",
+      "plugin/scheme-node.mjs",
+    ],
     tsconfigs: ["nodenext", "bundler"],
     // Nothing of Node in the types of @z/meta and @z/codecs, or in the author's code.
     typesNode: false,

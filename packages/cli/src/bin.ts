@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { UsageError } from "./command.js";
 import { main } from "./main.js";
+import { loadStoreModules } from "./store-drivers.js";
 
 // Ctrl-C aborts the command (long work stops, `serve` shuts down); a second one ends the process.
 const controller = new AbortController();
@@ -25,14 +27,23 @@ const io = {
   signal: controller.signal,
 };
 
-main(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code;
-    // Nothing should keep the process alive once the command is done (e.g. a closed server).
-    if (controller.signal.aborted) process.exit(code);
-  },
-  (error: unknown) => {
-    process.stderr.write(`zarr: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+// Stores of other packages (ZARR_STORES=module,...) registered before any STORE is opened.
+loadStoreModules(process.env.ZARR_STORES, process.cwd())
+  .then(() => main(process.argv.slice(2), io))
+  .then(
+    (code) => {
+      process.exitCode = code;
+      // Nothing should keep the process alive once the command is done (e.g. a closed server).
+      if (controller.signal.aborted) process.exit(code);
+    },
+    (error: unknown) => {
+      const text =
+        error instanceof UsageError
+          ? error.message
+          : error instanceof Error
+            ? (error.stack ?? error.message)
+            : String(error);
+      process.stderr.write(`zarr: ${text}\n`);
+      process.exitCode = 1;
+    },
+  );

@@ -14,15 +14,13 @@ import { parseSpecText, type KvStoreSpec } from "@z/spec";
 import { openSpec, openSpecStore } from "@z/spec/node";
 import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
-import { httpLocations } from "@z/store-http";
-import { s3Locations } from "@z/store-s3";
-import { zipLocations } from "@z/store-zip";
 import { CommandError, UsageError } from "./command.js";
+import { registerCliStoreDrivers } from "./store-drivers.js";
 
 // Every STORE argument goes through this file. Parsing and opening are @z/core's (`parseLocation`,
-// `openLocation`, given the openers of the store packages the CLI depends on); this adds the CLI's
-// checks (a missing store, a file where a directory should be) and closes what it opened, so zip
-// files get their central directory.
+// `openLocation`, with the store drivers registered in @z/meta's registry: the CLI's own store
+// packages' and those ZARR_STORES loads); this adds the CLI's checks (a missing store, a file where
+// a directory should be) and closes what it opened, so zip files get their central directory.
 
 /**
  * What a STORE argument names (core's `Location`, local paths made absolute): a directory, a zip
@@ -73,6 +71,7 @@ export function describeLocation(location: StoreLocation): string {
       return location.file;
     case "http":
     case "s3":
+    case "url":
       return location.url;
   }
 }
@@ -147,6 +146,8 @@ function specLocation(kvstore: KvStoreSpec, node: string, text: string): StoreLo
       };
     case "s3":
       return { kind: "s3", url: `s3://${kvstore.bucket}/${kvstore.path}`, node };
+    case "registered":
+      return { kind: "url", scheme: kvstore.name, url: kvstore.url ?? `${kvstore.name}:${kvstore.path}`, node };
     case "memory":
       throw new UsageError(`${text}: a "memory" kvstore lives inside one process; the CLI cannot open one`);
   }
@@ -183,6 +184,7 @@ export function openSpecArray(text: string, path: string | undefined, readOnly: 
 
 /** Opens the store a STORE argument names. A missing store is a `CommandError` (exit 1). */
 export async function openStore(text: string, options: OpenStoreOptions): Promise<OpenedStore> {
+  registerCliStoreDrivers();
   if (isSpecArg(text)) return openSpecArg(text, options);
   const location = parseStoreArg(text);
   let path: string;
@@ -218,26 +220,27 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
       if (write) throw new UsageError(`${text}: HTTP stores are read-only`);
       break;
     case "s3":
+    case "url":
       // A bucket that does not exist, or keys that are wrong, fail at the first request with an
-      // S3StoreError naming them; an empty prefix is a store with nothing in it yet.
+      // S3StoreError naming them; an empty prefix is a store with nothing in it yet. A registered
+      // driver's store (a `url` location) answers for itself.
       break;
   }
   // ZipStore.close() leaves its byte source open (it belongs to the caller): the files opened here
   // are closed with the store.
   const files: { close(): Promise<void> }[] = [];
   let store: Store;
+  let closeLocation: (() => Promise<void>) | undefined;
   try {
-    ({ store } = await openLocation(text, {
-      ...httpLocations(),
-      ...zipLocations,
+    // http(s), zip files and s3 from the drivers registered (registerCliStoreDrivers); local
+    // directories and files opened here, resolved from the working directory.
+    ({ store, close: closeLocation } = await openLocation(text, {
       openDirectory: (dir) => options.openDirectory?.(resolve(dir)) ?? new DirectoryStore(resolve(dir)),
       openFile: async (file, writable) => {
         const source = await fileByteSource(resolve(file), { writable });
         files.push(source);
         return source;
       },
-      // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
-      ...s3Locations({ environment: process.env }),
       writable: write,
     }));
   } catch (error) {
@@ -261,6 +264,8 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     try {
       // a ZipStore (zipLocations): close() writes the central directory
       if (location.kind === "zip") await (store as Store & { close(): Promise<void> }).close();
+      // a registered driver's store: whatever its close() finishes
+      else if (location.kind === "url") await closeLocation?.();
     } finally {
       await Promise.all(files.map((f) => f.close()));
       if (unused) await unlink(created!).catch(() => undefined);

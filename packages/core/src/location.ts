@@ -1,4 +1,13 @@
-import { joinPath, normalizeStoragePath, type LocationStores, type Store } from "@z/meta";
+import {
+  joinPath,
+  normalizeStoragePath,
+  registeredLocationOpener,
+  STORE_PACKAGES,
+  storeDriverForScheme,
+  storePackageForOpener,
+  type LocationStores,
+  type Store,
+} from "@z/meta";
 import { LocationError } from "./location-error.js";
 
 export { LocationError };
@@ -8,12 +17,15 @@ export { LocationError };
  * the node path inside it. Locations are a directory path (`data.zarr`), a `.zip` file, a `file://`,
  * `http(s)://` or `s3://bucket/path` URL, or a TensorStore-style pipeline such as
  * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr3:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
+ * A URL of another scheme is a `url` location when a store driver is registered for its scheme
+ * (`registerStoreDriver` of `@z/meta`), opened by that driver's `openUrl`.
  */
 export type Location =
   | { readonly kind: "directory"; readonly path: string; readonly node: string }
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
   | { readonly kind: "http"; readonly url: string; readonly node: string }
-  | { readonly kind: "s3"; readonly url: string; readonly node: string };
+  | { readonly kind: "s3"; readonly url: string; readonly node: string }
+  | { readonly kind: "url"; readonly scheme: string; readonly url: string; readonly node: string };
 
 /**
  * The node part of a pipeline: TensorStore's `zarr2:` and `zarr3:` (and `zarr:`). Either names the
@@ -50,9 +62,15 @@ export function parseLocation(text: string): Location {
     return { kind: "s3", url: base, node };
   }
   let path = base;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(base)?.[1]?.toLowerCase();
   if (/^file:/i.test(base)) path = filePath(base, text);
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base))
-    throw new LocationError(`${text}: unsupported URL scheme (expected a path, file://, http(s):// or s3://)`);
+  else if (scheme !== undefined && storeDriverForScheme(scheme)?.openUrl !== undefined) {
+    if (inner !== undefined) throw new LocationError(`${text}: zip files in ${scheme}:// stores are not supported`);
+    return { kind: "url", scheme, url: base, node };
+  } else if (scheme !== undefined)
+    throw new LocationError(
+      `${text}: unsupported URL scheme (expected a path, file://, http(s):// or s3://, or a scheme a registered store driver opens)`,
+    );
   return isZip(path) ? { kind: "zip", file: path, remote: false, node: inZip() } : { kind: "directory", path, node };
 }
 
@@ -74,19 +92,9 @@ export interface OpenedLocation {
   close(): Promise<void>;
 }
 
-/** Which package gives each opener, and its export that has it. */
-const OPENERS: { readonly [K in keyof LocationStores]-?: { readonly pkg: string; readonly from: string } } = {
-  openHttp: { pkg: "@z/store-http", from: "httpLocations()" },
-  openHttpFile: { pkg: "@z/store-http", from: "httpLocations()" },
-  openZip: { pkg: "@z/store-zip", from: "zipLocations" },
-  openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
-  openFile: { pkg: "@z/store-fs", from: "fsLocations" },
-  openS3: { pkg: "@z/store-s3", from: "s3Locations()" },
-};
-
-/** The package that gives `opener` (`@z/store-http` for `openHttp`, ...). */
+/** The package that gives `opener` (`@z/store-http` for `openHttp`, ...: `@z/meta`'s store registry). */
 export function locationPackage(opener: keyof LocationStores): string {
-  return OPENERS[opener].pkg;
+  return storePackageForOpener(opener);
 }
 
 /** The openers a location needs: `openHttp` for an HTTP store, `openFile` and `openZip` for a local zip, ... */
@@ -98,6 +106,8 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
       return ["openDirectory"];
     case "s3":
       return ["openS3"];
+    case "url":
+      return [];
     case "zip":
       return location.remote ? ["openHttpFile", "openZip"] : ["openFile", "openZip"];
   }
@@ -105,28 +115,33 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
 
 /** What locations of this kind are called in messages ("local zip files", ...). */
 export const describeLocationKind = (location: Location): string =>
-  location.kind === "s3"
-    ? "S3 buckets"
-    : location.kind === "http"
-      ? "http(s) URLs"
-      : location.kind === "directory"
-        ? "local directories"
-        : location.remote
-          ? "zip files over http(s)"
-          : "local zip files";
+  location.kind === "url"
+    ? `${location.scheme}:// URLs`
+    : location.kind === "s3"
+      ? "S3 buckets"
+      : location.kind === "http"
+        ? "http(s) URLs"
+        : location.kind === "directory"
+          ? "local directories"
+          : location.remote
+            ? "zip files over http(s)"
+            : "local zip files";
 
 /**
  * The store a location names, and the node path inside it, opened with the openers in `options`
  * only (this entry runs in browsers: it imports no store package). Pass those of the packages you
  * use: `openLocation(url, { ...httpLocations() })` with `httpLocations` from `@z/store-http`, add
  * `...zipLocations` (`@z/store-zip`) for zip files. A missing one is a `LocationError` naming the
- * package and export. `@z/core/node`'s `openLocation` finds them by itself.
+ * package and export. Store drivers registered with `registerStoreDriver` (`@z/meta`) give the
+ * openers not passed, and open the URLs of their own schemes. `@z/core/node`'s `openLocation`
+ * finds the store packages installed by itself.
  */
 export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
-  for (const opener of openersFor(location)) {
-    if (typeof options[opener] === "function") continue;
-    const { pkg, from } = OPENERS[opener];
+  const { openers, missing } = withRegisteredOpeners(location, options);
+  for (const opener of missing) {
+    const pkg = storePackageForOpener(opener);
+    const from = STORE_PACKAGES[pkg].locations;
     const local = opener === "openDirectory" || opener === "openFile";
     throw new LocationError(
       `${text}: ${describeLocationKind(location)} need ${pkg} (npm install ${pkg}): ` +
@@ -136,8 +151,37 @@ export async function openLocation(text: string, options: LocationOptions = {}):
       { packageName: pkg },
     );
   }
+  return openWith(location, openers as LocationOptions, options.writable ?? false);
+}
+
+/**
+ * `options` with the openers `location` needs and they lack taken from the registered store
+ * drivers, and the openers still missing after that.
+ */
+export function withRegisteredOpeners(
+  location: Location,
+  options: LocationOptions,
+): { openers: Record<string, unknown>; missing: (keyof LocationStores)[] } {
+  const openers: Record<string, unknown> = { ...options };
+  const missing: (keyof LocationStores)[] = [];
+  for (const opener of openersFor(location)) {
+    if (typeof openers[opener] === "function") continue;
+    const registered = registeredLocationOpener(opener);
+    if (registered === undefined) missing.push(opener);
+    else openers[opener] = registered;
+  }
+  return { openers, missing };
+}
+
+/** Opens a parsed location with openers that are all there (`openLocation` checked them). */
+async function openWith(location: Location, options: LocationOptions, writable: boolean): Promise<OpenedLocation> {
   const nothing = async (): Promise<void> => {};
   switch (location.kind) {
+    case "url": {
+      const store = await storeDriverForScheme(location.scheme)!.openUrl!(location.url, { writable });
+      const close = async (): Promise<void> => await (store as { close?: () => Promise<void> }).close?.();
+      return { store, path: location.node, location, close };
+    }
     case "http":
       return { store: options.openHttp!(location.url), path: location.node, location, close: nothing };
     case "directory":
@@ -147,8 +191,8 @@ export async function openLocation(text: string, options: LocationOptions = {}):
     case "zip": {
       const source = location.remote
         ? options.openHttpFile!(location.file)
-        : await options.openFile!(location.file, options.writable ?? false);
-      const store = await options.openZip!(source, { writable: options.writable ?? false });
+        : await options.openFile!(location.file, writable);
+      const store = await options.openZip!(source, { writable });
       const close = async (): Promise<void> => {
         await store.close();
         await (source as { close?: () => Promise<void> }).close?.();

@@ -8,16 +8,21 @@
  * @packageDocumentation
  */
 
-import type { LocationStores } from "@z/meta";
+import {
+  STORE_PACKAGES,
+  storePackageForOpener,
+  type LocationStores,
+  type StoreDriver,
+  type StorePackageName,
+} from "@z/meta";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 import { open, openGroup, type Group } from "./group.js";
 import type { ZarrArray } from "./array.js";
 import {
   describeLocationKind,
   LocationError,
-  locationPackage,
   openLocation as openWith,
-  openersFor,
+  withRegisteredOpeners,
   parseLocation,
   type LocationOptions,
   type OpenedLocation,
@@ -28,22 +33,12 @@ import { enableEncoders } from "./encoders.js";
 // Writing works in Node without asking, as it does through `@z/core`'s Node entry.
 enableEncoders();
 
-/** The openers of a store package, or `undefined` when it is not installed. */
-async function installedOpeners(pkg: string): Promise<LocationStores | undefined> {
-  switch (pkg) {
-    case "@z/store-fs":
-      return (await importPeer("@z/store-fs"))?.fsLocations;
-    case "@z/store-zip":
-      return (await importPeer("@z/store-zip"))?.zipLocations;
-    case "@z/store-http":
-      return (await importPeer("@z/store-http"))?.httpLocations();
-    case "@z/store-s3":
-      // The environment given explicitly: the package's Node entry reads it too, but a bundler or
-      // a test runner may hand this its browser entry.
-      return (await importPeer("@z/store-s3"))?.s3Locations({ environment: process.env });
-    default:
-      return undefined;
-  }
+/** The openers of a store package (its driver in `@z/meta`'s registry), or `undefined` when it is not installed. */
+async function installedOpeners(pkg: StorePackageName): Promise<LocationStores | undefined> {
+  const driver = (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
+  // The environment given explicitly: the package's Node entry reads it too, but a bundler or a
+  // test runner may hand this its browser entry.
+  return (driver?.withEnvironment?.(process.env) ?? driver)?.locations;
 }
 
 /**
@@ -55,10 +50,9 @@ async function installedOpeners(pkg: string): Promise<LocationStores | undefined
  */
 export async function openLocation(text: string, options: LocationOptions = {}): Promise<OpenedLocation> {
   const location = parseLocation(text);
-  const filled: Record<string, unknown> = { ...options };
-  for (const opener of openersFor(location)) {
-    if (typeof filled[opener] === "function") continue;
-    const pkg = locationPackage(opener);
+  const { openers: filled, missing } = withRegisteredOpeners(location, options);
+  for (const opener of missing) {
+    const pkg = storePackageForOpener(opener);
     const openers = await installedOpeners(pkg);
     if (openers?.[opener] === undefined)
       throw new LocationError(`${text}: ${describeLocationKind(location)} need ${pkg} (npm install ${pkg})`, {

@@ -1,6 +1,6 @@
 import type { DataType, SimpleDataType, StructuredDataType } from "./dtype-model.js";
 import { typestr } from "./typestr.js";
-import { pythonStrRepr } from "./python-repr.js";
+import { pythonStrRepr, pythonTupleRepr as tupleRepr } from "./python-repr.js";
 
 /**
  * What NumPy 1.24 prints as `str(dtype)`, which zarr-python's `info` shows as "Data type": the name
@@ -110,8 +110,4 @@ function constructionRepr(dtype: DataType): string {
     default:
       return `'${order}${dtype.kind}${dtype.itemsize}'`;
   }
-}
-
-function tupleRepr(shape: readonly number[]): string {
-  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
 }

@@ -11,6 +11,8 @@ export * from "./limits.js";
 export { describeJson } from "./metadata-document.js";
 export { guessChunks, normalizeChunks, normalizeFillValue } from "./create-constants.js";
 export * from "./store.js";
+export * from "./store-registry.js";
+export { importOptional } from "./optional-import.js";
 export * from "./dtype-model.js";
 export * from "./json-value.js";
 export * from "./array-metadata-model.js";
@@ -29,7 +31,8 @@ export * from "./synchronizer.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
 export { checkByteRange } from "./byte-range.js";
-export { pythonStrRepr } from "./python-repr.js";
+export { pythonBytesRepr, pythonStrRepr, pythonTupleRepr } from "./python-repr.js";
+export { civilFromDays, daysFromCivil } from "./civil-days.js";
 // For stores over a network (@z/store-http, @z/store-s3, a store of one's own): a concurrency
 // bound and retries with backoff.
 export { Semaphore } from "./semaphore.js";

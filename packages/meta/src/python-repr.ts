@@ -1,5 +1,5 @@
-// Python's `repr` of a string, as numpy's dtype reprs, `.npy` headers, the CLI's and xarray's
-// printouts show names and values.
+// Python's `repr` of a string, of bytes and of a tuple of integers, as numpy's dtype reprs, `.npy`
+// headers, the CLI's and xarray's printouts show names and values: one copy for all of them.
 
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
@@ -20,4 +20,30 @@ export function pythonStrRepr(text: string): string {
     } else out += char;
   }
   return out + quote;
+}
+
+/** Python's `repr(bytes)`: `b'...'` with printable ASCII as is, everything else as `\xhh`. */
+export function pythonBytesRepr(bytes: Uint8Array): string {
+  let hasSingle = false;
+  let hasDouble = false;
+  for (const b of bytes) {
+    if (b === 0x27) hasSingle = true;
+    else if (b === 0x22) hasDouble = true;
+  }
+  const quote = hasSingle && !hasDouble ? 0x22 : 0x27;
+  let out = `b${String.fromCharCode(quote)}`;
+  for (const b of bytes) {
+    if (b === quote || b === 0x5c) out += `\\${String.fromCharCode(b)}`;
+    else if (b === 0x0a) out += "\\n";
+    else if (b === 0x0d) out += "\\r";
+    else if (b === 0x09) out += "\\t";
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).padStart(2, "0")}`;
+  }
+  return out + String.fromCharCode(quote);
+}
+
+/** Python's tuple repr of integers: `()`, `(3,)`, `(2, 3)`. */
+export function pythonTupleRepr(values: readonly (number | string)[]): string {
+  return values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
 }

@@ -112,10 +112,14 @@ export function isListable(store: Store): store is ListableStore {
  * them. `@z/store-http`'s `httpLocations()` gives `openHttp` and `openHttpFile`, `@z/store-zip`'s
  * `zipLocations` gives `openZip`, `@z/store-fs`'s `fsLocations` (Node) `openDirectory` and
  * `openFile`; spread the ones you need: `openLocation(url, { ...httpLocations(), ...zipLocations })`.
+ * Registering a package's driver (`registerStoreDriver(httpStoreDriver)`, see `StoreDriver`) gives
+ * its openers to every `openLocation` and spec at once.
  */
 export interface LocationStores {
   /** A store over an http(s) URL (a Zarr hierarchy served over HTTP). */
   openHttp?(url: string): Store;
+  /** A store over an http(s) URL sending `headers` with every request (a TensorStore spec's `headers`). */
+  openHttpWithHeaders?(url: string, headers: Record<string, string>): Store;
   /** A byte source over an http(s) URL (a remote zip file). */
   openHttpFile?(url: string): ByteSource;
   /** A store over a zip file's bytes. */

@@ -45,7 +45,7 @@ export type SpecUnsupportedError = SpecUnsupportedClass;
 // A view's class loads with `openSpec`; tell a view from an array with `instanceof ZarrArray`.
 export type { SpecFieldView, FieldViewOptions } from "./field-view.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
-export type { KvStoreSpec, SpecStores } from "./kvstore.js";
+export type { KvStoreSpec, RegisteredKvStoreSpec, SpecStores } from "./kvstore.js";
 export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-s3.js";
 
 /**

@@ -1,10 +1,19 @@
 /*
  * The `kvstore` of a TensorStore spec: a KvStore spec (`{"driver": "file", "path": ...}`) or a
  * KvStore URL (`file:///data/x.zarr/`, `https://host/x.zip|zip:a/`), parsed as TensorStore parses
- * them, and opened as a z store through openers the caller gives (this file imports no store
- * package, so it runs in browsers too).
+ * them, and opened as a z store through openers the caller gives or the store drivers registered
+ * in `@z/meta` (this file imports no store package, so it runs in browsers too). A driver name or
+ * URL scheme TensorStore's own parsing here does not know is looked up in that registry.
  */
-import type { JsonValue, LocationStores, Store } from "@z/meta";
+import {
+  STORE_PACKAGES,
+  storeDriverForKvStore,
+  storeDriverForScheme,
+  storePackageForOpener,
+  type JsonValue,
+  type LocationStores,
+  type Store,
+} from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson, isObject, Members, requireBoolean, requireString } from "./json.js";
 import { parseS3KvStoreUrl, parseS3Members, type S3KvStoreSpec, type SpecS3Options } from "./kvstore-s3.js";
@@ -15,7 +24,24 @@ export type KvStoreSpec =
   | { readonly driver: "memory"; readonly path: string; readonly resource: JsonValue | undefined }
   | { readonly driver: "http"; readonly baseUrl: string; readonly path: string; readonly headers: readonly string[] }
   | { readonly driver: "zip"; readonly base: KvStoreSpec; readonly path: string }
-  | S3KvStoreSpec;
+  | S3KvStoreSpec
+  | RegisteredKvStoreSpec;
+
+/**
+ * A kvstore of a store driver registered in `@z/meta` (`registerStoreDriver`): its driver `name`
+ * and, from a spec object, its JSON `members` as given, or from a KvStore URL of its scheme, the `url`.
+ */
+export interface RegisteredKvStoreSpec {
+  readonly driver: "registered";
+  /** The kvstore driver name (a spec object's `driver`), or the URL scheme (a KvStore URL's). */
+  readonly name: string;
+  /** The node's path inside the store the driver opens. */
+  readonly path: string;
+  /** A spec object's members, as given (without `context`). */
+  readonly members?: { readonly [member: string]: JsonValue };
+  /** A KvStore URL, before any `|` part. */
+  readonly url?: string;
+}
 
 /**
  * Openers for the stores a spec's `kvstore` may name: `LocationStores` (give those you have, e.g.
@@ -23,8 +49,6 @@ export type KvStoreSpec =
  * them all), and for an `http` kvstore with `headers`, an opener that takes them.
  */
 export interface SpecStores extends LocationStores {
-  /** A store over an http(s) URL sending `headers` with every request (a spec's `headers`). */
-  openHttpWithHeaders?(url: string, headers: Record<string, string>): Store;
   /**
    * A store over an `s3://bucket/path` URL, with the options an `s3` kvstore spec decides (its
    * endpoint, region, credentials type, ...) over the opener's own: `s3Locations(options)` from
@@ -37,6 +61,7 @@ export interface SpecStores extends LocationStores {
 export function openersForKvStore(spec: KvStoreSpec): (keyof SpecStores)[] {
   switch (spec.driver) {
     case "memory":
+    case "registered":
       return [];
     case "file":
       return ["openDirectory"];
@@ -52,16 +77,12 @@ export function openersForKvStore(spec: KvStoreSpec): (keyof SpecStores)[] {
   }
 }
 
-/** Which package gives each opener, and its export that has it. */
-export const SPEC_OPENERS: { readonly [K in keyof SpecStores]-?: { readonly pkg: string; readonly from: string } } = {
-  openHttp: { pkg: "@z/store-http", from: "httpLocations()" },
-  openHttpWithHeaders: { pkg: "@z/store-http", from: "(url, headers) => new HttpStore(url, { headers })" },
-  openHttpFile: { pkg: "@z/store-http", from: "httpLocations()" },
-  openZip: { pkg: "@z/store-zip", from: "zipLocations" },
-  openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
-  openFile: { pkg: "@z/store-fs", from: "fsLocations" },
-  openS3: { pkg: "@z/store-s3", from: "s3Locations(options)" },
-};
+/** Which package gives an opener, and its export that has it (`@z/meta`'s store registry). */
+export function specOpener(name: keyof SpecStores): { readonly pkg: string; readonly from: string } {
+  const pkg = storePackageForOpener(name);
+  // An s3 kvstore's members are options of the opener: `s3Locations(options)` takes them.
+  return { pkg, from: name === "openS3" ? "s3Locations(options)" : STORE_PACKAGES[pkg].locations };
+}
 
 /** Drivers TensorStore has that this library has no store for: refused, naming why. */
 const UNSUPPORTED: Record<string, string> = {
@@ -152,6 +173,10 @@ export function parseKvStore(j: JsonValue, member: string): KvStoreSpec {
     case "s3":
       return parseS3Members(m, path);
     default:
+      if (storeDriverForKvStore(driver)?.openKvStore !== undefined) {
+        const { context: _, ...members } = j;
+        return { driver: "registered", name: driver, path, members };
+      }
       if (UNSUPPORTED[driver] !== undefined)
         throw new SpecUnsupportedError(UNSUPPORTED[driver]!, { member: m.at("driver") });
       throw new SpecError(`${JSON.stringify(driver)} is not a registered KvStore driver`, { member: m.at("driver") });
@@ -184,6 +209,8 @@ export function parseKvStoreUrl(url: string, member: string): KvStoreSpec {
       path: decode(parsed.pathname, member),
       headers: [],
     };
+  } else if (scheme !== undefined && storeDriverForScheme(scheme)?.openUrl !== undefined) {
+    spec = { driver: "registered", name: scheme, path: "", url: root };
   } else if (scheme === "gs") {
     throw new SpecUnsupportedError(UNSUPPORTED.gcs!, { member });
   } else {
@@ -226,5 +253,7 @@ export function describeKvStore(spec: KvStoreSpec): string {
       return `${describeKvStore(spec.base)}|zip:${spec.path}`;
     case "s3":
       return `s3://${spec.bucket}/${spec.path}${spec.endpoint ? ` at ${spec.endpoint}` : ""}`;
+    case "registered":
+      return spec.url ?? `${spec.name}:${spec.path}`;
   }
 }

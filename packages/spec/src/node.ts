@@ -8,9 +8,15 @@
  *
  * @packageDocumentation
  */
-import type { JsonValue } from "@z/meta";
+import {
+  registeredLocationOpener,
+  STORE_PACKAGES,
+  storePackageForOpener,
+  type JsonValue,
+  type StoreDriver,
+} from "@z/meta";
 import { LocationError } from "@z/core";
-import { openersForKvStore, SPEC_OPENERS, type SpecStores } from "./kvstore.js";
+import { openersForKvStore, type SpecStores } from "./kvstore.js";
 import { parseSpec } from "./parse.js";
 import {
   openSpec as openAnySpec,
@@ -21,26 +27,17 @@ import {
 } from "./index.js";
 import { importPeer } from "./node/peers.js";
 
-/** One opener from the store package that has it, or `undefined` when that is not installed. */
+/**
+ * One opener from a registered store driver, else from the store package that has it (its driver
+ * in `@z/meta`'s registry), or `undefined` when that is not installed.
+ */
 async function installedOpener(name: keyof SpecStores): Promise<unknown> {
-  switch (SPEC_OPENERS[name].pkg) {
-    case "@z/store-fs":
-      return (await importPeer("@z/store-fs"))?.fsLocations[name as "openDirectory" | "openFile"];
-    case "@z/store-zip":
-      return (await importPeer("@z/store-zip"))?.zipLocations.openZip;
-    case "@z/store-http": {
-      const http = await importPeer("@z/store-http");
-      if (http === undefined) return undefined;
-      if (name === "openHttpWithHeaders")
-        return (url: string, headers: Record<string, string>) => new http.HttpStore(url, { headers });
-      return http.httpLocations()[name as "openHttp" | "openHttpFile"];
-    }
-    case "@z/store-s3":
-      // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
-      return (await importPeer("@z/store-s3"))?.s3Locations({ environment: process.env }).openS3;
-    default:
-      return undefined;
-  }
+  const registered = registeredLocationOpener(name);
+  if (registered !== undefined) return registered;
+  const pkg = storePackageForOpener(name);
+  const driver = (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
+  // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
+  return (driver?.withEnvironment?.(process.env) ?? driver)?.locations?.[name];
 }
 
 /**
@@ -52,7 +49,7 @@ export async function nodeSpecStores(spec: JsonValue, options: SpecStores = {}):
   for (const name of openersForKvStore(parseSpec(spec).kvstore)) {
     if (typeof filled[name] === "function") continue;
     const opener = await installedOpener(name);
-    const { pkg } = SPEC_OPENERS[name];
+    const pkg = storePackageForOpener(name);
     if (opener === undefined)
       throw new LocationError(`this spec's kvstore needs ${pkg} (npm install ${pkg})`, { packageName: pkg });
     filled[name] = opener;

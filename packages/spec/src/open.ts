@@ -10,6 +10,8 @@ import {
   normalizeStoragePath,
   parseArrayMetadata,
   parseJson,
+  storeDriverForKvStore,
+  storeDriverForScheme,
   type ByteSource,
   type JsonValue,
   type Store,
@@ -21,7 +23,7 @@ import { bindResources, newMetadataFor, validateCreated } from "./create.js";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { SpecFieldView } from "./field-view.js";
 import { toZarrDataType } from "./dtype.js";
-import { describeKvStore, type KvStoreSpec, openersForKvStore, SPEC_OPENERS, type SpecStores } from "./kvstore.js";
+import { describeKvStore, type KvStoreSpec, openersForKvStore, specOpener, type SpecStores } from "./kvstore.js";
 import { s3Opening } from "./kvstore-s3.js";
 import { encodeZarrMetadata, parseZarrMetadata, type ZarrMetadata } from "./metadata.js";
 import { type ParsedSpec, parseSpec, type StalenessBound, validateOpenMode } from "./parse.js";
@@ -242,7 +244,7 @@ async function openKvStore(
 ): Promise<{ store: Store; path: string; close?: () => Promise<void> }> {
   for (const opener of openersForKvStore(spec)) {
     if (typeof stores[opener] !== "function") {
-      const { pkg, from } = SPEC_OPENERS[opener];
+      const { pkg, from } = specOpener(opener);
       throw new LocationError(
         `${describeKvStore(spec)}: the ${JSON.stringify(spec.driver)} kvstore needs ${opener} (pass ${from} from ${pkg}, or open from "@z/spec/node")`,
         { packageName: pkg },
@@ -253,6 +255,18 @@ async function openKvStore(
   const url = (s: { baseUrl: string; path: string }): string =>
     `${s.baseUrl.replace(/\/+$/, "")}/${trim(s.path).replace(/^\/+/, "")}`;
   switch (spec.driver) {
+    case "registered": {
+      // parseKvStore made this only for a driver registered with openKvStore or openUrl.
+      const driver = spec.url === undefined ? storeDriverForKvStore(spec.name) : storeDriverForScheme(spec.name);
+      const writable = { writable: (stores as OpenSpecOptions).readOnly !== true };
+      const store =
+        spec.url === undefined
+          ? await driver!.openKvStore!({ ...spec.members, path: spec.path }, writable)
+          : await driver!.openUrl!(spec.url, writable);
+      const close = async (): Promise<void> => await (store as { close?: () => Promise<void> }).close?.();
+      // The path is the node's inside the store, as a memory kvstore's (StoreDriver.openKvStore).
+      return { store, path: normalizeStoragePath(trim(spec.path)), close };
+    }
     case "memory":
       return {
         store: context.resource("memory_key_value_store", spec.resource, "kvstore.memory_key_value_store") as Store,

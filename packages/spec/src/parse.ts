@@ -347,6 +347,9 @@ function specFromUrl(url: string): JsonValue {
   if (/[?#]/.test(driver[2]!)) throw new SpecError(`Query string not supported: ${JSON.stringify(last)}`);
   const base = parseKvStoreUrl(parts.slice(0, -1).join("|"), "kvstore");
   const path = decodeURIComponent(driver[2]!);
+  // A registered driver's URL stays the URL it is; the node's path is the spec's legacy `path`.
+  if (base.driver === "registered" && base.url !== undefined)
+    return { driver: driver[1]!, kvstore: base.url, ...(path === "" ? {} : { path }) };
   return { driver: driver[1]!, kvstore: kvstoreJson(withPath(base, path)) };
 }
 
@@ -363,5 +366,7 @@ export function kvstoreJson(spec: KvStoreSpec): JsonValue {
       return { driver: "zip", base: kvstoreJson(spec.base), path: spec.path };
     case "s3":
       return s3KvStoreJson(spec);
+    case "registered":
+      return spec.url ?? { ...spec.members, driver: spec.name, path: spec.path };
   }
 }

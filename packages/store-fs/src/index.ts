@@ -14,5 +14,6 @@ export { FileLockSynchronizer, type FileLockOptions } from "./file-lock-synchron
 export { fileByteSource, type FileByteSource, type FileByteSourceOptions } from "./file-byte-source.js";
 export { findTemporaryFiles, isTemporaryFile, removeTemporaryFile, type TemporaryFile } from "./atomic-write.js";
 export { fsLocations } from "./locations.js";
+export { fsStoreDriver } from "./driver.js";
 // The error these stores throw (defined in @z/meta): I/O failures and refused keys, naming the key.
 export { StoreError } from "@z/meta";

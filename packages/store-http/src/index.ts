@@ -17,5 +17,6 @@ export { HttpByteSource } from "./http-byte-source.js";
 export { HttpStoreError } from "./errors.js";
 export type { HttpOptions } from "./options.js";
 export { httpLocations } from "./locations.js";
+export { httpStoreDriver } from "./driver.js";
 // HttpStoreError is a StoreError (defined in @z/meta), as are the other errors these stores throw.
 export { StoreError } from "@z/meta";

@@ -11,6 +11,7 @@ import { HttpStore, type HttpStoreOptions } from "./http-store.js";
 export function httpLocations(options: HttpStoreOptions = {}): LocationStores {
   return {
     openHttp: (url) => new HttpStore(url, options),
+    openHttpWithHeaders: (url, headers) => new HttpStore(url, { ...options, headers }),
     openHttpFile: (url) => new HttpByteSource(url, options),
   };
 }

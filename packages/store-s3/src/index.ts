@@ -19,3 +19,4 @@ export { S3StoreError } from "./errors.js";
 export type { S3Credentials, S3StoreOptions, FetchFunction } from "./options.js";
 export type { Environment } from "./environment.js";
 export { parseS3Url, s3Locations, type S3Locations } from "./locations.js";
+export { s3StoreDriver } from "./driver.js";

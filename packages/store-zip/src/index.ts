@@ -30,5 +30,6 @@ export {
 } from "./byte-source.js";
 export type { ZipEntryInfo } from "./entry.js";
 export { zipLocations } from "./locations.js";
+export { zipStoreDriver } from "./driver.js";
 // The error a ZipStore throws (defined in @z/meta): a damaged archive, a refused key, a read-only store.
 export { StoreError } from "@z/meta";

@@ -34,24 +34,12 @@ import { newVariable, type Variable, withIndexes } from "./variable.js";
 import type { PositionIndexer } from "./view.js";
 import { selectByLabel, type LabelIndexers, type SelOptions } from "./labels.js";
 import { codecEncodingV3, decodeFillAttribute, dimensionNamesV3, metadataV3 } from "./zarr-v3.js";
+import { CF_RELATED_DATA } from "./cf/related.js";
 
 /** The attribute xarray keeps each array's dimension names in. */
 export const DIMENSION_KEY = "_ARRAY_DIMENSIONS";
 const CONSOLIDATED_KEY = ".zmetadata";
 
-/** CF attributes that name other variables, which `decodeCoords: "all"` makes coordinates. */
-const CF_RELATED_DATA = [
-  "bounds",
-  "grid_mapping",
-  "climatology",
-  "geometry",
-  "node_coordinates",
-  "node_count",
-  "part_node_count",
-  "interior_ring",
-  "cell_measures",
-  "formula_terms",
-];
 const CF_RELATED_DATA_NEEDS_PARSING = new Set(["cell_measures", "formula_terms"]);
 
 export interface OpenDatasetOptions extends DecodeOptions {

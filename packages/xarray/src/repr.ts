@@ -1,7 +1,7 @@
 // xarray's Dataset repr (xarray/core/formatting.py, display_width 80 and display_max_rows 12): a
 // summary of dimensions, coordinates (index coordinates with their values, as xarray holds them
 // in memory), data variables and attributes, as `print(xr.open_dataset(path, engine="zarr"))`.
-import { formatPythonFloat, pythonStrRepr } from "@z/meta";
+import { formatPythonFloat, pythonBytesRepr, pythonStrRepr } from "@z/meta";
 import { CFDatetime } from "./cf/cftime.js";
 import { civilFromDays, NAT } from "./cf/times.js";
 import type { Dataset } from "./dataset.js";
@@ -23,20 +23,7 @@ function maybeTruncate(text: string, width = 500): string {
 }
 
 /** Python's `repr(bytes)` of bytes held as Latin-1 text. */
-function bytesRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = `b${quote}`;
-  for (const char of text) {
-    const code = char.charCodeAt(0);
-    if (char === quote || char === "\\") out += `\\${char}`;
-    else if (char === "\n") out += "\\n";
-    else if (char === "\r") out += "\\r";
-    else if (char === "\t") out += "\\t";
-    else if (code < 0x20 || code >= 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += char;
-  }
-  return out + quote;
-}
+const bytesRepr = (text: string): string => pythonBytesRepr(Uint8Array.from(text, (char) => char.charCodeAt(0)));
 
 /** The exact decimal digits and exponent of a positive finite double: value = 0.d1d2... x 10^point. */
 function exactDecimal(x: number): { digits: string; point: number } {

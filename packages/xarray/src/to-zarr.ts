@@ -13,20 +13,7 @@ import { DatasetError } from "./errors.js";
 import { ByteString, type Held, latin1Bytes } from "./values.js";
 import type { Variable } from "./variable.js";
 import { encodeFillAttribute } from "./zarr-v3.js";
-
-/** CF attributes naming other variables, moved from encoding to attributes when written. */
-const CF_RELATED_DATA = [
-  "bounds",
-  "grid_mapping",
-  "climatology",
-  "geometry",
-  "node_coordinates",
-  "node_count",
-  "part_node_count",
-  "interior_ring",
-  "cell_measures",
-  "formula_terms",
-];
+import { CF_RELATED_DATA } from "./cf/related.js";
 
 export interface ToZarrOptions extends Pick<RunOptions, "signal" | "concurrency"> {
   /**

@@ -1,5 +1,9 @@
 // numpy's `datetime_as_string` for datetime64 values in their own unit (proleptic Gregorian, UTC).
 
+import { civilFromDays } from "@z/meta";
+
+export { civilFromDays };
+
 const SUBSECOND_DIGITS: Readonly<Record<string, number>> = { ms: 3, us: 6, μs: 6, ns: 9, ps: 12, fs: 15, as: 18 };
 const PER_SECOND: Readonly<Record<string, bigint>> = {
   s: 1n,
@@ -19,19 +23,6 @@ export function splitUnit(unit: string | undefined): { base: string; multiplier:
 }
 
 const floorDiv = (a: bigint, b: bigint): bigint => (a >= 0n ? a / b : -((-a + b - 1n) / b));
-
-/** Year, month (1-12), day (1-31) of a day count from 1970-01-01 (Howard Hinnant's civil_from_days). */
-export function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
 
 /** Python's `'%04d' % year`. */
 const year4 = (y: number): string => (y < 0 ? `-${String(-y).padStart(3, "0")}` : String(y).padStart(4, "0"));

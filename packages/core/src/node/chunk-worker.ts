@@ -2,11 +2,12 @@
 // The entry of a chunk pool thread (see worker-pool.ts): runs batches as they arrive.
 import { parentPort } from "node:worker_threads";
 import { setLargeBufferAdvice } from "@z/codecs/registry";
-import type { WritableStore } from "@z/meta";
+import { openThreadStore, registerStoreDriver, type WritableStore } from "@z/meta";
 // Bundled into this thread's entry (scripts/bundle-worker.mjs): a thread opens the directory stores
-// the calling thread's `DirectoryStore`s name in their `threadStore()`, so @z/store-fs is installed
-// wherever one is sent here, but need not be for @z/core.
-import { DirectoryStore } from "@z/store-fs";
+// the calling thread's `DirectoryStore`s name in their `threadStore()` through the store registry,
+// where @z/store-fs's driver is registered here; @z/store-fs is installed wherever one is sent
+// here, but need not be for @z/core.
+import { fsStoreDriver } from "@z/store-fs";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-batches.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
@@ -24,12 +25,18 @@ enableEncoders();
 const jobsFor = jobsCache(defaultCodecRegistry);
 const stores = new Map<string, WritableStore>();
 
-/** The directory a batch names, read synchronously. */
+registerStoreDriver(fsStoreDriver);
+
+/** The store a batch names (opened by the driver registered for its kind), read synchronously. */
 function storeFor(spec: StoreSpec): WritableStore {
-  const id = `${spec.fsync ? "fsync:" : ""}${spec.root}`;
+  const id = JSON.stringify(spec);
   let store = stores.get(id);
-  if (store === undefined)
-    stores.set(id, (store = withSyncReads(new DirectoryStore(spec.root, { fsync: spec.fsync }))));
+  if (store === undefined) {
+    const opened = openThreadStore(spec);
+    if (opened === undefined)
+      throw new Error(`no store driver reopens ${JSON.stringify(spec.kind)} stores in a thread`);
+    stores.set(id, (store = withSyncReads(opened as WritableStore)));
+  }
   return store;
 }
 

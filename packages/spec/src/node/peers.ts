@@ -1,3 +1,5 @@
+import { importOptional } from "@z/meta";
+
 /**
  * The optional peer dependencies of `@z/spec`, imported by its Node entry when a spec's kvstore
  * first needs them (never by the browser entry). Installing `@z/spec` installs none of them.
@@ -12,27 +14,7 @@ const importers = {
 export type PeerName = keyof typeof importers;
 export type PeerModule<K extends PeerName> = Awaited<ReturnType<(typeof importers)[K]>>;
 
-/**
- * The package `name`, or `undefined` when it is not installed. Any other failure to load it (one
- * of its own imports missing, a broken build) is thrown as it is.
- */
-export async function importPeer<K extends PeerName>(name: K): Promise<PeerModule<K> | undefined> {
-  try {
-    return (await importers[name]()) as PeerModule<K>;
-  } catch (error) {
-    if (notInstalled(error, name)) return undefined;
-    throw error;
-  }
-}
-
-/**
- * True for Node's error for importing a package that is not installed ("Cannot find package
- * '@z/store-zip' imported from ..."), and only for `name` itself.
- */
-function notInstalled(error: unknown, name: string): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-    String((error as { message?: unknown }).message).includes(`'${name}'`)
-  );
+/** The package `name`, or `undefined` when it is not installed (see `importOptional` of `@z/meta`). */
+export function importPeer<K extends PeerName>(name: K): Promise<PeerModule<K> | undefined> {
+  return importOptional<PeerModule<K>>(name, importers[name] as () => Promise<PeerModule<K>>);
 }

@@ -1,6 +1,7 @@
 // xarray's CFDatetimeCoder and CFTimedeltaCoder decoding (xarray/coding/times.py) with pandas 1.5
 // and cftime 1.6: counts of a unit since a date to datetime64[ns] where pandas can, through cftime
 // otherwise, and counts of a unit to timedelta64[ns].
+import { civilFromDays, daysFromCivil } from "@z/meta";
 import { CFError } from "../errors.js";
 import { kindOf } from "../dtype.js";
 import { numberAt, type Held } from "../values.js";
@@ -167,28 +168,8 @@ function zoneMinutes(zone: string | undefined): number {
   return zone.startsWith("-") ? -minutes : minutes;
 }
 
-/** Days since 1970-01-01 of a proleptic Gregorian date (astronomical years). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-/** The proleptic Gregorian date of a day count since 1970-01-01. */
-export function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
-}
+// Gregorian day counts are @z/meta's (the CLI prints datetimes with them too).
+export { civilFromDays, daysFromCivil };
 
 /** NumPy's float64 to int64 cast on x86-64: truncation, and the smallest int64 for NaN or out of range. */
 function truncToInt64(value: number): bigint {

@@ -1,0 +1,16 @@
+import type { StoreDriver } from "@z/meta";
+import { DirectoryStore } from "./directory-store.js";
+import { fsLocations } from "./locations.js";
+
+/**
+ * `@z/store-fs` in the store registry of `@z/meta` (`registerStoreDriver`): local directories and
+ * files for `openLocation` (`fsLocations`), a spec's `file` kvstore, and the `directory` thread
+ * spec a `DirectoryStore` gives (`threadStore()`), which a chunk pool thread opens again here.
+ */
+export const fsStoreDriver: StoreDriver = {
+  packageName: "@z/store-fs",
+  kvstoreDrivers: ["file"],
+  threadKinds: ["directory"],
+  locations: fsLocations,
+  openThreadStore: (spec) => new DirectoryStore(spec.root, { fsync: spec.fsync }),
+};
