@@ -15,6 +15,7 @@ import { openSpec, openSpecStore } from "@z/spec/node";
 import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
 import { DirectoryStore, fileByteSource } from "@z/store-fs";
 import { httpLocations } from "@z/store-http";
+import { referenceLocations } from "@z/store-reference";
 import { s3Locations } from "@z/store-s3";
 import { zipLocations } from "@z/store-zip";
 import { CommandError, UsageError } from "./command.js";
@@ -45,6 +46,7 @@ export interface OpenedStore {
  * - a directory path (`data.zarr`, `/abs/data.zarr`) or a `.zip` file;
  * - a `file://` or `http(s)://` URL (a URL ending in `.zip` is a zip file read with range requests);
  * - an `s3://bucket/path` URL (through `@z/store-s3`, with `AWS_*` from the environment);
+ * - a kerchunk reference set: `reference://PATH-OR-URL`, or a `.json` file or `.parq` directory;
  * - a TensorStore-style URL pipeline, `file:///abs/data.zarr|zarr2:sub/path` (also `zarr:`), or
  *   `https://host/x.zip|zip:inner|zarr2:a`, whose `zarr2:` part names a node inside the store.
  * Bad arguments are `UsageError`s.
@@ -61,6 +63,8 @@ export function parseStoreArg(text: string): StoreLocation {
   }
   if (location.kind === "directory") return { ...location, path: resolve(location.path) };
   if (location.kind === "zip" && !location.remote) return { ...location, file: resolve(location.file) };
+  if (location.kind === "reference" && !/^[a-z][a-z0-9+.-]*:\/\//i.test(location.file))
+    return { ...location, file: resolve(location.file) };
   return location;
 }
 
@@ -74,6 +78,8 @@ export function describeLocation(location: StoreLocation): string {
     case "http":
     case "s3":
       return location.url;
+    case "reference":
+      return location.file;
   }
 }
 
@@ -217,6 +223,9 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     case "http":
       if (write) throw new UsageError(`${text}: HTTP stores are read-only`);
       break;
+    case "reference":
+      if (write) throw new UsageError(`${text}: reference sets are read-only`);
+      break;
     case "s3":
       // A bucket that does not exist, or keys that are wrong, fail at the first request with an
       // S3StoreError naming them; an empty prefix is a store with nothing in it yet.
@@ -238,6 +247,7 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
       },
       // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
       ...s3Locations({ environment: process.env }),
+      ...referenceLocations(),
       writable: write,
     }));
   } catch (error) {

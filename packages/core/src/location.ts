@@ -8,12 +8,16 @@ export { LocationError };
  * the node path inside it. Locations are a directory path (`data.zarr`), a `.zip` file, a `file://`,
  * `http(s)://` or `s3://bucket/path` URL, or a TensorStore-style pipeline such as
  * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr3:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
+ * A kerchunk reference set is `reference://` and its file's location (`reference://https://host/refs.json`),
+ * a path or URL ending in `.json`, `.parq` or `.parquet`, or a pipeline with `|reference:`
+ * (`https://host/refs|reference:|zarr2:temp`).
  */
 export type Location =
   | { readonly kind: "directory"; readonly path: string; readonly node: string }
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
   | { readonly kind: "http"; readonly url: string; readonly node: string }
-  | { readonly kind: "s3"; readonly url: string; readonly node: string };
+  | { readonly kind: "s3"; readonly url: string; readonly node: string }
+  | { readonly kind: "reference"; readonly file: string; readonly node: string };
 
 /**
  * The node part of a pipeline: TensorStore's `zarr2:` and `zarr3:` (and `zarr:`). Either names the
@@ -27,13 +31,22 @@ export function parseLocation(text: string): Location {
   const [base, ...parts] = text.split("|") as [string, ...string[]];
   let node = "";
   let inner: string | undefined;
+  // (a Zarr v3 node's own zarr.json is not a reference file)
+  let reference =
+    /^reference:\/\//i.test(base) || (/\.(json|parq|parquet)\/?$/i.test(base) && !/(^|\/)zarr\.json$/i.test(base));
   for (const part of parts) {
-    if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
+    if (part === "reference:") reference = true;
+    else if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
     else if (part.startsWith("zip:")) inner = decode(part.slice(4), text);
     else
       throw new LocationError(
         `${text}: unknown part ${JSON.stringify(part)} (expected zip:PATH, zarr2:PATH or zarr3:PATH)`,
       );
+  }
+  if (reference) {
+    const file = base.replace(/^reference:\/\//i, "");
+    if (file === "") throw new LocationError(`${text}: expected reference://PATH-OR-URL of a reference file`);
+    return { kind: "reference", file: /^file:/i.test(file) ? filePath(file, text) : file, node };
   }
   const isZip = (name: string): boolean => inner !== undefined || /\.zip$/i.test(name);
   const inZip = (): string => joinPath(inner ?? "", node);
@@ -82,6 +95,7 @@ const OPENERS: { readonly [K in keyof LocationStores]-?: { readonly pkg: string;
   openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
   openFile: { pkg: "@z/store-fs", from: "fsLocations" },
   openS3: { pkg: "@z/store-s3", from: "s3Locations()" },
+  openReference: { pkg: "@z/store-reference", from: "referenceLocations()" },
 };
 
 /** The package that gives `opener` (`@z/store-http` for `openHttp`, ...). */
@@ -100,20 +114,28 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
       return ["openS3"];
     case "zip":
       return location.remote ? ["openHttpFile", "openZip"] : ["openFile", "openZip"];
+    case "reference":
+      // and the opener of the reference file's own location (its targets' are looked up when read)
+      return [
+        "openReference",
+        /^https?:/i.test(location.file) ? "openHttp" : /^s3:/i.test(location.file) ? "openS3" : "openDirectory",
+      ];
   }
 }
 
 /** What locations of this kind are called in messages ("local zip files", ...). */
 export const describeLocationKind = (location: Location): string =>
-  location.kind === "s3"
-    ? "S3 buckets"
-    : location.kind === "http"
-      ? "http(s) URLs"
-      : location.kind === "directory"
-        ? "local directories"
-        : location.remote
-          ? "zip files over http(s)"
-          : "local zip files";
+  location.kind === "reference"
+    ? "reference sets"
+    : location.kind === "s3"
+      ? "S3 buckets"
+      : location.kind === "http"
+        ? "http(s) URLs"
+        : location.kind === "directory"
+          ? "local directories"
+          : location.remote
+            ? "zip files over http(s)"
+            : "local zip files";
 
 /**
  * The store a location names, and the node path inside it, opened with the openers in `options`
@@ -144,6 +166,13 @@ export async function openLocation(text: string, options: LocationOptions = {}):
       return { store: await options.openDirectory!(location.path), path: location.node, location, close: nothing };
     case "s3":
       return { store: options.openS3!(location.url), path: location.node, location, close: nothing };
+    case "reference":
+      return {
+        store: await options.openReference!(location.file, options),
+        path: location.node,
+        location,
+        close: nothing,
+      };
     case "zip": {
       const source = location.remote
         ? options.openHttpFile!(location.file)

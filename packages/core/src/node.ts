@@ -41,6 +41,8 @@ async function installedOpeners(pkg: string): Promise<LocationStores | undefined
       // The environment given explicitly: the package's Node entry reads it too, but a bundler or
       // a test runner may hand this its browser entry.
       return (await importPeer("@z/store-s3"))?.s3Locations({ environment: process.env });
+    case "@z/store-reference":
+      return (await importPeer("@z/store-reference"))?.referenceLocations();
     default:
       return undefined;
   }
@@ -66,6 +68,10 @@ export async function openLocation(text: string, options: LocationOptions = {}):
       });
     filled[opener] = openers[opener];
   }
+  // A reference set's targets may be anywhere: every installed store package's openers, for them.
+  if (location.kind === "reference")
+    for (const pkg of ["@z/store-fs", "@z/store-http", "@z/store-s3"])
+      for (const [name, opener] of Object.entries((await installedOpeners(pkg)) ?? {})) filled[name] ??= opener;
   return openWith(text, filled as LocationOptions);
 }
 

@@ -61,6 +61,8 @@ export const SPEC_OPENERS: { readonly [K in keyof SpecStores]-?: { readonly pkg:
   openDirectory: { pkg: "@z/store-fs", from: "fsLocations" },
   openFile: { pkg: "@z/store-fs", from: "fsLocations" },
   openS3: { pkg: "@z/store-s3", from: "s3Locations(options)" },
+  // no kvstore driver of TensorStore's opens one: in the table because SpecStores extends LocationStores
+  openReference: { pkg: "@z/store-reference", from: "referenceLocations()" },
 };
 
 /** Drivers TensorStore has that this library has no store for: refused, naming why. */

@@ -11,6 +11,9 @@
  * const temp = await openArray(store, { path: "temp", mode: "r" }); // openArray of @z/core
  * ```
  *
+ * Or through `openLocation("reference://https://host/refs.json")` of `@z/core/node`, or with
+ * {@link referenceLocations} given to `@z/core`'s `openLocation`.
+ *
  * @packageDocumentation
  */
 export { ReferenceStore, type ReferenceStoreOptions } from "./reference-store.js";
@@ -19,3 +22,4 @@ export { ParquetReferences, type ParquetReferenceOptions, type MissingRecords } 
 export type { Reference, ReferenceSource } from "./reference.js";
 export type { OpenTarget, ReferenceTarget } from "./targets.js";
 export { ReferenceStoreError, type ReferenceErrorCode } from "./errors.js";
+export { referenceLocations, locationTargets, type ReferenceLocationOptions } from "./locations.js";
