@@ -43,6 +43,7 @@ export interface OpenedStore {
  * - a directory path (`data.zarr`, `/abs/data.zarr`) or a `.zip` file;
  * - a `file://` or `http(s)://` URL (a URL ending in `.zip` is a zip file read with range requests);
  * - an `s3://bucket/path` URL (through `@z/store-s3`, with `AWS_*` from the environment);
+ * - a kerchunk reference set: `reference://PATH-OR-URL`, or a `.json` file or `.parq` directory;
  * - a TensorStore-style URL pipeline, `file:///abs/data.zarr|zarr2:sub/path` (also `zarr:`), or
  *   `https://host/x.zip|zip:inner|zarr2:a`, whose `zarr2:` part names a node inside the store.
  * Bad arguments are `UsageError`s.
@@ -59,6 +60,8 @@ export function parseStoreArg(text: string): StoreLocation {
   }
   if (location.kind === "directory") return { ...location, path: resolve(location.path) };
   if (location.kind === "zip" && !location.remote) return { ...location, file: resolve(location.file) };
+  if (location.kind === "reference" && !/^[a-z][a-z0-9+.-]*:\/\//i.test(location.file))
+    return { ...location, file: resolve(location.file) };
   return location;
 }
 
@@ -73,6 +76,8 @@ export function describeLocation(location: StoreLocation): string {
     case "s3":
     case "url":
       return location.url;
+    case "reference":
+      return location.file;
   }
 }
 
@@ -218,6 +223,9 @@ export async function openStore(text: string, options: OpenStoreOptions): Promis
     }
     case "http":
       if (write) throw new UsageError(`${text}: HTTP stores are read-only`);
+      break;
+    case "reference":
+      if (write) throw new UsageError(`${text}: reference sets are read-only`);
       break;
     case "s3":
     case "url":

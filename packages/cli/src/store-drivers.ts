@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { registerStoreDriver, type StoreDriver } from "@z/meta";
 import { fsStoreDriver } from "@z/store-fs";
 import { httpStoreDriver } from "@z/store-http";
+import { referenceStoreDriver } from "@z/store-reference";
 import { s3StoreDriver } from "@z/store-s3";
 import { zipStoreDriver } from "@z/store-zip";
 import { UsageError } from "./command.js";
@@ -22,6 +23,7 @@ export function registerCliStoreDrivers(): void {
   registerStoreDriver(fsStoreDriver);
   registerStoreDriver(zipStoreDriver);
   registerStoreDriver(httpStoreDriver);
+  registerStoreDriver(referenceStoreDriver);
   // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
   registerStoreDriver(s3StoreDriver.withEnvironment?.(process.env) ?? s3StoreDriver);
 }

@@ -19,13 +19,17 @@ export { LocationError };
  * `file:///data/x.zarr|zarr2:a/b`, `s3://bucket/x.zarr|zarr3:a/b` or `https://host/x.zip|zip:inner|zarr2:a`.
  * A URL of another scheme is a `url` location when a store driver is registered for its scheme
  * (`registerStoreDriver` of `@z/meta`), opened by that driver's `openUrl`.
+ * A kerchunk reference set is `reference://` and its file's location (`reference://https://host/refs.json`),
+ * a path or URL ending in `.json`, `.parq` or `.parquet`, or a pipeline with `|reference:`
+ * (`https://host/refs|reference:|zarr2:temp`).
  */
 export type Location =
   | { readonly kind: "directory"; readonly path: string; readonly node: string }
   | { readonly kind: "zip"; readonly file: string; readonly remote: boolean; readonly node: string }
   | { readonly kind: "http"; readonly url: string; readonly node: string }
   | { readonly kind: "s3"; readonly url: string; readonly node: string }
-  | { readonly kind: "url"; readonly scheme: string; readonly url: string; readonly node: string };
+  | { readonly kind: "url"; readonly scheme: string; readonly url: string; readonly node: string }
+  | { readonly kind: "reference"; readonly file: string; readonly node: string };
 
 /**
  * The node part of a pipeline: TensorStore's `zarr2:` and `zarr3:` (and `zarr:`). Either names the
@@ -39,13 +43,22 @@ export function parseLocation(text: string): Location {
   const [base, ...parts] = text.split("|") as [string, ...string[]];
   let node = "";
   let inner: string | undefined;
+  // (a Zarr v3 node's own zarr.json is not a reference file)
+  let reference =
+    /^reference:\/\//i.test(base) || (/\.(json|parq|parquet)\/?$/i.test(base) && !/(^|\/)zarr\.json$/i.test(base));
   for (const part of parts) {
-    if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
+    if (part === "reference:") reference = true;
+    else if (ZARR_PART.test(part)) node = joinPath(node, decode(part.slice(part.indexOf(":") + 1), text));
     else if (part.startsWith("zip:")) inner = decode(part.slice(4), text);
     else
       throw new LocationError(
         `${text}: unknown part ${JSON.stringify(part)} (expected zip:PATH, zarr2:PATH or zarr3:PATH)`,
       );
+  }
+  if (reference) {
+    const file = base.replace(/^reference:\/\//i, "");
+    if (file === "") throw new LocationError(`${text}: expected reference://PATH-OR-URL of a reference file`);
+    return { kind: "reference", file: /^file:/i.test(file) ? filePath(file, text) : file, node };
   }
   const isZip = (name: string): boolean => inner !== undefined || /\.zip$/i.test(name);
   const inZip = (): string => joinPath(inner ?? "", node);
@@ -110,6 +123,12 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
       return [];
     case "zip":
       return location.remote ? ["openHttpFile", "openZip"] : ["openFile", "openZip"];
+    case "reference":
+      // and the opener of the reference file's own location (its targets' are looked up when read)
+      return [
+        "openReference",
+        /^https?:/i.test(location.file) ? "openHttp" : /^s3:/i.test(location.file) ? "openS3" : "openDirectory",
+      ];
   }
 }
 
@@ -117,15 +136,17 @@ export function openersFor(location: Location): (keyof LocationStores)[] {
 export const describeLocationKind = (location: Location): string =>
   location.kind === "url"
     ? `${location.scheme}:// URLs`
-    : location.kind === "s3"
-      ? "S3 buckets"
-      : location.kind === "http"
-        ? "http(s) URLs"
-        : location.kind === "directory"
-          ? "local directories"
-          : location.remote
-            ? "zip files over http(s)"
-            : "local zip files";
+    : location.kind === "reference"
+      ? "reference sets"
+      : location.kind === "s3"
+        ? "S3 buckets"
+        : location.kind === "http"
+          ? "http(s) URLs"
+          : location.kind === "directory"
+            ? "local directories"
+            : location.remote
+              ? "zip files over http(s)"
+              : "local zip files";
 
 /**
  * The store a location names, and the node path inside it, opened with the openers in `options`
@@ -173,6 +194,14 @@ export function withRegisteredOpeners(
   return { openers, missing };
 }
 
+/** `options` with every opener of z's store packages it lacks that a registered driver gives. */
+function allOpeners(options: LocationOptions): LocationStores {
+  const all: Record<string, unknown> = { ...options };
+  for (const { openers } of Object.values(STORE_PACKAGES))
+    for (const opener of openers) all[opener] ??= registeredLocationOpener(opener);
+  return all as LocationStores;
+}
+
 /** Opens a parsed location with openers that are all there (`openLocation` checked them). */
 async function openWith(location: Location, options: LocationOptions, writable: boolean): Promise<OpenedLocation> {
   const nothing = async (): Promise<void> => {};
@@ -188,6 +217,14 @@ async function openWith(location: Location, options: LocationOptions, writable: 
       return { store: await options.openDirectory!(location.path), path: location.node, location, close: nothing };
     case "s3":
       return { store: options.openS3!(location.url), path: location.node, location, close: nothing };
+    case "reference":
+      return {
+        // Its targets may be anywhere: every opener given or registered, not only the file's.
+        store: await options.openReference!(location.file, allOpeners(options)),
+        path: location.node,
+        location,
+        close: nothing,
+      };
     case "zip": {
       const source = location.remote
         ? options.openHttpFile!(location.file)

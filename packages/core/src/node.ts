@@ -60,6 +60,10 @@ export async function openLocation(text: string, options: LocationOptions = {}):
       });
     filled[opener] = openers[opener];
   }
+  // A reference set's targets may be anywhere: every installed store package's openers, for them.
+  if (location.kind === "reference")
+    for (const pkg of ["@z/store-fs", "@z/store-http", "@z/store-s3"] as const)
+      for (const [name, opener] of Object.entries((await installedOpeners(pkg)) ?? {})) filled[name] ??= opener;
   return openWith(text, filled as LocationOptions);
 }
 

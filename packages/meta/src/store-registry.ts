@@ -131,6 +131,12 @@ export const STORE_PACKAGES = {
   },
   "@z/store-zip": { driver: "zipStoreDriver", locations: "zipLocations", openers: ["openZip"], kvstores: ["zip"] },
   "@z/store-s3": { driver: "s3StoreDriver", locations: "s3Locations()", openers: ["openS3"], kvstores: ["s3"] },
+  "@z/store-reference": {
+    driver: "referenceStoreDriver",
+    locations: "referenceLocations()",
+    openers: ["openReference"],
+    kvstores: [],
+  },
 } as const satisfies Record<
   string,
   { driver: string; locations: string; openers: readonly (keyof LocationStores)[]; kvstores: readonly string[] }

@@ -130,4 +130,10 @@ export interface LocationStores {
   openFile?(path: string, writable: boolean): ByteSource | Promise<ByteSource>;
   /** A store over an `s3://bucket/path` URL (a prefix of an S3 bucket). */
   openS3?(url: string): Store;
+  /**
+   * A store over a kerchunk / VirtualiZarr reference set: `file` is the location of a reference
+   * file (`refs.json`) or Parquet reference directory, as a path or URL, opened (with its targets)
+   * through `stores`, the other openers given. `@z/store-reference`'s `referenceLocations()` gives it.
+   */
+  openReference?(file: string, stores: LocationStores): Promise<Store>;
 }

@@ -10,6 +10,7 @@ const importers = {
   "@z/store-http": () => import("@z/store-http"),
   "@z/store-zip": () => import("@z/store-zip"),
   "@z/store-s3": () => import("@z/store-s3"),
+  "@z/store-reference": () => import("@z/store-reference"),
   "@z/huge-pages": () => import("@z/huge-pages"),
 };
 
