@@ -37,7 +37,7 @@ import { selectFields, type FieldSelection } from "./fields.js";
 import { gridCoords } from "./grid-coords.js";
 import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { cStrides, product } from "./nd-array.js";
-import { updateRegion, writesRegion } from "./region-write.js";
+import { regionToWrite, updateRegion } from "./region-write.js";
 import { writeBuffers } from "./scratch-buffers.js";
 import type { SelectionOptions } from "./selection-options.js";
 import { checkChunkSize } from "./size-limits.js";
@@ -122,9 +122,8 @@ async function updateChunk(
   // A field write keeps the element's other fields, so the chunk is always read first.
   const whole = fields === undefined && coversChunk(p, array.chunks);
   // Part of a shard: only the inner chunks the write touches are decoded and encoded again.
-  if (!whole && fields === undefined && writesRegion(self, p)) {
-    return updateRegion(self, store, key, p, source, signal);
-  }
+  const box = whole || fields !== undefined ? undefined : regionToWrite(self, p);
+  if (box !== undefined) return updateRegion(self, store, key, p, box, source, signal);
   // Only read what will survive: a chunk overwritten whole is never fetched.
   const chunk =
     (whole ? undefined : await readChunk(self, p.chunkCoords, signal)) ??

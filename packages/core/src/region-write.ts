@@ -6,39 +6,46 @@
  * encoded; the others' stored bytes are copied into the new shard. Runs on the calling thread:
  * the work is that of the touched inner chunks only.
  */
-import { copyProjection, fillProjection, touchedBox, type AnyChunkProjection, type ChunkProjection } from "@z/indexing";
-import { needsByteSwap, typedArrayConstructor, type WritableStore } from "@z/meta";
+import {
+  copyProjection,
+  fillProjection,
+  touchedBox,
+  type AnyChunkProjection,
+  type ChunkProjection,
+  type ProjectionBox,
+} from "@z/indexing";
+import { heldAsStored } from "./chunk-jobs.js";
+import { typedArrayConstructor, type WritableStore } from "@z/meta";
 import type { ArrayInternals } from "./array-internals.js";
 import type { RegionBounds } from "@z/codecs/registry";
 import { writeBuffers } from "./scratch-buffers.js";
-import { checkChunkSize } from "./size-limits.js";
 import type { WriteSource } from "./values.js";
 
-/** Whether `updateRegion` writes projection `p` of this array (else the whole chunk is built and encoded). */
-export function writesRegion(self: ArrayInternals, p: AnyChunkProjection): boolean {
-  // Only for dtypes held in memory as stored (no byte swap, no extension type): `data` is both.
-  const { dtype } = self.meta;
-  const asStored = dtype.kind !== "x" && dtype.kind !== "O" && !needsByteSwap(dtype);
-  return self.jobs.codec.encodesRegions && asStored && touchedBox(p) !== undefined;
+/**
+ * The box of the chunk `p` writes when `updateRegion` is to write it (its codecs encode regions,
+ * and its dtype is held in memory as stored, so `data` is both); `undefined` to build and encode
+ * the whole chunk instead.
+ */
+export function regionToWrite(self: ArrayInternals, p: AnyChunkProjection): ProjectionBox | undefined {
+  return self.jobs.codec.encodesRegions && heldAsStored(self.meta) ? touchedBox(p) : undefined;
 }
 
 /**
  * Writes `source`'s part `p` into the stored chunk at `key` by `Codec.encodeRegion`, and stores
- * the result (or deletes the chunk when nothing of it is left to store). Only when `writesRegion`.
+ * the result (or deletes the chunk when nothing of it is left to store). `box` is `regionToWrite`'s.
  */
 export async function updateRegion(
   self: ArrayInternals,
   store: WritableStore,
   key: string,
   p: AnyChunkProjection,
+  box: ProjectionBox,
   source: WriteSource,
   signal?: AbortSignal,
 ): Promise<void> {
   const { array, jobs } = self;
-  const box = touchedBox(p)!;
   const region: RegionBounds[] = box.lo.map((start, d) => ({ start, stop: box.hi[d]! + 1 }));
   const previous = await store.get(key, { signal });
-  if (previous !== undefined) checkChunkSize(self.meta, self.metaKey);
   const bytes = writeBuffers.take(jobs.codec.chunkBytes);
   const Ctor = typedArrayConstructor(array.dtype);
   const chunk = jobs.chunkView(
