@@ -1,7 +1,7 @@
 // The floors: what reading the same chunk files costs in Node without any decoding, on one thread,
 // as cheaply as Node can: each file is read into one reused buffer (a fresh buffer per file would be
 // fresh memory to page-fault in every time), and the copy floor's output is in huge pages where
-// @z/huge-pages can ask for them, as z's results are.
+// @z/huge-pages can ask for them when z's results are (Z_HUGE_PAGES=1; off by default).
 //   --mode read  reads every chunk file (in key order) and drops it;
 //                for H1, fetches every chunk over HTTP (8 at a time) and drops it.
 //   --mode copy  reads every chunk file and copies its bytes into one output buffer: for an
@@ -73,7 +73,7 @@ function copyFloor(dir) {
   const t = timedSync(() => {
     if (raw) {
       out = new Uint8Array(n * m * itemsize);
-      adviseHugePages(out);
+      if (process.env.Z_HUGE_PAGES === "1") adviseHugePages(out);
       for (const [i, j] of keys) {
         const bytes = read(join(dir, `${i}.${j}`));
         const rows = Math.min(ch, n - i * ch);
@@ -87,7 +87,7 @@ function copyFloor(dir) {
     } else {
       // One buffer big enough for every file: a floor does not pay for growing.
       out = new Uint8Array(n * m * itemsize + keys.length * 64);
-      adviseHugePages(out);
+      if (process.env.Z_HUGE_PAGES === "1") adviseHugePages(out);
       for (const [i, j] of keys) {
         const bytes = read(join(dir, `${i}.${j}`));
         if (used + bytes.length > out.length) throw new Error("the compressed files are larger than the array");

@@ -72,6 +72,15 @@ export interface RegionBounds {
   readonly stop: number;
 }
 
+/**
+ * A box of a C-order buffer of elements: the buffer's `shape`, and the box's first corner `start`
+ * in it (the box's extent is given apart: a chunk's shape). Where `Codec.decodeIntoBox` writes.
+ */
+export interface BoxPlace {
+  readonly shape: readonly number[];
+  readonly start: readonly number[];
+}
+
 /** What `Codec.decodeRange` gives. */
 export interface DecodedRange {
   /**
@@ -98,6 +107,8 @@ export interface DecodedRange {
  *   it for selections that touch a small part of a chunk, when the chain is that one codec and the
  *   store has `getRange`.
  * - `decodeInto` decodes a whole chunk into a buffer the caller owns and reuses.
+ * - `decodeIntoBox` decodes a whole chunk straight into its place in a larger buffer (a result):
+ *   `sharding_indexed` puts each inner chunk there, with no shard-sized buffer between.
  *
  * One lets writers do less: `encodeRegion` encodes a chunk again after a change to part of it,
  * keeping the rest as stored (`sharding_indexed`: a shard's untouched inner chunks). `@z/core`
@@ -165,5 +176,14 @@ export interface Codec {
    * (nothing is promised about `out`'s contents then).
    */
   decodeInto?(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Promise<number> | number;
+  /**
+   * Decodes `data` as `decode` does, into the box of `out` that `place` names: `out` holds a C-order
+   * array of `place.shape` elements of `chunk.itemsize` bytes, and the chunk's elements (`chunk.shape`,
+   * C order) go to the box of that extent starting at `place.start`. Bytes outside the box are left
+   * as they are; a part of the chunk that is not stored is written as the fill value. The same
+   * checks and typed errors as `decode`; on an error the box may be partly written. Only for
+   * array → bytes codecs of fixed-size elements.
+   */
+  decodeIntoBox?(data: Uint8Array, out: Uint8Array, place: BoxPlace, chunk: ChunkContext): Promise<void> | void;
   toJSON(): CodecConfig;
 }

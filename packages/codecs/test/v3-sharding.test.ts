@@ -99,6 +99,53 @@ describe("a shard TensorStore 0.1.85 wrote", () => {
   });
 });
 
+describe("a whole shard into its place in a larger buffer (decodeIntoBox)", () => {
+  const GZIP: JsonObject = { name: "gzip", configuration: { level: 1 } };
+  // A 4 x 6 int16 shard whose inner chunks 1 and 2 (C order) are the fill value, -7, so not stored.
+  const values = Int16Array.from({ length: 24 }, (_, i) => (i % 6 >= 3 && i < 12 ? -7 : i));
+  const cases: [string, number[], JsonObject[]][] = [
+    ["inner chunks 2 x 3, stored as they are (decoded, then copied)", [2, 3], [LE]],
+    ["inner chunks 2 x 3, gzip (decoded into one reused buffer, then copied)", [2, 3], [LE, GZIP]],
+    ["inner chunks 1 x 6, gzip (each one run of the result: decoded straight there)", [1, 6], [LE, GZIP]],
+  ];
+  for (const [what, inner, innerCodecs] of cases) {
+    it(what, async () => {
+      const codecs = [sharding({ chunk_shape: inner, codecs: innerCodecs, index_codecs: [LE, CRC] })];
+      const { codec, chunk } = await shardCodec(codecs, [4, 6], int16, -7);
+      const stored = (await codec.encode(new Uint8Array(values.buffer), chunk())) as Uint8Array;
+      // The shard at rows 2-5 of a 7 x 6 result, and at rows 2-5, columns 1-6 of a 7 x 9 one.
+      for (const [shape, start] of [
+        [
+          [7, 6],
+          [2, 0],
+        ],
+        [
+          [7, 9],
+          [2, 1],
+        ],
+      ] as const) {
+        const out = new Int16Array(shape[0] * shape[1]).fill(99);
+        await codec.decodeIntoBox!(stored, new Uint8Array(out.buffer), { shape, start }, chunk());
+        const expected = Int16Array.from({ length: out.length }, (_, i) => {
+          const [r, c] = [Math.floor(i / shape[1]) - start[0], (i % shape[1]) - start[1]];
+          return r >= 0 && r < 4 && c >= 0 && c < 6 ? values[r * 6 + c]! : 99;
+        });
+        expect(Array.from(out)).toEqual(Array.from(expected));
+      }
+    });
+  }
+
+  it("refuses a box the buffer cannot hold, and names the shard", async () => {
+    const codecs = [sharding({ chunk_shape: [2, 3], codecs: [LE], index_codecs: [LE, CRC] })];
+    const { codec, chunk } = await shardCodec(codecs, [4, 6], int16, -7);
+    const stored = (await codec.encode(new Uint8Array(values.buffer), chunk())) as Uint8Array;
+    const place = { shape: [5, 6], start: [2, 0] };
+    expect(() => codec.decodeIntoBox!(stored, new Uint8Array(60), place, chunk())).toThrow(
+      "shard a/c/0/0: a buffer of 60 bytes of shape [5, 6] cannot hold the shard at [2, 0]",
+    );
+  });
+});
+
 describe("reading boxes by ranges", () => {
   // 8 x 8 int32 in inner chunks of 2 x 2 (16 bytes each, stored as they are): 16 inner chunks.
   async function stored(location: "start" | "end", options?: ShardingOptions, fill = 0) {
@@ -383,10 +430,23 @@ describe("corrupt shards", () => {
         "inner chunk [1]: its index places the inner chunk at bytes 6 to 10, outside the shard's data (bytes 0 to 8 of 40)",
       ],
       [withEntry(bytes, 1, 4n, 2n), "inner chunk [1]: decoded to 2 bytes, expected 4 bytes (2 elements of 2 bytes)"],
+      [
+        withEntry(bytes, 1, 2n, 4n),
+        "inner chunk [1]: its index places the inner chunk at bytes 2 to 6, which overlap inner chunk [0] at bytes 0 to 4",
+      ],
+      [
+        withEntry(withEntry(bytes, 0, 4n, 4n), 1, 0n, 6n),
+        "inner chunk [0]: its index places the inner chunk at bytes 4 to 8, which overlap inner chunk [1] at bytes 0 to 6",
+      ],
     ];
     for (const [bad, message] of cases) {
       await expect(decoding(codec, bad, chunk())).rejects.toThrow(`shard a/c/0/0, ${message}`);
     }
+    // Two entries naming the same bytes (identical inner chunks stored once) read as written.
+    const shared = withEntry(bytes, 1, 0n, 4n);
+    expect(new Int16Array(((await decoding(codec, shared, chunk())) as Uint8Array).buffer)).toEqual(
+      Int16Array.of(1, 2, 1, 2),
+    );
     // By ranges: an entry past the end comes back short.
     const past = withEntry(bytes, 1, 30n, 20n);
     await expect(codec.decodeRegion!(reader(past).read, [{ start: 2, stop: 3 }], chunk())).rejects.toThrow(

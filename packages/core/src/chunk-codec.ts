@@ -1,4 +1,5 @@
 import type {
+  BoxPlace,
   Codec,
   ChunkContext,
   CodecData,
@@ -167,6 +168,34 @@ export class ChunkCodec {
       );
     }
     return out.subarray(0, n);
+  }
+
+  /** Whether `decodeIntoBox` decodes straight into a box of a larger buffer (one stage, with `Codec.decodeIntoBox`). */
+  get decodesIntoBox(): boolean {
+    return this.codecs.length === 1 && this.codecs[0]!.decodeIntoBox !== undefined;
+  }
+
+  /**
+   * Decodes a stored chunk straight into the box of `out` that `place` names (only when
+   * `decodesIntoBox`; see `Codec.decodeIntoBox`), synchronously when the codec can. The same
+   * checks and errors as `decode`.
+   */
+  decodeIntoBox(
+    stored: Uint8Array,
+    out: Uint8Array,
+    place: BoxPlace,
+    key: string,
+    signal?: AbortSignal,
+  ): void | Promise<void> {
+    const codec = this.codecs[0]!;
+    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
+    let done: void | Promise<void>;
+    try {
+      done = codec.decodeIntoBox!(stored, out, place, chunk);
+    } catch (error) {
+      throw wrapped(codec, "decode", chunk, error);
+    }
+    if (isPromise(done)) return done.catch((error: unknown) => Promise.reject(wrapped(codec, "decode", chunk, error)));
   }
 
   /**

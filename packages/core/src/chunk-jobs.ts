@@ -1,4 +1,4 @@
-import { adviseLargeBuffer } from "@z/codecs/registry";
+import { adviseLargeBuffer, type BoxPlace } from "@z/codecs/registry";
 import {
   copyProjection,
   rangeLength,
@@ -31,6 +31,8 @@ export class ChunkJobs {
   #fillChunk: StridedView<TypedArray> | undefined;
   /** Whether chunks may be decoded straight into an output (held in memory as stored). */
   readonly #direct: boolean;
+  /** Whether chunks may be decoded straight into a box of an output (see `#boxTarget`). */
+  readonly #intoBox: boolean;
   readonly #elements: number;
   /** The chunk's shape and strides, for locating a projection in it (no data). */
   readonly #chunkLayout: StridedView<TypedArray>;
@@ -44,6 +46,7 @@ export class ChunkJobs {
     this.#zeroFill = this.pattern.every((b) => b === 0);
     this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
     this.#direct = codec.decodesInto && heldAsStored(meta);
+    this.#intoBox = codec.decodesIntoBox && heldAsStored(meta) && meta.order === "C";
     this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
@@ -96,6 +99,8 @@ export class ChunkJobs {
       const copy = (bytes: Uint8Array): void => this.placeDecoded(out, outZeroed, bytes, p);
       return isPromise(raw) ? raw.then(copy) : copy(raw);
     }
+    const box = this.#boxTarget(out, p);
+    if (box !== undefined) return codec.decodeIntoBox(stored, box.bytes, box.place, key, signal);
     const direct = this.#directTarget(out, p);
     if (direct !== undefined) {
       const done = codec.decodeInto(stored, direct, key, signal);
@@ -168,6 +173,33 @@ export class ChunkJobs {
     const bytes = data.BYTES_PER_ELEMENT * this.k;
     if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
     return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
+  }
+
+  /**
+   * Where in `out` a whole chunk goes as a box, when its codec decodes into one (a shard: each
+   * inner chunk straight to its place, with no chunk-sized buffer between) and `p` takes all of it
+   * to a box of `out` held as the chunk holds it: `out` in C order, its bytes as stored.
+   */
+  #boxTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): { bytes: Uint8Array; place: BoxPlace } | undefined {
+    if (!this.#intoBox || !rangeProjection(p)) return undefined;
+    const outSelection = p.outSelection as readonly DimRange[];
+    const rank = this.meta.chunks.length;
+    if (outSelection.length !== rank || out.shape.length !== rank) return undefined;
+    let stride = 1;
+    for (let d = rank - 1; d >= 0; d--) {
+      const r = outSelection[d]!;
+      if (r.step !== 1 || rangeLength(r) !== this.meta.chunks[d]) return undefined;
+      if (out.strides[d] !== stride && out.shape[d] !== 1) return undefined;
+      stride *= out.shape[d]!;
+    }
+    if (!this.takesWholeChunk(p)) return undefined;
+    const data = out.data;
+    const bytes = data.BYTES_PER_ELEMENT * this.k;
+    if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
+    return {
+      bytes: new Uint8Array(data.buffer, data.byteOffset + out.offset * data.BYTES_PER_ELEMENT, stride * bytes),
+      place: { shape: out.shape, start: outSelection.map((r) => r.start) },
+    };
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */

@@ -20,7 +20,7 @@ import {
 import { innerChunkError, ShardError } from "./shard-errors.js";
 import { ShardGeometry, type ShardLayout } from "./shard-geometry.js";
 import { checkEntries, decodeIndex, type ShardIndex } from "./shard-index.js";
-import { copyBox, fillBox, fillValues, type BoxPlace, type Elements } from "./shard-layout.js";
+import { copyBox, fillBox, fillValues, runStart, type BoxPlace, type Elements } from "./shard-layout.js";
 import { coalesce } from "./shard-reads.js";
 
 export type { ShardLayout } from "./shard-geometry.js";
@@ -92,62 +92,180 @@ export class ShardingCodec implements Codec {
     const out: Elements = this.#g.values
       ? new Array<unknown>(this.#g.shardBytes).fill(this.#layout.fillValue)
       : new Uint8Array(this.#g.shardBytes);
-    return andThen(this.#decodeWhole(data, out, true, chunk), () => out);
+    return andThen(this.#decodeWhole(data, out, this.#shardPlace, true, chunk), () => out);
   }
 
   decodeInto(data: Uint8Array, out: Uint8Array, chunk: ChunkContext): Maybe<number> {
-    if (this.#g.values) {
-      throw new ShardError("a shard of an object dtype decodes to values, not into bytes", { key: chunk.key });
-    }
+    this.#checkBytes(chunk);
     if (out.length < this.#g.shardBytes) {
       throw new ShardError(`a buffer of ${out.length} bytes cannot hold the shard (${this.#g.shardBytes} bytes)`, {
         key: chunk.key,
       });
     }
     return andThen(
-      this.#decodeWhole(data, out.subarray(0, this.#g.shardBytes), false, chunk),
+      this.#decodeWhole(data, out.subarray(0, this.#g.shardBytes), this.#shardPlace, false, chunk),
       () => this.#g.shardBytes,
     );
   }
 
-  #decodeWhole(data: CodecData, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+  /**
+   * A whole shard's inner chunks decoded straight into their places in `out` (a result), with no
+   * shard-sized buffer between: one copy of each element, not two.
+   */
+  decodeIntoBox(data: Uint8Array, out: Uint8Array, place: BoxPlace, chunk: ChunkContext): Maybe<void> {
+    this.#checkBytes(chunk);
+    const { shardShape, innerShape } = this.#layout;
+    const fits =
+      place.shape.length === shardShape.length &&
+      place.start.every((s, d) => s >= 0 && s + shardShape[d]! <= place.shape[d]!) &&
+      out.length >= place.shape.reduce((a, b) => a * b, 1) * this.#g.unit;
+    if (!fits) {
+      throw new ShardError(
+        `a buffer of ${out.length} bytes of shape [${place.shape.join(", ")}] cannot hold the shard at [${place.start.join(", ")}]`,
+        { key: chunk.key },
+      );
+    }
+    const placeOf = (coords: readonly number[]): BoxPlace => ({
+      shape: place.shape,
+      start: coords.map((c, d) => place.start[d]! + c * innerShape[d]!),
+    });
+    return this.#decodeWhole(data, out, placeOf, false, chunk);
+  }
+
+  #checkBytes(chunk: ChunkContext): void {
+    if (this.#g.values) {
+      throw new ShardError("a shard of an object dtype decodes to values, not into bytes", { key: chunk.key });
+    }
+  }
+
+  /** Where inner chunk `coords` lies in a shard-shaped buffer. */
+  readonly #shardPlace = (coords: readonly number[]): BoxPlace => this.#g.inShard(coords);
+
+  #decodeWhole(
+    data: CodecData,
+    out: Elements,
+    placeOf: (coords: readonly number[]) => BoxPlace,
+    zeroed: boolean,
+    chunk: ChunkContext,
+  ): Maybe<void> {
     const key = chunk.key;
     chunk.signal?.throwIfAborted();
     if (!(data instanceof Uint8Array)) throw new ShardError("a shard is bytes, not an array of values", { key });
-    return andThen(this.#wholeIndex(data, key), (index) => this.#placeAll(index, data, out, zeroed, chunk));
+    return andThen(this.#wholeIndex(data, key), (index) => this.#placeAll(index, data, out, placeOf, zeroed, chunk));
   }
 
-  /** Decodes every inner chunk `index` lists into `out`, and fills the others. */
-  #placeAll(index: ShardIndex, data: Uint8Array, out: Elements, zeroed: boolean, chunk: ChunkContext): Maybe<void> {
+  /**
+   * Decodes every inner chunk `index` lists into its place in `out` (`placeOf`), and fills the
+   * others. An inner chunk whose place is one run of `out` is decoded straight into it when its
+   * codec can (`Codec.decodeInto`); others into one reused buffer, then copied: no buffer per
+   * inner chunk, whose first writes would each page-fault.
+   */
+  #placeAll(
+    index: ShardIndex,
+    data: Uint8Array,
+    out: Elements,
+    placeOf: (coords: readonly number[]) => BoxPlace,
+    zeroed: boolean,
+    chunk: ChunkContext,
+  ): Maybe<void> {
     const { entries } = index;
     const { innerShape, pattern } = this.#layout;
     const unit = this.#g.unit;
+    const size = this.#g.innerBytes;
+    const into = out instanceof Uint8Array ? this.#g.decodesInto : undefined;
     const waits: Promise<void>[] = [];
     for (let i = 0; i < this.#g.count; i++) {
       const offset = entries[2 * i]!;
       const coords = this.#g.coords(i);
+      const place = placeOf(coords);
       if (offset === -1) {
         if (out instanceof Uint8Array) {
-          if (!(zeroed && this.#zeroFill)) fillBox(out, this.#g.inShard(coords), innerShape, pattern);
+          if (!(zeroed && this.#zeroFill)) fillBox(out, place, innerShape, pattern);
         } else if (!zeroed) {
-          fillValues(out, this.#g.inShard(coords), innerShape, this.#layout.fillValue);
+          fillValues(out, place, innerShape, this.#layout.fillValue);
         }
         continue;
       }
       const stored = data.subarray(offset, offset + entries[2 * i + 1]!);
-      const target =
-        this.#g.contiguous && out instanceof Uint8Array
-          ? out.subarray(i * this.#g.innerBytes, (i + 1) * this.#g.innerBytes)
-          : undefined;
+      const run = out instanceof Uint8Array ? runStart(place, innerShape) : undefined;
+      const target = run === undefined ? undefined : (out as Uint8Array).subarray(run * unit, run * unit + size);
+      if (into !== undefined) {
+        const buffer = target ?? this.#takeScratch();
+        const done = this.#decodeInnerInto(into, stored, buffer, coords, chunk);
+        const place2 = (): void => {
+          if (target === undefined) {
+            copyBox(buffer, this.#g.innerPlace, out, place, innerShape, unit);
+            this.#releaseScratch(buffer);
+          }
+        };
+        if (isPromise(done))
+          waits.push(
+            done.then(place2, (error: unknown) => {
+              if (target === undefined) this.#releaseScratch(buffer);
+              throw error;
+            }),
+          );
+        else place2();
+        continue;
+      }
       const decoded = this.#decodeInner(stored, coords, chunk);
-      const place = (elements: Elements): void => {
+      const put = (elements: Elements): void => {
         if (target !== undefined) target.set(elements as Uint8Array);
-        else copyBox(elements, this.#g.innerPlace, out, this.#g.inShard(coords), innerShape, unit);
+        else copyBox(elements, this.#g.innerPlace, out, place, innerShape, unit);
       };
-      if (isPromise(decoded)) waits.push(decoded.then(place));
-      else place(decoded);
+      if (isPromise(decoded)) waits.push(decoded.then(put));
+      else put(decoded);
     }
     if (waits.length > 0) return Promise.all(waits).then(() => undefined);
+  }
+
+  /** One inner chunk's worth of bytes, reused while decodes run one at a time (a fresh one while one waits). */
+  #scratch: Uint8Array | undefined;
+  #scratchBusy = false;
+
+  #takeScratch(): Uint8Array {
+    if (this.#scratchBusy) return new Uint8Array(this.#g.innerBytes);
+    this.#scratchBusy = true;
+    return (this.#scratch ??= new Uint8Array(this.#g.innerBytes));
+  }
+
+  #releaseScratch(buffer: Uint8Array): void {
+    if (buffer === this.#scratch) this.#scratchBusy = false;
+  }
+
+  /** Decodes one stored inner chunk into `out` (exactly its bytes) through the inner chain's one stage. */
+  #decodeInnerInto(
+    codec: Codec,
+    stored: Uint8Array,
+    out: Uint8Array,
+    coords: readonly number[],
+    chunk: ChunkContext,
+  ): Maybe<void> {
+    const key = chunk.key;
+    const size = this.#g.innerBytes;
+    const stage = this.#layout.inner[0]!.chunk;
+    const context: ChunkContext = {
+      dtype: stage.dtype,
+      itemsize: stage.itemsize,
+      elements: stage.elements,
+      shape: stage.shape,
+      maxDecodedSize: size,
+      key: this.#g.innerKey(key, coords),
+      signal: chunk.signal,
+    };
+    return guarded(
+      () =>
+        andThen(codec.decodeInto!(stored, out, context), (n) => {
+          if (n !== size) {
+            throw new ShardError(
+              `decoded to ${n} bytes, expected ${size} bytes (${size / this.#g.unit} elements of ${this.#g.unit} bytes)`,
+            );
+          }
+        }),
+      (error) => {
+        throw innerChunkError(error, key, coords);
+      },
+    );
   }
 
   /** Decodes one stored inner chunk to its elements, checking it is exactly one inner chunk. */

@@ -42,6 +42,8 @@ export class ShardGeometry {
   readonly contiguous: boolean;
   /** The inner chain's one stage, when it reads regions itself (a nested shard). */
   readonly nested: Codec | undefined;
+  /** The inner chain's one stage, when it decodes into a buffer it is given (`Codec.decodeInto`). */
+  readonly decodesInto: Codec | undefined;
   /** An inner chunk's box within itself. */
   readonly innerPlace: BoxPlace;
 
@@ -55,6 +57,7 @@ export class ShardGeometry {
     this.contiguous = layout.innerShape.every((n, d) => d === 0 || n === layout.shardShape[d]);
     const only = layout.inner.length === 1 ? layout.inner[0]!.codec : undefined;
     this.nested = only?.decodeRegion === undefined ? undefined : only;
+    this.decodesInto = this.values || only?.decodeInto === undefined ? undefined : only;
     this.innerPlace = { shape: layout.innerShape, start: layout.innerShape.map(() => 0) };
   }
 

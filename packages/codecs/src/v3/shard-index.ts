@@ -79,7 +79,53 @@ function parseEntries(
     entries[2 * i] = offset;
     entries[2 * i + 1] = length;
   }
+  checkOverlaps(entries, key, coordsOf);
   return new ShardIndex(entries);
+}
+
+/**
+ * Refuses two entries whose bytes overlap: no writer lays inner chunks over each other, so an
+ * overlap means a corrupt index, and reading it would give one inner chunk another's values. Two
+ * entries naming the very same bytes are allowed: that is a writer storing identical inner
+ * chunks once, and each reads as what was written. Writers put inner chunks in index order, so
+ * the usual index is checked in one pass; others are sorted by offset first.
+ */
+function checkOverlaps(entries: Float64Array, key: string | undefined, coordsOf: (i: number) => number[]): void {
+  let order: number[] | undefined;
+  let last = -1;
+  for (let i = 0; i < entries.length; i += 2) {
+    const offset = entries[i]!;
+    if (offset === -1 || entries[i + 1] === 0) continue;
+    if (last !== -1 && offset < entries[last]!) {
+      order = [];
+      break;
+    }
+    last = i;
+  }
+  if (order !== undefined) {
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] !== -1 && entries[i + 1] !== 0) order.push(i);
+    order.sort((a, b) => entries[a]! - entries[b]! || a - b);
+  }
+  let previous = -1;
+  const visit = (i: number): void => {
+    if (previous !== -1) {
+      const end = entries[previous]! + entries[previous + 1]!;
+      const same = entries[i] === entries[previous] && entries[i + 1] === entries[previous + 1];
+      if (entries[i]! < end && !same) {
+        const span = (j: number) => `bytes ${entries[j]} to ${entries[j]! + entries[j + 1]!}`;
+        throw new ShardError(
+          `its index places the inner chunk at ${span(i)}, which overlap inner chunk [${coordsOf(previous / 2).join(", ")}] at ${span(previous)}`,
+          { key, innerChunk: [coordsOf(i / 2)] },
+        );
+      }
+    }
+    if (previous === -1 || entries[i]! + entries[i + 1]! >= entries[previous]! + entries[previous + 1]!) previous = i;
+  };
+  if (order === undefined) {
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] !== -1 && entries[i + 1] !== 0) visit(i);
+  } else {
+    for (const i of order) visit(i);
+  }
 }
 
 /** A uint64 from its halves, exactly. */

@@ -4,10 +4,24 @@
  * Rows are copied whole; trailing dimensions a box spans fully in both buffers make longer rows.
  */
 
-/** A box of elements of one C-order buffer: the buffer's shape and the box's first corner. */
-export interface BoxPlace {
-  readonly shape: readonly number[];
-  readonly start: readonly number[];
+import type { BoxPlace } from "../codec.js";
+
+export type { BoxPlace } from "../codec.js";
+
+/**
+ * Where the box of extent `box` placed as `place` starts in its buffer (in elements) when its
+ * elements lie one after another there (C order), else `undefined`: after its first dimension
+ * longer than 1, it must span the buffer's whole length.
+ */
+export function runStart(place: BoxPlace, box: readonly number[]): number | undefined {
+  let spanned = false;
+  let start = 0;
+  for (let d = 0; d < box.length; d++) {
+    if (spanned && box[d] !== place.shape[d]) return undefined;
+    if (box[d]! > 1) spanned = true;
+    start = start * place.shape[d]! + place.start[d]!;
+  }
+  return start;
 }
 
 /** Byte strides of a C-order buffer of `shape`. */

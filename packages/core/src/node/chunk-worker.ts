@@ -12,14 +12,18 @@ import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-bat
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 import { enableEncoders } from "../encoders.js";
+import { hugePagesAsked } from "./huge-pages-asked.js";
 
-// Large buffers in huge pages when @z/huge-pages is installed (an optional peer of @z/core, left
-// out of the bundle: it loads its native addon from its own folder); without it, or when it fails
-// to load, nothing changes but speed. Batches wait for it.
-const advice: Promise<void> = import("@z/huge-pages").then(
-  (hugePages) => setLargeBufferAdvice(hugePages.adviseHugePages),
-  () => undefined,
-);
+// Large buffers in huge pages when asked (Z_HUGE_PAGES=1, as on the calling thread: see
+// huge-pages-asked.ts) and @z/huge-pages is installed (an optional peer of @z/core, left out of the
+// bundle: it loads its native addon from its own folder); without it, or when it fails to load,
+// nothing changes but speed. Batches wait for it.
+const advice: Promise<void> = hugePagesAsked()
+  ? import("@z/huge-pages").then(
+      (hugePages) => setLargeBufferAdvice(hugePages.adviseHugePages),
+      () => undefined,
+    )
+  : Promise.resolve();
 enableEncoders();
 
 const jobsFor = jobsCache(defaultCodecRegistry);
