@@ -126,15 +126,22 @@ export class ChunkCodec {
    * written) and returns that part of it: straight into `out` when `decodesInto` (blosc copies out
    * of its WebAssembly memory), else by `decode` and a copy. Synchronously when the codec decodes
    * synchronously, as `decodeNow`. The same checks and errors as `decode`; on an error, `out` may
-   * have been written to.
+   * have been written to. With `place` (only when `decodesIntoBox`), decodes straight into the box
+   * of `out` it names instead (see `Codec.decodeIntoBox`) and returns `out`.
    */
-  decodeInto(stored: Uint8Array, out: Uint8Array, key: string, signal?: AbortSignal): Uint8Array | Promise<Uint8Array> {
-    if (out.length < this.chunkBytes) {
+  decodeInto(
+    stored: Uint8Array,
+    out: Uint8Array,
+    key: string,
+    signal?: AbortSignal,
+    place?: BoxPlace,
+  ): Uint8Array | Promise<Uint8Array> {
+    if (place === undefined && out.length < this.chunkBytes) {
       throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, {
         key,
       });
     }
-    if (!this.decodesInto) {
+    if (place === undefined && !this.decodesInto) {
       const copy = (decoded: Uint8Array): Uint8Array => {
         out.set(decoded);
         return out.subarray(0, decoded.length);
@@ -144,9 +151,12 @@ export class ChunkCodec {
     }
     const codec = this.codecs[0]!;
     const chunk = this.#chunk(0, key, signal, this.chunkBytes);
-    let n: number | Promise<number>;
+    // With a place, nothing to count (the codec checks the box): undefined.
+    let n: number | undefined | Promise<number | undefined>;
     try {
-      n = codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
+      n = place
+        ? (codec.decodeIntoBox!(stored, out, place, chunk) as Promise<undefined> | undefined)
+        : codec.decodeInto!(stored, out.subarray(0, this.chunkBytes), chunk);
     } catch (error) {
       throw wrapped(codec, "decode", chunk, error);
     }
@@ -159,7 +169,8 @@ export class ChunkCodec {
     return this.#decodedInto(out, n, key);
   }
 
-  #decodedInto(out: Uint8Array, n: number, key: string): Uint8Array {
+  #decodedInto(out: Uint8Array, n: number | undefined, key: string): Uint8Array {
+    if (n === undefined) return out;
     if (n !== this.chunkBytes) {
       throw new ChunkError(
         `chunk ${key} decoded to ${n} bytes, expected ${this.chunkBytes} ` +
@@ -170,32 +181,9 @@ export class ChunkCodec {
     return out.subarray(0, n);
   }
 
-  /** Whether `decodeIntoBox` decodes straight into a box of a larger buffer (one stage, with `Codec.decodeIntoBox`). */
+  /** Whether `decodeIntoBox` can decode: a chain of one stage with `Codec.decodeIntoBox`. */
   get decodesIntoBox(): boolean {
     return this.codecs.length === 1 && this.codecs[0]!.decodeIntoBox !== undefined;
-  }
-
-  /**
-   * Decodes a stored chunk straight into the box of `out` that `place` names (only when
-   * `decodesIntoBox`; see `Codec.decodeIntoBox`), synchronously when the codec can. The same
-   * checks and errors as `decode`.
-   */
-  decodeIntoBox(
-    stored: Uint8Array,
-    out: Uint8Array,
-    place: BoxPlace,
-    key: string,
-    signal?: AbortSignal,
-  ): void | Promise<void> {
-    const codec = this.codecs[0]!;
-    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
-    let done: void | Promise<void>;
-    try {
-      done = codec.decodeIntoBox!(stored, out, place, chunk);
-    } catch (error) {
-      throw wrapped(codec, "decode", chunk, error);
-    }
-    if (isPromise(done)) return done.catch((error: unknown) => Promise.reject(wrapped(codec, "decode", chunk, error)));
   }
 
   /**
@@ -230,11 +218,7 @@ export class ChunkCodec {
     try {
       return await codec.decodeRange!(read, start, end, chunk);
     } catch (error) {
-      if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, {
-        key,
-        cause: error,
-      });
+      throw wrapped(codec, "decode part of", chunk, error);
     }
   }
 
@@ -261,11 +245,7 @@ export class ChunkCodec {
     try {
       return await codec.decodeRegion!(read, region, chunk);
     } catch (error) {
-      if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to decode part of chunk ${key}: ${String(error)}`, {
-        key,
-        cause: error,
-      });
+      throw wrapped(codec, "decode part of", chunk, error);
     }
   }
 
@@ -296,11 +276,7 @@ export class ChunkCodec {
     try {
       return await codec.encodeRegion!(previous, data, region, covered, change, chunk);
     } catch (error) {
-      if (error instanceof ZarrError) throw error;
-      throw new ChunkError(`codec ${codec.id} failed to encode part of chunk ${key}: ${String(error)}`, {
-        key,
-        cause: error,
-      });
+      throw wrapped(codec, "encode part of", chunk, error);
     }
   }
 
@@ -345,20 +321,18 @@ function runNow(
     : result;
 }
 
-function wrapped(codec: Codec, step: "encode" | "decode", chunk: ChunkContext, error: unknown): unknown {
+/** Our codecs throw typed errors naming the key; a third-party codec's plain error gets wrapped so it does too. */
+function wrapped(codec: Codec, step: string, chunk: ChunkContext, error: unknown): unknown {
   if (error instanceof ZarrError) return error;
   const key = chunk.key ?? "";
   return new ChunkError(`codec ${codec.id} failed to ${step} chunk ${key}: ${String(error)}`, { key, cause: error });
 }
 
-/** Our codecs throw typed errors naming the key; a third-party codec's plain error gets wrapped so it does too. */
 async function run(codec: Codec, step: "encode" | "decode", data: CodecData, chunk: ChunkContext): Promise<CodecData> {
   try {
     return await codec[step](data, chunk);
   } catch (error) {
-    if (error instanceof ZarrError) throw error;
-    const key = chunk.key ?? "";
-    throw new ChunkError(`codec ${codec.id} failed to ${step} chunk ${key}: ${String(error)}`, { key, cause: error });
+    throw wrapped(codec, step, chunk, error);
   }
 }
 

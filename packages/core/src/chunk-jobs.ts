@@ -1,7 +1,6 @@
 import { adviseLargeBuffer, type BoxPlace } from "@z/codecs/registry";
 import {
   copyProjection,
-  rangeLength,
   selectionView,
   stridesFor,
   type AnyChunkProjection,
@@ -46,7 +45,7 @@ export class ChunkJobs {
     this.#zeroFill = this.pattern.every((b) => b === 0);
     this.#elements = meta.chunks.reduce((a, b) => a * b, 1);
     this.#direct = codec.decodesInto && heldAsStored(meta);
-    this.#intoBox = codec.decodesIntoBox && heldAsStored(meta) && meta.order === "C";
+    this.#intoBox = this.#direct && codec.decodesIntoBox && meta.order === "C";
     this.#chunkLayout = { data: EMPTY, offset: 0, shape: meta.chunks, strides: this.#strides };
   }
 
@@ -99,11 +98,9 @@ export class ChunkJobs {
       const copy = (bytes: Uint8Array): void => this.placeDecoded(out, outZeroed, bytes, p);
       return isPromise(raw) ? raw.then(copy) : copy(raw);
     }
-    const box = this.#boxTarget(out, p);
-    if (box !== undefined) return codec.decodeIntoBox(stored, box.bytes, box.place, key, signal);
-    const direct = this.#directTarget(out, p);
+    const direct = this.#boxTarget(out, p) ?? this.#directTarget(out, p);
     if (direct !== undefined) {
-      const done = codec.decodeInto(stored, direct, key, signal);
+      const done = codec.decodeInto(stored, direct[0], key, signal, direct[1]);
       return isPromise(done) ? done.then(() => undefined) : undefined;
     }
     const scratch = takeScratch(codec.chunkBytes);
@@ -154,52 +151,39 @@ export class ChunkJobs {
    * The bytes of `out` a whole chunk goes to, when `p` takes all of it, in its memory order, to a
    * contiguous stretch of `out` held as the chunk holds it (no byte swap, no extension dtype).
    */
-  #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): Uint8Array | undefined {
+  #directTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): [Uint8Array] | undefined {
     if (!this.#direct || !rangeProjection(p)) return undefined;
-    const outSelection = p.outSelection as readonly DimRange[];
-    // Cheap refusal first (most chunks of most reads): in C order a box is one stretch only if,
-    // after its first dimension longer than 1, it spans the output's whole length.
-    let spanned = false;
-    for (let d = 0; d < outSelection.length; d++) {
-      const length = rangeLength(outSelection[d]!);
-      if (spanned && length !== out.shape[d]) return undefined;
-      if (length > 1) spanned = true;
-    }
     if (!this.takesWholeChunk(p)) return undefined;
-    const target = selectionView(out, outSelection);
+    const target = selectionView(out, p.outSelection as readonly DimRange[]);
     const start = denseStart(target);
     if (start === undefined || elements(target.shape) !== this.#elements) return undefined;
     const data = out.data;
     const bytes = data.BYTES_PER_ELEMENT * this.k;
     if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
-    return new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes);
+    return [new Uint8Array(data.buffer, data.byteOffset + start * bytes, this.#elements * bytes)];
   }
 
   /**
    * Where in `out` a whole chunk goes as a box, when its codec decodes into one (a shard: each
    * inner chunk straight to its place, with no chunk-sized buffer between) and `p` takes all of it
-   * to a box of `out` held as the chunk holds it: `out` in C order, its bytes as stored.
+   * to a box of `out` held as the chunk holds it: `out` in C order, as many dimensions as a chunk,
+   * its bytes as stored.
    */
-  #boxTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): { bytes: Uint8Array; place: BoxPlace } | undefined {
-    if (!this.#intoBox || !rangeProjection(p)) return undefined;
-    const outSelection = p.outSelection as readonly DimRange[];
-    const rank = this.meta.chunks.length;
-    if (outSelection.length !== rank || out.shape.length !== rank) return undefined;
-    let stride = 1;
-    for (let d = rank - 1; d >= 0; d--) {
-      const r = outSelection[d]!;
-      if (r.step !== 1 || rangeLength(r) !== this.meta.chunks[d]) return undefined;
-      if (out.strides[d] !== stride && out.shape[d] !== 1) return undefined;
-      stride *= out.shape[d]!;
-    }
-    if (!this.takesWholeChunk(p)) return undefined;
-    const data = out.data;
-    const bytes = data.BYTES_PER_ELEMENT * this.k;
-    if (bytes !== this.meta.dtype.itemsize) return undefined; // held other than as stored
-    return {
-      bytes: new Uint8Array(data.buffer, data.byteOffset + out.offset * data.BYTES_PER_ELEMENT, stride * bytes),
-      place: { shape: out.shape, start: outSelection.map((r) => r.start) },
-    };
+  #boxTarget(out: StridedView<TypedArray>, p: AnyChunkProjection): [Uint8Array, BoxPlace] | undefined {
+    const at = p.outSelection as readonly DimRange[];
+    const { data, shape } = out;
+    if (
+      !this.#intoBox ||
+      at.length !== shape.length ||
+      at.length !== this.meta.chunks.length ||
+      !at.every((r) => r.step === 1) ||
+      denseStart(out) === undefined ||
+      data.BYTES_PER_ELEMENT * this.k !== this.meta.dtype.itemsize || // held other than as stored
+      !this.takesWholeChunk(p) // a projection of ranges, too
+    )
+      return undefined;
+    const bytes = new Uint8Array(data.buffer, data.byteOffset + out.offset * data.BYTES_PER_ELEMENT);
+    return [bytes, { shape, start: at.map((r) => r.start) }];
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
