@@ -5,12 +5,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DEBIAN_FRONTEND=noninteractive
-# zarr-python 2.13 + boto3, xarray + cftime (Debian's, on the same zarr-python), Chromium.
+# TensorStore 0.1.85 in a venv of its own (the spec, zarr3 and S3 checks, and the bench), from
+# pip's index: needs nothing from Debian, so it installs while apt-get works.
+bash apps/bench/python/ensure-tensorstore.sh >/dev/null &
+tensorstore=$!
+# zarr-python 2.13 + boto3, xarray + cftime (Debian's, on the same zarr-python), Chromium: what is
+# missing in one apt-get (one index update, not one per script); each script then checks its own.
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  missing=()
+  /usr/bin/python3 -c "import zarr, boto3" 2>/dev/null || missing+=(python3-zarr python3-boto3)
+  /usr/bin/python3 -c "import xarray, cftime" 2>/dev/null || missing+=(python3-xarray python3-cftime)
+  [ -n "${CHROMIUM_PATH:-}" ] || [ -x /usr/bin/chromium ] || missing+=(chromium)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} (Debian) for the cross-checks and browser tests" >&2
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
 bash scripts/ensure-python-zarr.sh
 bash scripts/ensure-python-xarray.sh
 bash scripts/ensure-chromium.sh
-# TensorStore 0.1.85 in a venv of its own (the spec, zarr3 and S3 checks, and the bench).
-bash apps/bench/python/ensure-tensorstore.sh >/dev/null
+# h5py, netCDF4, fsspec, pandas, fastparquet in a venv on Debian's numpy (the reference-set
+# checks), which needs python3-zarr first.
+bash scripts/ensure-python-refs.sh >/dev/null
+wait "$tensorstore"
 # @z/huge-pages' addon is built on install by the system's C compiler; its tests check it is there.
 if ! command -v cc >/dev/null && ! command -v gcc >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
