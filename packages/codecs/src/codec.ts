@@ -38,6 +38,13 @@ export interface ChunkContext {
    * TensorStore's default; `@z/core` passes the array's `writeEmptyChunks`.
    */
   readonly writeEmptyChunks?: boolean;
+  /**
+   * When reading a region (`decodeRegion`): whether a read of part of the stored chunk costs about
+   * its bytes rather than a round trip (a local file, memory), so that a codec may read less in
+   * more reads (`sharding_indexed`: only the blosc blocks of an inner chunk a region needs).
+   * `@z/core` sets it for stores that read synchronously; unset means each read is a round trip.
+   */
+  readonly cheapReads?: boolean;
 }
 
 /**

@@ -233,15 +233,17 @@ export class ChunkCodec {
   /**
    * The elements of `region` of the chunk that `read` reads, in C order (only when
    * `decodesRegions`): `undefined` when the chunk is not stored. The same errors as `decode`.
+   * `cheapReads`: `read` costs about its bytes, not a round trip (see `ChunkContext.cheapReads`).
    */
   async decodeRegion(
     read: StoredPartReader,
     region: readonly RegionBounds[],
     key: string,
     signal?: AbortSignal,
+    cheapReads?: boolean,
   ): Promise<Uint8Array | undefined> {
     const codec = this.codecs[0]!;
-    const chunk = this.#chunk(0, key, signal, this.chunkBytes);
+    const chunk = { ...this.#chunk(0, key, signal, this.chunkBytes), cheapReads };
     try {
       return await codec.decodeRegion!(read, region, chunk);
     } catch (error) {

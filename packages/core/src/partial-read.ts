@@ -141,7 +141,8 @@ async function readRegion(
           return sync(key, part);
         };
   const region = box.lo.map((lo, d) => ({ start: lo, stop: box.hi[d]! + 1 }));
-  const bytes = await codec.decodeRegion(read, region, key, signal);
+  // A store read synchronously (a local file, memory) reads parts cheaply: the codec may read less.
+  const bytes = await codec.decodeRegion(read, region, key, signal, !!sync);
   if (bytes === undefined) return "missing";
   const shape = region.map((r) => r.stop - r.start);
   const view: StridedView<TypedArray> = {

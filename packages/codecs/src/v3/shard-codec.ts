@@ -7,7 +7,15 @@
  * the part of this shard they are. Encoding is shard-encode.ts's, an encoder module of its own.
  */
 import type { CodecConfig } from "@z/meta";
-import type { ChunkContext, Codec, CodecData, RegionBounds, StoredPart, StoredPartReader } from "../codec.js";
+import type {
+  ChunkContext,
+  Codec,
+  CodecData,
+  RegionBounds,
+  StoredPart,
+  StoredPartReader,
+  StoredRangeReader,
+} from "../codec.js";
 import { withEncoder } from "../define-codec.js";
 import { andThen, decodeStages, guarded, isPromise, type Maybe } from "./run-stages.js";
 import { IndexCache } from "./shard-cache.js";
@@ -396,11 +404,15 @@ export class ShardingCodec implements Codec {
 
     const whole: Touched[] = [];
     const nested: Touched[] = [];
+    // Where reads are cheap, an inner chunk of which a region needs a small part reads only that.
+    const ranged: Touched[] = [];
     for (const t of this.#touched(region, index)) {
       if (t.offset === -1) {
         if (!this.#zeroFill) fillBox(out, placeInRegion(t.inRegion), t.extent, pattern);
       } else if (this.#g.nested !== undefined && t.extent.some((n, d) => n !== innerShape[d])) {
         nested.push(t);
+      } else if (chunk.cheapReads === true && this.#partSpan(t) !== undefined) {
+        ranged.push(t);
       } else {
         whole.push(t);
       }
@@ -418,17 +430,18 @@ export class ShardingCodec implements Codec {
           : `${where}, but the shard ends at byte ${ends}`;
       return new ShardError(detail, { key, innerChunk: [t.coords] });
     };
+    const gone = (): ShardError => {
+      if (key !== undefined) this.#cache.delete(key);
+      return new ShardError("it was not found when its inner chunks were read (deleted since its index was read?)", {
+        key,
+      });
+    };
     const groups = coalesce(whole, this.#gap, this.#maxRead);
     const reads = groups.map(async (group) => {
       const groupEnd = group.offset + group.length;
       const beyond = groupEnd > index.checkedEnd ? atEnd : 0;
       const bytes = await read({ offset: group.offset, length: group.length + beyond });
-      if (bytes === undefined) {
-        if (key !== undefined) this.#cache.delete(key);
-        throw new ShardError("it was not found when its inner chunks were read (deleted since its index was read?)", {
-          key,
-        });
-      }
+      if (bytes === undefined) throw gone();
       const ends = group.offset + bytes.length;
       if (bytes.length < group.length + beyond) {
         throw shortRead(group.members.find((t) => t.offset + t.length + beyond > ends)!, ends);
@@ -437,22 +450,44 @@ export class ShardingCodec implements Codec {
       for (const t of group.members) {
         const from = t.offset - group.offset;
         const stored = bytes.subarray(from, from + t.length);
-        const part = await this.#decodePart(stored, t, chunk);
-        if (part !== undefined) {
-          copyBox(
-            part.bytes,
-            { shape: innerShape, start: t.inInner },
-            out,
-            placeInRegion(t.inRegion),
-            t.extent,
-            itemsize,
-            part.start,
-          );
+        const span = this.#partSpan(t);
+        if (span !== undefined) {
+          const inMemory = async (offset: number, length: number) => stored.subarray(offset, offset + length);
+          placePart(t, await this.#decodePart(inMemory, t, span, chunk));
           continue;
         }
         const decoded = await this.#decodeInner(stored, t.coords, chunk);
         copyBox(decoded, { shape: innerShape, start: t.inInner }, out, placeInRegion(t.inRegion), t.extent, itemsize);
       }
+    });
+    const placePart = (t: Touched, part: { readonly bytes: Uint8Array; readonly start: number }): void =>
+      copyBox(
+        part.bytes,
+        { shape: innerShape, start: t.inInner },
+        out,
+        placeInRegion(t.inRegion),
+        t.extent,
+        itemsize,
+        part.start,
+      );
+    const partReads = ranged.map(async (t) => {
+      const end = t.offset + t.length;
+      if (atEnd > 0 && end > index.checkedEnd) {
+        // As a whole read would (above): the index's size in bytes must follow the inner chunk.
+        const after = await read({ offset: end, length: atEnd });
+        if (after === undefined) throw gone();
+        if (after.length < atEnd) throw shortRead(t, end + after.length);
+        index.checkedEnd = Math.max(index.checkedEnd, end);
+      }
+      const within = async (offset: number, length: number): Promise<Uint8Array | undefined> => {
+        const bytes = await read({
+          offset: t.offset + offset,
+          length: Math.max(0, Math.min(length, t.length - offset)),
+        });
+        if (bytes === undefined) throw gone();
+        return bytes;
+      };
+      placePart(t, await this.#decodePart(within, t, this.#partSpan(t)!, chunk));
     });
     const parts = nested.map(async (t) => {
       const inner = this.#g.nested!;
@@ -482,24 +517,19 @@ export class ShardingCodec implements Codec {
         itemsize,
       );
     });
-    await Promise.all([...reads, ...parts]);
+    await Promise.all([...reads, ...partReads, ...parts]);
     return out;
   }
 
   /**
    * The decoded bytes of inner chunk `t` from the first element of its part of the region to the
-   * last (C order), when its chain is one codec decoding byte ranges (blosc decodes only the blocks
-   * they lie in) and they are at most half of it; `undefined` to decode it whole. `stored` is the
-   * inner chunk's stored bytes, already read: no request more.
+   * last (C order), as bytes `start` to `end` of the inner chunk, when its chain is one codec
+   * decoding byte ranges (blosc decodes only the blocks they lie in) and they are at most half of
+   * it; `undefined` to decode it whole.
    */
-  async #decodePart(
-    stored: Uint8Array,
-    t: Touched,
-    chunk: ChunkContext,
-  ): Promise<{ readonly bytes: Uint8Array; readonly start: number } | undefined> {
+  #partSpan(t: Touched): { readonly start: number; readonly end: number } | undefined {
     const { inner, innerShape, itemsize } = this.#layout;
-    const only = inner.length === 1 ? inner[0]! : undefined;
-    if (only?.codec.decodeRange === undefined) return undefined;
+    if (inner.length !== 1 || inner[0]!.codec.decodeRange === undefined) return undefined;
     let first = 0;
     let last = 0;
     for (let d = 0; d < innerShape.length; d++) {
@@ -508,7 +538,17 @@ export class ShardingCodec implements Codec {
     }
     const start = first * itemsize;
     const end = (last + 1) * itemsize;
-    if (end - start > this.#g.innerBytes / 2) return undefined;
+    return end - start > this.#g.innerBytes / 2 ? undefined : { start, end };
+  }
+
+  /** Decodes `span` of inner chunk `t`, its stored bytes read through `read` (offsets in the inner chunk). */
+  async #decodePart(
+    read: StoredRangeReader,
+    t: Touched,
+    span: { readonly start: number; readonly end: number },
+    chunk: ChunkContext,
+  ): Promise<{ readonly bytes: Uint8Array; readonly start: number }> {
+    const only = this.#layout.inner[0]!;
     const { dtype, elements, shape } = only.chunk;
     const key = chunk.key;
     const context: ChunkContext = {
@@ -520,10 +560,10 @@ export class ShardingCodec implements Codec {
       key,
       signal: chunk.signal,
     };
-    const inMemory = async (offset: number, length: number) => stored.subarray(offset, offset + length);
+    const { start, end } = span;
     let decoded: Awaited<ReturnType<NonNullable<Codec["decodeRange"]>>>;
     try {
-      decoded = await only.codec.decodeRange(inMemory, start, end, context);
+      decoded = await only.codec.decodeRange!(read, start, end, context);
     } catch (error) {
       throw innerChunkError(error, key, t.coords);
     }
