@@ -3,8 +3,9 @@
     python make_refs.py OUT_DIR
 
 writes into OUT_DIR:
-- data.nc (netCDF4: time, lat, lon; `temp` int16 with scale_factor/add_offset/_FillValue, `precip`
-  float32 with a NaN fill and chunks never written; zlib + shuffle) and data.h5 (h5py: a group with
+- data.nc (netCDF4: time, lat, lon; `temp` int16 with scale_factor/add_offset/_FillValue and a
+  `coordinates` attribute naming `area` (lat, lon, contiguous), `precip` float32 with a NaN fill and
+  chunks never written; zlib + shuffle) and data.h5 (h5py: a group with
   a chunked int32 dataset with holes, a contiguous float64 one, a tiny one kept inline);
 - the references to them, made the way kerchunk's HDF5 scanner (kerchunk/hdf.py, not installable
   here) makes them: h5py's chunk index (`dataset.id.get_chunk_info`), .zarray with compressor None and
@@ -60,6 +61,7 @@ temp = nc.createVariable(
 temp.scale_factor = 0.01
 temp.add_offset = 273.15
 temp.units = "K"
+temp.coordinates = "area"  # an auxiliary coordinate, as CF names them
 temp.set_auto_maskandscale(False)
 values = np.random.default_rng(0).integers(-1500, 1500, (10, 30, 40)).astype("i2")
 values[2, 1, 3] = -999
@@ -69,6 +71,9 @@ precip = nc.createVariable(
 )
 precip.long_name = "precipitation"
 precip[4:8] = np.random.default_rng(1).random((4, 30, 40)).astype("f4")  # chunks 0, 1 and 4 never written
+area = nc.createVariable("area", "f4", ("lat", "lon"))  # contiguous (no chunks given, no filters)
+area.units = "km2"
+area[:] = np.outer(np.cos(np.radians(lat[:])), np.full(40, 12.5)).astype("f4")
 nc.close()
 
 with h5py.File("data.h5", "w") as f:
