@@ -25,10 +25,15 @@ export interface ExpectedNode {
   readonly data?: string;
 }
 
-export type Form = "v0" | "v1" | "parquet";
+export type Form = "v0" | "v1" | "parquet" | "parquet-gzip";
 
 /** Each form's reference file (or directory) in the fixture directory. */
-export const FORM_FILES: Record<Form, string> = { v0: "refs-v0.json", v1: "refs-v1.json", parquet: "refs.parq" };
+export const FORM_FILES: Record<Form, string> = {
+  v0: "refs-v0.json",
+  v1: "refs-v1.json",
+  parquet: "refs.parq",
+  "parquet-gzip": "refs-gzip.parq",
+};
 
 /** The Python with h5py, netCDF4, fsspec, fastparquet and zarr-python 2.13, or the ensure script's failure. */
 export function refsPython(): string {

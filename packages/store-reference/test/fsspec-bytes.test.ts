@@ -52,7 +52,7 @@ describe.each(Object.keys(FORM_FILES) as Form[])("references %s, as fsspec reads
     server.reset();
     const store = await ReferenceStore.open(http(`${server.url}/`), FORM_FILES[form]);
     await checkAll(store, form, expected);
-    if (form !== "parquet") expect(server.requests.get("/data.nc")).toBe(1);
+    if (!form.startsWith("parquet")) expect(server.requests.get("/data.nc")).toBe(1);
     // A Parquet set's references arrive with their record files, one variable's after another's,
     // so a first read of several variables may merge them into more than one request: the second
     // read, with the records held, asks for every range at once.

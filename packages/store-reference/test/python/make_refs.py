@@ -18,6 +18,7 @@ writes into OUT_DIR:
     dataset's rows as a `gen` entry with arithmetic offsets;
   - refs.parq/: Parquet, by fsspec's own LazyReferenceMapper (record_size 3, so several record files,
     and none for records whose chunks were never written);
+  - refs-gzip.parq/: the same, its record files rewritten by fastparquet with gzip compression;
 - expected.json: every array and group read by fsspec's ReferenceFileSystem + zarr-python 2.13
   through each form (all three must agree): metadata, attributes, and the values' bytes in base64.
 """
@@ -271,6 +272,22 @@ for k in sorted(refs, key=lambda k: (not k.rsplit("/", 1)[-1].startswith(".z"), 
     lazy[k] = refs[k]
 lazy.flush()
 
+# The same record files compressed with gzip (fastparquet's `compression="GZIP"`, the other options
+# as LazyReferenceMapper.write passes them): what a reference set written with other settings than
+# fsspec's default zstd holds.
+import shutil  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+shutil.copytree("refs.parq", "refs-gzip.parq")
+for folder, _, names in os.walk("refs-gzip.parq"):
+    for name in names:
+        if name.endswith(".parq"):
+            record = os.path.join(folder, name)
+            frame = pd.read_parquet(record, engine="fastparquet")
+            frame.to_parquet(record, engine="fastparquet", compression="GZIP", index=False, stats=False,
+                             object_encoding={"raw": "bytes", "path": "utf8"}, has_nulls=["path", "raw"])
+
 # --- what fsspec + zarr-python read --------------------------------------------------------------
 
 
@@ -298,6 +315,7 @@ forms = {
     # remote_protocol given: otherwise fsspec looks for it by reading every record, and fails on
     # the record files its own writer leaves out (records whose chunks were never written).
     "parquet": ReferenceFileSystem("refs.parq", remote_protocol="file"),
+    "parquet-gzip": ReferenceFileSystem("refs-gzip.parq", remote_protocol="file"),
 }
 dumps = {name: dump(fs) for name, fs in forms.items()}
 for name, nodes in dumps.items():

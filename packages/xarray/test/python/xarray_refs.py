@@ -25,6 +25,7 @@ forms = {
     "v0": ReferenceFileSystem("refs-v0.json"),
     "v1": ReferenceFileSystem("refs-v1.json", simple_templates=False),
     "parquet": ReferenceFileSystem("refs.parq", remote_protocol="file"),
+    "parquet-gzip": ReferenceFileSystem("refs-gzip.parq", remote_protocol="file"),
 }
 read = {name: dataset_json(xr.open_zarr(fs.get_mapper(""), consolidated=False)) for name, fs in forms.items()}
 with open("xarray.json", "w") as f:
