@@ -1,7 +1,7 @@
 // How many chunk reads an array keeps in flight: the call's `concurrency`, else the array's, else
 // the store's `preferredConcurrency` (a store that merges reads asked for at once into fewer
 // requests, as @z/store-reference's does, asks for more), else 8.
-import type { Store, StoreOptions } from "@z/meta";
+import type { Store } from "@z/meta";
 import { describe, expect, it } from "vitest";
 import { create, MemoryStore, openArray } from "../src/index.js";
 
@@ -12,12 +12,12 @@ class CountingStore extends MemoryStore {
   constructor(readonly preferredConcurrency?: number) {
     super();
   }
-  override async get(key: string, options?: StoreOptions): Promise<Uint8Array | undefined> {
-    if (!/\/\d+\.\d+$/.test(key)) return super.get(key, options);
+  override async get(key: string): Promise<Uint8Array | undefined> {
+    if (!/\/\d+\.\d+$/.test(key)) return super.get(key);
     this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
     await new Promise((done) => setTimeout(done, 1));
     this.inFlight--;
-    return super.get(key, options);
+    return super.get(key);
   }
 }
 
