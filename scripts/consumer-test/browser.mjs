@@ -2,13 +2,15 @@
 // esbuild from the installed packages (as a site's build would: platform browser, code splitting,
 // so WebAssembly codecs come in chunks of their own), loaded in headless Chromium against the
 // fixtures zarr-python wrote, served over HTTP; the values read must be what zarr-python read (the
-// dataset entry: a dataset xarray wrote, and what xarray read, dataset.mjs).
+// dataset entry: a dataset xarray wrote, and what xarray read, dataset.mjs; the references entry: a
+// Parquet reference set, and what fsspec + zarr-python read, references.mjs).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { chromium } from "playwright";
 import { compareWithXarray, describeDataset } from "./dataset.mjs";
 import { root } from "./lib.mjs";
+import { compareWithFsspec, describeRequests } from "./references.mjs";
 import { FIXTURES } from "./servers.mjs";
 
 let launched;
@@ -62,7 +64,13 @@ function compareReads(value) {
  * Bundles the entries in `project`/src/browser, serves them, loads the page, and records a check
  * per entry (bundling, then its result in Chromium).
  */
-export async function browserChecks(checks, label, project, entries, { pages, dataUrl, forbiddenUrl, xarrayUrl }) {
+export async function browserChecks(
+  checks,
+  label,
+  project,
+  entries,
+  { pages, dataUrl, forbiddenUrl, xarrayUrl, references, pm },
+) {
   const web = join(project, "web");
   const bundled = [];
   for (const entry of entries) {
@@ -103,7 +111,13 @@ export async function browserChecks(checks, label, project, entries, { pages, da
     if (message.type() === "error") errors.push(`console: ${message.text()}`);
   });
   try {
-    const query = new URLSearchParams({ data: dataUrl, forbidden: forbiddenUrl, xarray: xarrayUrl });
+    const referencesUrl = references?.urls[pm] ?? "";
+    const query = new URLSearchParams({
+      data: dataUrl,
+      forbidden: forbiddenUrl,
+      xarray: xarrayUrl,
+      references: referencesUrl,
+    });
     await page.goto(`${pages.serve(web)}index.html?${query}`);
     const results = await page
       .waitForFunction(
@@ -129,6 +143,16 @@ export async function browserChecks(checks, label, project, entries, { pages, da
           `${step}: the dataset as xarray read it`,
           problems.length === 0,
           problems.length === 0 ? describeDataset(result.value) : problems.join("\n"),
+        );
+      } else if (entry === "references") {
+        const problems = compareWithFsspec(result.value, references.expected);
+        checks.record(
+          label,
+          `${step}: the arrays as fsspec + zarr-python read them`,
+          problems.length === 0,
+          problems.length === 0
+            ? await describeRequests(references.logUrl(referencesUrl), result.value)
+            : problems.join("\n"),
         );
       } else {
         const problems = compareReads(result.value);

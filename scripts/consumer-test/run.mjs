@@ -18,6 +18,7 @@ import { browserChecks, closeBrowser } from "./browser.mjs";
 import { cliChecks } from "./cli.mjs";
 import { Checks, consumerEnv, freshTempDir, indent, inParallel, root, run, table } from "./lib.mjs";
 import { packAll } from "./pack.mjs";
+import { makeReferenceSet } from "./references.mjs";
 import {
   diskMegabytes,
   install,
@@ -124,7 +125,7 @@ async function consumer(subset, pm, { typecheck: checkTypes, ...context }) {
     }
     for (const config of subset.tsconfigs) checks.command(label, describeConfig[config], await typecheck(dir, config));
   }
-  if (subset.browser) await browserChecks(checks, label, dir, subset.browser, context);
+  if (subset.browser) await browserChecks(checks, label, dir, subset.browser, { ...context, pm });
   if (subset.cli) await cliChecks(checks, label, dir, context);
 }
 
@@ -150,6 +151,15 @@ try {
     // Started only for a subset that needs it: it takes a few seconds.
     const s3 = chosen.some((subset) => subset.s3) ? await startS3Server(managers.map(bucketOf)) : undefined;
     if (s3 !== undefined) servers.push(s3);
+    // A kerchunk reference set (Parquet) and what fsspec + zarr-python read, for a subset that reads one.
+    let references;
+    if (chosen.some((subset) => subset.references)) {
+      const { files, expected } = makeReferenceSet(join(work, "references"));
+      // One session per package manager, so that each page's requests are its own.
+      const urls = {};
+      for (const pm of managers) urls[pm] = await data.session({ values: files });
+      references = { urls, expected, logUrl: data.logUrl };
+    }
     const context = {
       packages,
       pages,
@@ -157,6 +167,7 @@ try {
       xarrayUrl: data.xarrayUrl,
       forbiddenUrl: data.forbiddenUrl,
       s3Endpoint: s3?.endpoint,
+      references,
     };
     const jobs = chosen.flatMap((subset) => managers.map((pm) => ({ subset, pm })));
     // Two at a time: installs wait on the network and disk, tsc and Chromium on the CPU. Types are

@@ -19,7 +19,7 @@ export const FIXTURES = "packages/core/test/fixtures/http";
 
 /**
  * Starts the test server (bundled from its TypeScript into `dir` first: Node 20 runs no .ts) and
- * opens its sessions; returns `{ dataUrl, xarrayUrl, forbiddenUrl, close }`.
+ * opens its sessions; returns `{ session, logUrl, dataUrl, xarrayUrl, forbiddenUrl, close }`.
  */
 export async function startDataServer(dir) {
   const source = join(root, "scripts/test-server/server.ts");
@@ -43,6 +43,10 @@ export async function startDataServer(dir) {
     return `${server.url}/s/${id}/`;
   };
   return {
+    /** A session of its own (`SessionConfig`: `values` serves files from memory); its URL. */
+    session,
+    /** The log of the session at `url` (its requests, GET `/__sessions/<id>/log`). */
+    logUrl: (url) => `${server.url}/__sessions/${/\/s\/(\d+)\//.exec(url)[1]}/log`,
     dataUrl: await session({ files: FIXTURES }),
     xarrayUrl: await session({ files: XARRAY_FIXTURES }),
     forbiddenUrl: `${await session({ faults: [{ action: { respond: { status: 403, body: "forbidden" } } }] })}data.zarr`,

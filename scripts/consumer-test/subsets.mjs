@@ -11,6 +11,8 @@
 // - `browser`: entries bundled with esbuild and loaded in Chromium (browser.mjs); `dataset` reads
 //   a dataset xarray wrote and is compared with what xarray read (dataset.mjs).
 // - `cli`: the installed zarr command is run (cli.mjs).
+// - `references: true`: the run makes a Parquet reference set with fsspec (references.mjs), served
+//   from memory by a test server session per package manager (the page's `?references=`).
 // - `s3: true`: the run starts the loopback S3 server (servers.mjs: scripts/test-s3, s3rver from the
 //   workspace) and the subset's Node scripts get AWS_* pointing at it (its account, path-style)
 //   and a bucket of their own per package manager (`{bucket}`; `{s3}`: the endpoint).
@@ -19,6 +21,7 @@
 // |---------|-----------------------------------------|----------------------------------------------------------|
 // | browser | @z/core @z/store-http                   | tsc x3 (1 without @types/node); Chromium reads arrays    |
 // | dataset | @z/core @z/store-http @z/xarray         | tsc x3 (1 without @types/node); Chromium reads a dataset |
+// | references | @z/core @z/store-http @z/store-reference | tsc (DOM, no @types/node); Chromium reads a Parquet reference set |
 // | node    | @z/core @z/store-fs, +@z/store-zip, +@z/spec | missing peers named; files, zips, specs; tsc x2     |
 // | s3      | @z/core @z/store-s3                     | s3:// write/read with AWS_* env; tsc x2                  |
 // | plugin  | @z/meta @z/codecs, +@z/core @z/spec @z/cli | the /testing kits, require(); a store's own scheme; tsc x2 |
@@ -69,6 +72,23 @@ export const subsets = [
     tsconfigs: ["nodenext", "bundler", "bundler-dom"],
     typesNode: false,
     browser: ["dataset"],
+  },
+  {
+    name: "references",
+    title: "reference sets in the browser (@z/core + @z/store-http + @z/store-reference)",
+    stages: [
+      {
+        packages: ["@z/core", "@z/store-http", "@z/store-reference"],
+        absent: ["@z/store-fs", "@z/store-zip", "@z/store-s3", "@z/huge-pages", "@types/node"],
+      },
+    ],
+    installScripts: false,
+    sources: ["browser/report.ts", "browser/references.ts"],
+    // One configuration: the browser subsets check the other two for @z/core and @z/store-http.
+    tsconfigs: ["bundler-dom"],
+    typesNode: false,
+    browser: ["references"],
+    references: true,
   },
   {
     name: "node",

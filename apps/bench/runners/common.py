@@ -17,7 +17,10 @@ CASES = {
     "R7": ("read", "r7.zarr"), "W1": ("write", None), "W2": ("write", None), "H1": ("http", "r1.zarr"),
     "S1": ("s3", "r1.zarr"), "S2": ("s3-write", None), "S3": ("s3", "r1.zarr"),
     "R8": ("read", "r8.zarr"), "R9": ("windows", "r8.zarr"), "H2": ("http", "r8.zarr"), "W3": ("write", None),
+    "H3": ("references", "refs"),
 }
+# The reference-set case's variable (src/cases.mjs `variable`).
+REFERENCE_VARIABLE = "t2m"
 # The Zarr v3 cases (sharded, issue 28), as src/cases.mjs has them (`zarrFormat: 3`).
 V3_CASES = {"R8", "R9", "H2", "W3"}
 SHARD = 4096

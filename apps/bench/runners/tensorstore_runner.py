@@ -44,6 +44,8 @@ def run(args):
     kind, array = CASES[args["case"]]
     driver = "zarr3" if args["case"] in V3_CASES else "zarr2"
     data_dir = args["data"]
+    if kind == "references":
+        raise Unsupported("TensorStore reads no kerchunk reference sets (no such kvstore or driver in 0.1.85)")
     if kind == "read":
         return full_read(file_kvstore(os.path.join(data_dir, array)))
     if kind == "http":

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import * as codecs from "@z/codecs";
 import * as codecsWasm from "@z/codecs-wasm";
 import { create, openArray, slice } from "@z/core";
+import { openLocation } from "@z/core/node";
 import * as storeFs from "@z/store-fs";
 import * as storeHttp from "@z/store-http";
 import { S3Store } from "@z/store-s3";
@@ -50,6 +51,23 @@ async function fullRead(c, store) {
       return await array.get();
     } catch (error) {
       throw unsupportedOr(error);
+    }
+  });
+  return { seconds, cpuSeconds, checksum: checksum([value.data]) };
+}
+
+/**
+ * H3: one variable of a reference set over HTTP, as a z user opens one: `openLocation` of the
+ * reference file's URL (`@z/store-reference`, its targets through `@z/store-http`), then the
+ * variable. Each operation opens the set again (reads refs.json again).
+ */
+async function referenceRead(c, args) {
+  const { seconds, cpuSeconds, value } = await timed(async () => {
+    const { store, close } = await openLocation(`reference://${args.url}/${c.array}/refs.json`);
+    try {
+      return await (await openArray(store, { path: c.variable, mode: "r", zarrFormat: 2 })).get();
+    } finally {
+      await close();
     }
   });
   return { seconds, cpuSeconds, checksum: checksum([value.data]) };
@@ -105,6 +123,8 @@ await main("z", async (args) => {
       return fullRead(c, httpStore(`${args.url}/${c.array}`));
     case "s3":
       return fullRead(c, s3Store(args));
+    case "references":
+      return referenceRead(c, args);
     case "s3-write":
       return writeR1(c, args, s3Store(args));
     case "windows": {

@@ -14,7 +14,8 @@ import numpy as np
 import zarr
 from numcodecs import get_codec
 
-from common import CASES, V3_CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main, s3_args
+from common import (CASES, REFERENCE_VARIABLE, V3_CASES, WRITE_COMPRESSORS, Timer, Unsupported, checksum, run_main,
+                    s3_args)
 
 # The S3 cases read and write through a MutableMapping over boto3 (the tests' second S3 client):
 # zarr-python 2.13 takes one as a store; there is no s3fs in Debian 12.
@@ -24,6 +25,23 @@ def full_read(store):
     with Timer() as t:
         z = zarr.open_array(store, mode="r")
         data = z[...]
+    return t.result(checksum=checksum([data]))
+
+
+def reference_read(url):
+    """H3, as fsspec's users read a reference set: ReferenceFileSystem over the reference file's
+    URL, its targets over HTTP (`remote_protocol`), its mapper given to zarr-python 2.13. fsspec
+    keeps filesystem instances (and so the loaded references) across calls with the same
+    arguments, as it does for its users: warm operations do not read refs.json again."""
+    try:
+        import aiohttp  # noqa: F401
+        import fsspec
+        from fsspec.implementations.reference import ReferenceFileSystem  # noqa: F401
+    except ImportError as e:
+        raise Unsupported(f"reference sets need fsspec >= 2024 with aiohttp (scripts/ensure-python-refs.sh): {e}")
+    with Timer() as t:
+        fs = fsspec.filesystem("reference", fo=url, remote_protocol="http")
+        data = zarr.open_array(fs.get_mapper(""), path=REFERENCE_VARIABLE, mode="r")[...]
     return t.result(checksum=checksum([data]))
 
 
@@ -70,6 +88,8 @@ def run(args):
         return full_read(zarr.DirectoryStore(os.path.join(data_dir, array)))
     if kind == "http":
         return full_read(http_store(f"{args['url']}/{array}"))
+    if kind == "references":
+        return reference_read(f"{args['url']}/{array}/refs.json")
     if kind == "windows":
         with open(os.path.join(data_dir, "windows.json")) as f:
             spec = json.load(f)

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import FileSystemStore from "@zarrita/storage/fs";
+import ReferenceStore from "@zarrita/storage/ref";
 import * as zarr from "zarrita";
 import { caseById, shardingOf } from "../src/cases.mjs";
 import { Unsupported, bytesOf, checksum, main, readSource, readWindows, timed } from "./common.mjs";
@@ -27,6 +28,23 @@ async function fullRead(c, store) {
   const { seconds, cpuSeconds, value } = await timed(async () => {
     try {
       const array = await openOf(c)(store, { kind: "array", attrs: false });
+      return await zarr.get(array);
+    } catch (error) {
+      throw unsupportedOr(error);
+    }
+  });
+  return { seconds, cpuSeconds, checksum: checksum([value.data]) };
+}
+
+/**
+ * H3: one variable of a reference set over HTTP with `@zarrita/storage`'s ReferenceStore
+ * (`fromUrl`, JSON references; each operation loads refs.json again), then `open.v2` + `get`.
+ */
+async function referenceRead(c, args) {
+  const { seconds, cpuSeconds, value } = await timed(async () => {
+    try {
+      const store = await ReferenceStore.fromUrl(`${args.url}/${c.array}/refs.json`);
+      const array = await zarr.open.v2(zarr.root(store).resolve(c.variable), { kind: "array", attrs: false });
       return await zarr.get(array);
     } catch (error) {
       throw unsupportedOr(error);
@@ -82,6 +100,8 @@ await main("zarrita", async (args) => {
       return fullRead(c, new zarr.FetchStore(`${args.url}/${args.bucket}/${args.prefix}`));
     case "s3-write":
       throw new Unsupported("zarrita has no S3 store (its FetchStore cannot write)");
+    case "references":
+      return referenceRead(c, args);
     case "windows": {
       const { size, windows } = readWindows(args.data);
       const store = new FileSystemStore(join(args.data, c.array));

@@ -15,7 +15,7 @@ import {
 import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CASES, needsShardedData } from "./cases.mjs";
+import { CASES, needsShardedData, overHttp } from "./cases.mjs";
 import { formatHttpTable } from "./http-requests.mjs";
 import { serveDirectory } from "./http-server.mjs";
 import { deletePrefix, formatS3Table, startProxy, startS3Server, uploadDirectory } from "./s3.mjs";
@@ -39,6 +39,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const app = join(here, "..");
 const repo = join(app, "..", "..");
 const PYTHON = "/usr/bin/python3";
+/** The Python of the reference-set case (H3): the venv of scripts/ensure-python-refs.sh, filled in by ensureRefsPython(). */
+let refsPython;
 
 const RUNNERS = {
   z: [process.execPath, join(app, "runners/z.mjs")],
@@ -87,11 +89,15 @@ function run(command, args, { timeoutSeconds = options.timeoutSeconds, cwd = app
 
 /** One runner process for one case: its JSON line, or an error result. */
 async function runCase(impl, c, round, context) {
-  const [command, ...base] = RUNNERS[impl];
+  const [runner, ...base] = RUNNERS[impl];
+  // zarr-python reads reference sets through a newer fsspec than Debian's (ReferenceFileSystem
+  // over HTTP): the refs venv, made over Debian's Python, so the same zarr-python 2.13.
+  const command = c.kind === "references" && impl === BASELINE ? refsPython : runner;
   const args = [...base, "--case", c.id, "--data", context.data, "--repeat", String(repeatFor(impl, c))];
-  if (c.kind === "http") {
+  if (overHttp(c)) {
     args.push("--url", context.url);
     context.server.reset();
+    context.server.setDelay(c.delayMs ?? 0);
   }
   const s3 = c.kind.startsWith("s3") ? context.s3 : undefined;
   let s3Prefix;
@@ -122,7 +128,7 @@ async function runCase(impl, c, round, context) {
     };
   }
   parsed = { ...parsed, impl, case: c.id, round };
-  if (c.kind === "http") parsed.http = context.server.stats();
+  if (overHttp(c)) parsed.http = context.server.stats();
   if (s3) parsed.s3 = s3.proxy.stats();
   if (s3 && c.kind === "s3-write") {
     // Read back with zarr-python through boto3, straight from the server (not counted).
@@ -265,7 +271,7 @@ async function prepareData() {
     const m = JSON.parse(readFileSync(manifestPath, "utf8"));
     if (m.n === n && m.windows === windows && m.r7n === r7n) {
       log(`data: reusing ${dir}`);
-      return { dir, manifest: await prepareShardedData(dir, m) };
+      return { dir, manifest: await prepareReferenceData(dir, await prepareShardedData(dir, m)) };
     }
     log(`data: ${dir} holds other sizes, writing it again`);
   }
@@ -282,7 +288,45 @@ async function prepareData() {
   if (result.code !== 0) throw new Error(`generating the data failed:\n${result.stderr}`);
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
   log(`data: written in ${manifest.generateSeconds} s`);
-  return { dir, manifest: await prepareShardedData(dir, manifest) };
+  return { dir, manifest: await prepareReferenceData(dir, await prepareShardedData(dir, manifest)) };
+}
+
+/**
+ * The reference-set case's data (H3: `refs/`, a NetCDF4 file and its kerchunk-style references),
+ * written by python/generate_refs.py in the refs venv when the run has that case and the data has
+ * none yet; its expected checksum recorded in the manifest.
+ */
+async function prepareReferenceData(dir, manifest) {
+  if (!cases.some((c) => c.kind === "references")) return manifest;
+  const expectedPath = join(dir, "refs", "expected.json");
+  if (!existsSync(expectedPath)) {
+    log("data: netCDF4 writes refs/data.nc and its references (python/generate_refs.py) …");
+    const result = await run(refsPython, [join(app, "python/generate_refs.py"), dir, String(options.sizes.n)]);
+    if (result.code !== 0) throw new Error(`generating the reference set failed:\n${result.stderr}`);
+  }
+  const written = JSON.parse(readFileSync(expectedPath, "utf8"));
+  manifest.expected.H3 = written.checksum;
+  manifest.stored.refs = { chunks: written.chunks, bytes: written.bytes, writtenBy: "netCDF4 (generate_refs.py)" };
+  return manifest;
+}
+
+/**
+ * Points the reference set's file template at the file server (its URL is known only once it
+ * listens): the references hold absolute URLs, as published ones do.
+ */
+function setReferenceBase(dir, url) {
+  const path = join(dir, "refs", "refs.json");
+  const refs = JSON.parse(readFileSync(path, "utf8"));
+  refs.templates.u = `${url}/refs/data.nc`;
+  writeFileSync(path, JSON.stringify(refs));
+}
+
+/** The refs venv (scripts/ensure-python-refs.sh: netCDF4, h5py, fsspec over Debian's zarr-python 2.13). */
+async function ensureRefsPython() {
+  log("H3: the refs venv (scripts/ensure-python-refs.sh) …");
+  const result = await run("bash", [join(repo, "scripts/ensure-python-refs.sh")], { timeoutSeconds: 900 });
+  if (result.code !== 0) throw new Error(`scripts/ensure-python-refs.sh failed:\n${result.stderr}`);
+  refsPython = result.stdout.trim().split("\n").at(-1);
 }
 
 /**
@@ -360,7 +404,8 @@ async function profile(context) {
     ];
     const out = c.kind === "write" ? join(context.data, `out-profile-${c.id}`) : undefined;
     if (out) args.push("--out", out);
-    if (c.kind === "http") args.push("--url", context.url);
+    if (overHttp(c)) args.push("--url", context.url);
+    if (overHttp(c)) context.server.setDelay(c.delayMs ?? 0);
     log(`profile: z ${c.id} …`);
     const result = await run(process.execPath, args);
     if (out) rmSync(out, { recursive: true, force: true });
@@ -436,7 +481,8 @@ async function main() {
   // TensorStore also writes the sharded data and reads W3's output back.
   if (options.impls.includes("tensorstore") || needsShardedData(cases) || cases.some((c) => c.id === "W3"))
     await ensureTensorStore();
-  if (options.impls.includes(BASELINE) && cases.some((c) => c.kind === "http")) await ensureAiohttp();
+  if (options.impls.includes(BASELINE) && cases.some(overHttp)) await ensureAiohttp();
+  if (cases.some((c) => c.kind === "references")) await ensureRefsPython();
   const { dir, manifest } = await prepareData();
   // The S3 cases read R1's array and write R1's data.
   manifest.expected.S1 ??= manifest.expected.R1;
@@ -449,7 +495,8 @@ async function main() {
     cleanup();
     process.exit(130);
   });
-  const server = cases.some((c) => c.kind === "http") ? await serveDirectory(dir) : undefined;
+  const server = cases.some(overHttp) ? await serveDirectory(dir) : undefined;
+  if (server && cases.some((c) => c.kind === "references")) setReferenceBase(dir, server.url);
   const s3 = cases.some((c) => c.kind.startsWith("s3")) ? await startS3(dir) : undefined;
   const context = { data: dir, url: server?.url, server, s3 };
   const runs = [];

@@ -1,7 +1,7 @@
 // The bench's cases (issue 7). Arrays are written by python/generate.py into the data directory.
 
 /**
- * @typedef {{ id: string, kind: "read" | "windows" | "write" | "http" | "s3" | "s3-write", array?: string,
+ * @typedef {{ id: string, kind: "read" | "windows" | "write" | "http" | "s3" | "s3-write" | "references", array?: string, variable?: string,
  *   compressor?: object | null, delayMs?: number, zarrFormat?: 3, shards?: number[], chunks?: number[], what: string }} Case
  * `zarrFormat: 3`: a Zarr v3 array (the sharded cases of issue 28); otherwise v2.
  */
@@ -54,7 +54,20 @@ export const CASES = [
     what: "full write of R1's data into a loopback S3 server, blosc lz4",
   },
   { id: "S3", kind: "s3", array: "r1.zarr", delayMs: 20, what: "S1 with 20 ms added to every response" },
+  // Issue 31: a kerchunk reference set (python/generate_refs.py) over HTTP, as a NetCDF4 file in an
+  // archive is read: one variable, 20 ms added to every response of the file server.
+  {
+    id: "H3",
+    kind: "references",
+    array: "refs",
+    variable: "t2m",
+    delayMs: 20,
+    what: "one variable of a kerchunk reference set (JSON) over HTTP, 20 ms added per request",
+  },
 ];
+
+/** Cases read from the bench's HTTP file server (src/http-server.mjs), which counts their requests. */
+export const overHttp = (c) => c.kind === "http" || c.kind === "references";
 
 /** The S3 cases (`--cases s3` selects them all). */
 export const S3_CASE_IDS = CASES.filter((c) => c.kind.startsWith("s3")).map((c) => c.id);

@@ -1,5 +1,6 @@
-// The HTTP cases' request table (H1, H2): what the bench's file server (src/http-server.mjs)
+// The HTTP cases' request table (H1, H2, H3): what the bench's file server (src/http-server.mjs)
 // counted for each runner process, per operation.
+import { overHttp } from "./cases.mjs";
 import { markdownTable, median } from "./lib.mjs";
 
 /**
@@ -12,7 +13,7 @@ import { markdownTable, median } from "./lib.mjs";
 export function formatHttpTable(runs, cases, impls) {
   const rows = [];
   for (const c of cases) {
-    if (c.kind !== "http") continue;
+    if (!overHttp(c)) continue;
     for (const impl of impls) {
       const mine = runs.filter((r) => r.case === c.id && r.impl === impl && r.status === "ok" && r.http);
       if (mine.length === 0) continue;

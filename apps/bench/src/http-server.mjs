@@ -1,4 +1,4 @@
-// A small static file server for H1 and H2: GET and HEAD of files under one directory, with single
+// A small static file server for H1, H2 and H3: GET and HEAD of files under one directory, with single
 // byte ranges (`bytes=a-b`, `bytes=a-`, `bytes=-n`), on 127.0.0.1 only. It counts what it serves
 // (`stats()`, cleared by `reset()`, which the bench calls around each runner process), as the S3
 // cases' proxy does: how many requests a reader makes per operation is half of what H2 measures.
@@ -38,16 +38,22 @@ const emptyStats = () => ({
   maxInFlight: 0,
 });
 
-/** Starts the server; resolves to `{ url, stats(), reset(), close() }`. */
+/**
+ * Starts the server; resolves to `{ url, stats(), reset(), setDelay(ms), close() }`. `setDelay`
+ * holds every response back that long before its headers go out (H3's 20 ms, as a server far away
+ * adds), as the S3 cases' proxy does.
+ */
 export async function serveDirectory(root) {
   const base = resolve(root);
   let stats = emptyStats();
+  let delayMs = 0;
   const server = createServer(async (request, response) => {
     const mine = stats;
     mine.requests++;
     mine.byMethod[request.method] = (mine.byMethod[request.method] ?? 0) + 1;
     mine.maxInFlight = Math.max(mine.maxInFlight, ++mine.inFlight);
     response.on("close", () => mine.inFlight--);
+    if (delayMs > 0) await new Promise((done) => setTimeout(done, delayMs));
     try {
       if (request.method !== "GET" && request.method !== "HEAD") {
         response.writeHead(405, { allow: "GET, HEAD" }).end();
@@ -102,6 +108,9 @@ export async function serveDirectory(root) {
     },
     reset: () => {
       stats = emptyStats();
+    },
+    setDelay: (ms) => {
+      delayMs = ms;
     },
     close: () =>
       new Promise((ok) => {

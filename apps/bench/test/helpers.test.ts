@@ -431,6 +431,31 @@ describe("the HTTP cases' file server", () => {
     }
   });
 
+  it("holds every response back by the delay set when it arrived (H3's 20 ms per request)", async () => {
+    const root = mkdtempSync(join(tmpdir(), "z-bench-http-"));
+    writeFileSync(join(root, "data.nc"), new Uint8Array(64));
+    const server = await serveDirectory(root);
+    const answered: string[] = [];
+    const get = (name: string) =>
+      fetch(`${server.url}/data.nc`, { headers: { range: "bytes=0-15" } })
+        .then((response) => response.arrayBuffer())
+        .then((body) => answered.push(`${name} ${body.byteLength}`));
+    try {
+      server.setDelay(1000);
+      const held = get("held");
+      while (server.stats().requests < 1) await new Promise((done) => setTimeout(done, 5));
+      // The first request is being held; one that arrives with no delay set is answered first.
+      server.setDelay(0);
+      await get("prompt");
+      await held;
+      expect(answered).toEqual(["prompt 16", "held 16"]);
+      expect(server.stats()).toMatchObject({ requests: 2, ranged: 2, maxInFlight: 2 });
+    } finally {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("gives the counts per operation in a table, with requests by method", () => {
     const h2 = { id: "H2", kind: "http" };
     const http = (requests: number, ranged: number) => ({
@@ -452,5 +477,8 @@ describe("the HTTP cases' file server", () => {
     expect(table).toContain("1.0 MiB");
     expect(table).not.toContain("| z ");
     expect(formatHttpTable(runs, [{ id: "R1", kind: "read" }], ["z"])).toBeUndefined();
+    // The reference-set case is served by the same server, and counted the same way.
+    const h3 = [{ impl: "z", case: "H3", round: 1, status: "ok", opSeconds: [1, 1], http: http(26, 24) }];
+    expect(formatHttpTable(h3, [{ id: "H3", kind: "references" }], ["z"])).toContain("| H3   | z    | 13 ");
   });
 });

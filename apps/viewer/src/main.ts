@@ -1,7 +1,16 @@
 // The viewer page: open a Zarr v2 or v3 array or group by URL (`?url=…&path=…`; `s3://bucket/path` with
 // `&endpoint=…&region=…`), list the hierarchy and draw 2-D slices through a colormap. See
 // ../README.md for what it can list over plain HTTP and over S3.
-import { Group, ZarrArray, open, openConsolidated, openLocation, slice, type BasicSelectionItem } from "@z/core";
+import {
+  Group,
+  ZarrArray,
+  open,
+  openConsolidated,
+  openLocation,
+  parseLocation,
+  slice,
+  type BasicSelectionItem,
+} from "@z/core";
 import { httpLocations } from "@z/store-http";
 import { zipLocations } from "@z/store-zip";
 import { CFDatetime, formatTimestamp, openDataset, type Values, type Variable } from "@z/xarray";
@@ -105,7 +114,7 @@ export function explain(error: unknown, url: string): string {
     case "ZARR_UNSUPPORTED":
       return `This array uses a Zarr extension the viewer cannot read${e.extension ? ` ("${e.extension}")` : ""}.`;
     case "ZARR_LOCATION":
-      return "The URL is not one the viewer can open (it takes http://, https:// and s3://bucket/path URLs, also of .zip files).";
+      return "The URL is not one the viewer can open (it takes http://, https:// and s3://bucket/path URLs, also of .zip files and of kerchunk reference sets: .json files and .parq directories).";
     case "ZARR_STORE":
       if (e.s3Code === "AccessDenied" || e.s3Code === "AllAccessDisabled")
         return `The bucket ${e.bucket ?? ""} refused an anonymous read (${e.s3Code}): the viewer reads S3 only without credentials, so the bucket (or the objects under this path) must be public.`;
@@ -162,7 +171,7 @@ interface S3Settings {
  * S3-compatible server understands; AWS's own endpoints take the bucket in the host name.
  */
 async function locationStores(url: string, s3: S3Settings) {
-  const stores = { ...httpLocations({ retries: 2 }), ...zipLocations };
+  const stores = { ...httpLocations({ retries: 2 }), ...zipLocations, ...(await referenceStores(url)) };
   if (!isS3(url)) return stores;
   const { s3Locations } = await import("@z/store-s3");
   return {
@@ -174,6 +183,23 @@ async function locationStores(url: string, s3: S3Settings) {
       ...(s3.region === "" ? {} : { region: s3.region }),
     }),
   };
+}
+
+/**
+ * For a kerchunk reference set (`reference://URL`, a `.json` file, a `.parq` directory), the
+ * opener of `@z/store-reference`, imported only then (with its Parquet reader, a chunk of its own).
+ * Its targets are read through the same openers as the reference file (HTTP, or S3 anonymously).
+ */
+async function referenceStores(url: string) {
+  let reference = false;
+  try {
+    reference = parseLocation(url).kind === "reference";
+  } catch {
+    return {}; // openLocation explains what is wrong with the URL
+  }
+  if (!reference) return {};
+  const { referenceLocations } = await import("@z/store-reference");
+  return referenceLocations();
 }
 
 let opened: Opened | undefined;

@@ -36,6 +36,7 @@ import { S3_TEST_CREDENTIALS } from "../../../scripts/test-s3/client.js";
 import { type SpawnedS3Server, spawnS3Server } from "../../../scripts/test-s3/spawn.js";
 import { colormapTable } from "../src/colormaps.js";
 import { MissingToolError, requireTool } from "../../../scripts/test-child/tools.js";
+import { refsPython } from "../../../packages/store-reference/test/fixtures.js";
 
 const app = fileURLToPath(new URL("..", import.meta.url));
 // Kept after the run for a look, in a directory of this run's own: another checkout's viewer test
@@ -652,6 +653,86 @@ describe("viewer page in headless Chromium", () => {
       expect(await state()).toBe("error");
       expect(await page.locator("#message .error").textContent()).toContain("CORS configuration must allow");
     });
+  });
+
+  describe("kerchunk reference sets (?url= of a reference file)", () => {
+    // A NetCDF4 file and its references as kerchunk makes them, JSON and Parquet
+    // (packages/store-reference/test/python/make_refs.py), and what xarray reads through fsspec's
+    // ReferenceFileSystem (packages/xarray/test/python/xarray_refs.py): `temp` decoded.
+    let temp: Float32Array;
+    let tempShape: number[];
+    beforeAll(() => {
+      const refs = join(dir, "refs");
+      const py = refsPython();
+      for (const script of [
+        "packages/store-reference/test/python/make_refs.py",
+        "packages/xarray/test/python/xarray_refs.py",
+      ])
+        execFileSync(py, [join(repo, script), refs], { stdio: "pipe" });
+      const read = JSON.parse(readFileSync(join(refs, "xarray.json"), "utf8")) as Record<
+        string,
+        { variables: Record<string, { shape: number[]; values: { base64: string } }> }
+      >;
+      const want = read.parquet!.variables.temp!;
+      const bytes = Buffer.from(want.values.base64, "base64");
+      temp = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+      tempShape = want.shape;
+    });
+    const text = (selector: string) => page.locator(selector).textContent();
+
+    for (const file of ["refs-v0.json", "refs.parq"]) {
+      it(`lists ${file}'s hierarchy and draws temp's first time step as xarray decodes it`, async () => {
+        await open({ url: `${dataUrl}/data/refs/${file}` });
+        expect(await state()).toBe("ready");
+        const paths = await page
+          .locator("#hierarchy button")
+          .evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.path));
+        for (const path of ["", "area", "grp", "grp/a", "lat", "precip", "temp", "time"]) expect(paths).toContain(path);
+        expect(await text("#hierarchy")).toContain("(listed)");
+
+        requests.length = 0;
+        await page.locator('#hierarchy button[data-path="temp"]').click();
+        await page.waitForSelector('#image[data-slice="0"]');
+        await page.waitForSelector("body[data-state=ready]");
+        expect(await text("#title")).toBe("temp [K]");
+        expect(await text("#info")).toContain("temp (time, lat, lon)  shape [10,30,40]");
+        expect(await text("#sliders")).toBe("time: 2000-01-01 (0 / 9)");
+        const [rows, cols] = tempShape.slice(1) as [number, number];
+        const low = Number(await page.inputValue("#low"));
+        const high = Number(await page.inputValue("#high"));
+        const viridis = colormapTable("viridis");
+        const at: [number, number][] = [
+          [0, 0],
+          [5, 17],
+          [29, 39],
+        ];
+        const got = await pixels(at);
+        at.forEach(([y, x], i) => {
+          const level = grayLevel(temp[y * cols + x]!, low, high);
+          expect(got[i], `pixel ${y}, ${x}`).toEqual([
+            viridis[level * 3],
+            viridis[level * 3 + 1],
+            viridis[level * 3 + 2],
+            255,
+          ]);
+        });
+        expect(rows).toBe(30);
+        // The slice's chunks are ranged reads of data.nc; a Parquet set reads only the record files
+        // of the arrays it draws or labels with (never precip's).
+        expect(requests.filter((p) => p === "/data/refs/data.nc").length).toBeGreaterThan(0);
+        expect(requests.filter((p) => p.startsWith("/data/refs/refs.parq/precip/"))).toEqual([]);
+        if (file === "refs.parq") expect(requests).toContain("/data/refs/refs.parq/temp/refs.0.parq");
+
+        // The time step where the file holds the fill value (-999): transparent.
+        await page.locator("#sliders input[type=range]").focus();
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        await page.waitForSelector('#image[data-slice="2"]');
+        await page.waitForSelector("body[data-state=ready]");
+        expect(Number.isNaN(temp[2 * rows * cols + 1 * cols + 3])).toBe(true);
+        expect((await pixels([[1, 3]]))[0]![3]).toBe(0);
+      });
+    }
   });
 
   it("raised no uncaught errors in the page", () => {

@@ -109,7 +109,10 @@ export interface ArrayOpenOptions {
    * and `append`, which would rewrite it, are refused. Default `false`.
    */
   fixedMetadata?: boolean;
-  /** How many chunks reads and writes have in flight when a call does not say (default 8). */
+  /**
+   * How many chunks reads and writes have in flight when a call does not say (default the store's
+   * `preferredConcurrency`, else 8).
+   */
   concurrency?: number;
 }
 
@@ -627,9 +630,9 @@ export class ZarrArray {
     return new MissingChunkError(this.chunkKey(p.chunkCoords), p.chunkCoords);
   }
 
-  /** A call's options with the array's defaults (its `concurrency`). */
+  /** A call's options with the array's defaults (its `concurrency`, else its store's `preferredConcurrency`). */
   #withDefaults<O extends RunOptions>(options: O): O {
-    const concurrency = this.#options.concurrency;
+    const concurrency = this.#options.concurrency ?? this.store.preferredConcurrency;
     return concurrency === undefined || options.concurrency !== undefined ? options : { ...options, concurrency };
   }
 

@@ -84,6 +84,19 @@ describe.each(Object.keys(FORM_FILES) as Form[])(
   },
 );
 
+it("reads a variable over HTTP in one request: its chunks asked for at once (the store's preferredConcurrency), merged", async () => {
+  const { store } = await openLocation(`reference://${server.url}/refs-v0.json`);
+  const temp = await openArray(store, { path: "temp", mode: "r" });
+  expect(temp.shape).toEqual([10, 30, 40]);
+  server.reset();
+  expect(base64((await temp.get()).data as Int16Array)).toBe(expected.forms.v0.temp!.data);
+  // 24 chunks, more than core's own 8 in flight: with 8, three requests one after another
+  expect(server.requests.get("/data.nc")).toBe(1);
+  server.reset();
+  await temp.get(null, { concurrency: 8 });
+  expect(server.requests.get("/data.nc")).toBe(3);
+});
+
 it("opens a node inside a reference set with a TensorStore-style pipeline", async () => {
   const { store, path } = await openLocation(`${server.url}/refs.parq|reference:|zarr2:grp/a`);
   const a = await openArray(store, { path, mode: "r" });

@@ -29,6 +29,13 @@ export interface Store {
    */
   readonly freshValues?: boolean;
   /**
+   * How many chunks `@z/core` keeps in flight on this store when neither the call nor the array
+   * says (core's own default is 8): a store that merges the reads asked for at once into fewer
+   * requests (a reference set's ranges of one file), or whose every request waits on a far server,
+   * reads faster with more.
+   */
+  readonly preferredConcurrency?: number;
+  /**
    * Optional: plain data (structured-cloneable) from which another thread opens this same store
    * again, reading and writing exactly as this one does; `undefined` when it cannot (e.g. a
    * directory store over a file system of the caller's, or a subclass that reads or writes

@@ -1,3 +1,4 @@
+import { gunzipSync } from "fflate";
 import { decompress as zstdDecompress } from "fzstd";
 import { parquetReadObjects, type Compressors } from "hyparquet";
 import { ReferenceStoreError } from "./errors.js";
@@ -12,9 +13,11 @@ export interface RecordColumns {
 }
 
 // fastparquet (fsspec's writer) compresses with zstd; snappy (pandas' default with pyarrow) is
-// hyparquet's own. Other codecs fail with hyparquet's message, wrapped below.
+// hyparquet's own; gzip (fastparquet's and pyarrow's `compression="gzip"`) is a gzip member per
+// page, as Parquet's GZIP codec says. Other codecs fail with hyparquet's message, wrapped below.
 const compressors: Compressors = {
   ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength)),
+  GZIP: (input, outputLength) => gunzipSync(input, { out: new Uint8Array(outputLength) }),
 };
 
 /** Reads the `path`/`offset`/`size`/`raw` columns of a record file (`name` names it in errors). */

@@ -7,6 +7,7 @@ import {
   type Store,
   type StoreOptions,
 } from "@z/meta";
+import { StoreError } from "@z/meta";
 import { ReferenceStoreError } from "./errors.js";
 import { JsonReferences, type JsonReferenceOptions } from "./json-references.js";
 import { ParquetReferences, type ParquetReferenceOptions } from "./parquet-references.js";
@@ -32,7 +33,17 @@ export interface ReferenceStoreOptions extends JsonReferenceOptions, ParquetRefe
   readonly maxGap?: number;
   /** The longest merged read (fsspec's `max_block`, default 256 MB). */
   readonly maxBlock?: number;
+  /**
+   * How many chunks `@z/core` reads at once from this store when the call does not say (its
+   * `preferredConcurrency`; default 32, rather than core's 8): the ranges asked for at once are
+   * what gets merged, so with more in flight a full read of a variable whose chunks lie together
+   * in its file takes a few requests, not one round trip per 8 chunks.
+   */
+  readonly concurrency?: number;
 }
+
+/** Chunk reads in flight by default: see {@link ReferenceStoreOptions.concurrency}. */
+const DEFAULT_CONCURRENCY = 32;
 
 /** Where the reference set was read from: relative targets are read beside it. */
 interface Base {
@@ -60,11 +71,19 @@ export class ReferenceStore implements ListableStore {
   readonly #base: Base | undefined;
   readonly #targets = new Map<string, Promise<ReferenceTarget>>();
   readonly #batchers = new Map<string, RangeBatcher>();
+  /** See {@link ReferenceStoreOptions.concurrency}. */
+  readonly preferredConcurrency: number;
 
   constructor(source: ReferenceSource, options: ReferenceStoreOptions & { base?: Base } = {}) {
     this.source = source;
     this.#options = options;
     this.#base = options.base;
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new StoreError(
+        `invalid ReferenceStore option concurrency: expected an integer of at least 1, got ${String(options.concurrency)}`,
+      );
+    this.preferredConcurrency = concurrency;
   }
 
   /**

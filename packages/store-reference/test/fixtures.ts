@@ -25,13 +25,18 @@ export interface ExpectedNode {
   readonly data?: string;
 }
 
-export type Form = "v0" | "v1" | "parquet";
+export type Form = "v0" | "v1" | "parquet" | "parquet-gzip";
 
 /** Each form's reference file (or directory) in the fixture directory. */
-export const FORM_FILES: Record<Form, string> = { v0: "refs-v0.json", v1: "refs-v1.json", parquet: "refs.parq" };
+export const FORM_FILES: Record<Form, string> = {
+  v0: "refs-v0.json",
+  v1: "refs-v1.json",
+  parquet: "refs.parq",
+  "parquet-gzip": "refs-gzip.parq",
+};
 
 /** The Python with h5py, netCDF4, fsspec, fastparquet and zarr-python 2.13, or the ensure script's failure. */
-function python(): string {
+export function refsPython(): string {
   const ensure = spawnSync("bash", [join(root, "scripts/ensure-python-refs.sh")], {
     encoding: "utf8",
     timeout: 900_000,
@@ -43,7 +48,7 @@ function python(): string {
 /** Makes the fixtures in a new temporary directory: its path, and what fsspec read. */
 export function makeReferences(): { dir: string; expected: Expected } {
   const dir = mkdtempSync(join(tmpdir(), "z-refs-"));
-  const run = spawnSync(python(), [new URL("./python/make_refs.py", import.meta.url).pathname, dir], {
+  const run = spawnSync(refsPython(), [new URL("./python/make_refs.py", import.meta.url).pathname, dir], {
     encoding: "utf8",
     timeout: 300_000,
   });

@@ -101,3 +101,19 @@ describe("Parquet references: record files", () => {
     expect((await failure(ReferenceStore.open(files, "r"))).referenceCode).toBe("Z_REFERENCE_FORMAT");
   });
 });
+
+describe("chunk reads in flight", () => {
+  const files = memory({ "refs.json": refsFile({ "a/0": "x" }) });
+
+  it("asks @z/core for 32 at once by default (preferredConcurrency), or as many as `concurrency` says", async () => {
+    expect((await ReferenceStore.open(files, "refs.json")).preferredConcurrency).toBe(32);
+    expect((await ReferenceStore.open(files, "refs.json", { concurrency: 4 })).preferredConcurrency).toBe(4);
+  });
+
+  it("refuses a concurrency that is not a whole number of at least 1, naming the option", async () => {
+    for (const concurrency of [0, -1, 2.5, Number.NaN])
+      await expect(ReferenceStore.open(files, "refs.json", { concurrency })).rejects.toThrow(
+        /option concurrency: expected an integer of at least 1, got/,
+      );
+  });
+});

@@ -3,8 +3,9 @@
     python make_refs.py OUT_DIR
 
 writes into OUT_DIR:
-- data.nc (netCDF4: time, lat, lon; `temp` int16 with scale_factor/add_offset/_FillValue, `precip`
-  float32 with a NaN fill and chunks never written; zlib + shuffle) and data.h5 (h5py: a group with
+- data.nc (netCDF4: time, lat, lon; `temp` int16 with scale_factor/add_offset/_FillValue and a
+  `coordinates` attribute naming `area` (lat, lon, contiguous), `precip` float32 with a NaN fill and
+  chunks never written; zlib + shuffle) and data.h5 (h5py: a group with
   a chunked int32 dataset with holes, a contiguous float64 one, a tiny one kept inline);
 - the references to them, made the way kerchunk's HDF5 scanner (kerchunk/hdf.py, not installable
   here) makes them: h5py's chunk index (`dataset.id.get_chunk_info`), .zarray with compressor None and
@@ -17,6 +18,7 @@ writes into OUT_DIR:
     dataset's rows as a `gen` entry with arithmetic offsets;
   - refs.parq/: Parquet, by fsspec's own LazyReferenceMapper (record_size 3, so several record files,
     and none for records whose chunks were never written);
+  - refs-gzip.parq/: the same, its record files rewritten by fastparquet with gzip compression;
 - expected.json: every array and group read by fsspec's ReferenceFileSystem + zarr-python 2.13
   through each form (all three must agree): metadata, attributes, and the values' bytes in base64.
 """
@@ -60,6 +62,7 @@ temp = nc.createVariable(
 temp.scale_factor = 0.01
 temp.add_offset = 273.15
 temp.units = "K"
+temp.coordinates = "area"  # an auxiliary coordinate, as CF names them
 temp.set_auto_maskandscale(False)
 values = np.random.default_rng(0).integers(-1500, 1500, (10, 30, 40)).astype("i2")
 values[2, 1, 3] = -999
@@ -69,6 +72,9 @@ precip = nc.createVariable(
 )
 precip.long_name = "precipitation"
 precip[4:8] = np.random.default_rng(1).random((4, 30, 40)).astype("f4")  # chunks 0, 1 and 4 never written
+area = nc.createVariable("area", "f4", ("lat", "lon"))  # contiguous (no chunks given, no filters)
+area.units = "km2"
+area[:] = np.outer(np.cos(np.radians(lat[:])), np.full(40, 12.5)).astype("f4")
 nc.close()
 
 with h5py.File("data.h5", "w") as f:
@@ -266,6 +272,22 @@ for k in sorted(refs, key=lambda k: (not k.rsplit("/", 1)[-1].startswith(".z"), 
     lazy[k] = refs[k]
 lazy.flush()
 
+# The same record files compressed with gzip (fastparquet's `compression="GZIP"`, the other options
+# as LazyReferenceMapper.write passes them): what a reference set written with other settings than
+# fsspec's default zstd holds.
+import shutil  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+shutil.copytree("refs.parq", "refs-gzip.parq")
+for folder, _, names in os.walk("refs-gzip.parq"):
+    for name in names:
+        if name.endswith(".parq"):
+            record = os.path.join(folder, name)
+            frame = pd.read_parquet(record, engine="fastparquet")
+            frame.to_parquet(record, engine="fastparquet", compression="GZIP", index=False, stats=False,
+                             object_encoding={"raw": "bytes", "path": "utf8"}, has_nulls=["path", "raw"])
+
 # --- what fsspec + zarr-python read --------------------------------------------------------------
 
 
@@ -293,6 +315,7 @@ forms = {
     # remote_protocol given: otherwise fsspec looks for it by reading every record, and fails on
     # the record files its own writer leaves out (records whose chunks were never written).
     "parquet": ReferenceFileSystem("refs.parq", remote_protocol="file"),
+    "parquet-gzip": ReferenceFileSystem("refs-gzip.parq", remote_protocol="file"),
 }
 dumps = {name: dump(fs) for name, fs in forms.items()}
 for name, nodes in dumps.items():

@@ -9,6 +9,8 @@ export const dataUrl = new URL(location.href).searchParams.get("data") ?? "";
 export const forbiddenUrl = new URL(location.href).searchParams.get("forbidden") ?? "";
 /** The base URL of the datasets xarray wrote (packages/xarray/test/fixtures; the page's `?xarray=`). */
 export const xarrayUrl = new URL(location.href).searchParams.get("xarray") ?? "";
+/** The base URL of a kerchunk reference set and its files (the page's `?references=`). */
+export const referencesUrl = new URL(location.href).searchParams.get("references") ?? "";
 
 export function report(name: string, body: () => Promise<unknown>): void {
   const results: Results = ((globalThis as { consumerResults?: Results }).consumerResults ??= {});
