@@ -55,9 +55,10 @@ export class ChunkCodec {
     signal: AbortSignal | undefined,
     maxDecodedSize: number | undefined,
     writeEmptyChunks?: boolean,
+    cheapReads?: boolean,
   ): ChunkContext {
     const { dtype, itemsize, elements, shape } = this.stages[i]!;
-    return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal, writeEmptyChunks };
+    return { dtype, itemsize, elements, shape, maxDecodedSize, key, signal, writeEmptyChunks, cheapReads };
   }
 
   /** Bytes in one decoded chunk. */
@@ -136,12 +137,13 @@ export class ChunkCodec {
     signal?: AbortSignal,
     place?: BoxPlace,
   ): Uint8Array | Promise<Uint8Array> {
-    if (place === undefined && out.length < this.chunkBytes) {
+    if (out.length < this.chunkBytes) {
       throw new ChunkError(`a buffer of ${out.length} bytes cannot hold chunk ${key} (${this.chunkBytes} bytes)`, {
         key,
       });
     }
-    if (place === undefined && !this.decodesInto) {
+    // With a place the chain decodes into boxes, so also into buffers: `decodesInto` holds.
+    if (!this.decodesInto) {
       const copy = (decoded: Uint8Array): Uint8Array => {
         out.set(decoded);
         return out.subarray(0, decoded.length);
@@ -243,7 +245,7 @@ export class ChunkCodec {
     cheapReads?: boolean,
   ): Promise<Uint8Array | undefined> {
     const codec = this.codecs[0]!;
-    const chunk = { ...this.#chunk(0, key, signal, this.chunkBytes), cheapReads };
+    const chunk = this.#chunk(0, key, signal, this.chunkBytes, undefined, cheapReads);
     try {
       return await codec.decodeRegion!(read, region, chunk);
     } catch (error) {

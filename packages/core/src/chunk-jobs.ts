@@ -174,16 +174,13 @@ export class ChunkJobs {
     const { data, shape } = out;
     if (
       !this.#intoBox ||
-      at.length !== shape.length ||
-      at.length !== this.meta.chunks.length ||
-      !at.every((r) => r.step === 1) ||
-      denseStart(out) === undefined ||
+      at.length !== this.meta.chunks.length || // (as many as `out` has: no dimension dropped)
+      !at.every((r) => r.step === 1) || // (`out`, a result, is always dense in C order from 0: array.ts)
       data.BYTES_PER_ELEMENT * this.k !== this.meta.dtype.itemsize || // held other than as stored
       !this.takesWholeChunk(p) // a projection of ranges, too
     )
       return undefined;
-    const bytes = new Uint8Array(data.buffer, data.byteOffset + out.offset * data.BYTES_PER_ELEMENT);
-    return [bytes, { shape, start: at.map((r) => r.start) }];
+    return [new Uint8Array(data.buffer, data.byteOffset), { shape, start: at.map((r) => r.start) }];
   }
 
   /** A whole chunk's stored bytes, or `"empty"` when `skipEmpty` and it is all fill value. */
