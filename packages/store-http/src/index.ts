@@ -18,5 +18,6 @@ export { HttpStoreError } from "./errors.js";
 export type { HttpOptions } from "./options.js";
 export { httpLocations } from "./locations.js";
 export { httpStoreDriver } from "./driver.js";
+export type { HttpKvStoreSpec } from "./kvstore-spec.js";
 // HttpStoreError is a StoreError (defined in @z/meta), as are the other errors these stores throw.
 export { StoreError } from "@z/meta";
