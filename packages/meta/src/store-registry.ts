@@ -132,25 +132,51 @@ export const STORE_PACKAGES = {
     locations: "fsLocations",
     openers: ["openDirectory", "openFile"],
     kvstores: ["file"],
+    targets: true,
   },
   "@z/store-http": {
     driver: "httpStoreDriver",
     locations: "httpLocations()",
     openers: ["openHttp", "openHttpFile", "openHttpWithHeaders"],
     kvstores: ["http", "https"],
+    targets: true,
   },
-  "@z/store-zip": { driver: "zipStoreDriver", locations: "zipLocations", openers: ["openZip"], kvstores: ["zip"] },
-  "@z/store-s3": { driver: "s3StoreDriver", locations: "s3Locations()", openers: ["openS3"], kvstores: ["s3"] },
+  "@z/store-zip": {
+    driver: "zipStoreDriver",
+    locations: "zipLocations",
+    openers: ["openZip"],
+    kvstores: ["zip"],
+    targets: false,
+  },
+  "@z/store-s3": {
+    driver: "s3StoreDriver",
+    locations: "s3Locations()",
+    openers: ["openS3"],
+    kvstores: ["s3"],
+    targets: true,
+  },
   "@z/store-reference": {
     driver: "referenceStoreDriver",
     locations: "referenceLocations()",
     openers: ["openReference"],
     kvstores: [],
+    targets: false,
   },
 } as const satisfies Record<
   string,
-  { driver: string; locations: string; openers: readonly (keyof LocationStores)[]; kvstores: readonly string[] }
+  {
+    driver: string;
+    locations: string;
+    openers: readonly (keyof LocationStores)[];
+    kvstores: readonly string[];
+    /** Whether its openers open the files a reference set points into (`openReference`'s targets). */
+    targets: boolean;
+  }
 >;
+
+/** The packages of {@link STORE_PACKAGES} whose openers open a reference set's target files. */
+export const targetStorePackages = (): StorePackageName[] =>
+  (Object.keys(STORE_PACKAGES) as StorePackageName[]).filter((pkg) => STORE_PACKAGES[pkg].targets);
 
 /** A package of {@link STORE_PACKAGES}. */
 export type StorePackageName = keyof typeof STORE_PACKAGES;
