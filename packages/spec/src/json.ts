@@ -1,20 +1,2 @@
 // The JSON member reader lives in `@z/meta/spec`, where the store packages' kvstore spec hooks use it too.
-export {
-  doubleValue,
-  dumpFloat,
-  dumpJson,
-  expected,
-  integerValue,
-  isIntegerToken,
-  isNumber,
-  isObject,
-  type JsonObjectValue,
-  Members,
-  memberPath,
-  numberOf,
-  requireArray,
-  requireBoolean,
-  requireInteger,
-  requireString,
-  simpleAtod,
-} from "@z/meta/spec";
+export * from "@z/meta/spec";
