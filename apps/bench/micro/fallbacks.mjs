@@ -11,12 +11,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decompress as fzstdDecompress } from "fzstd";
-import { blosc } from "../../../packages/codecs-wasm/dist/blosc.js";
-import { zlib } from "../../../packages/codecs-wasm/dist/deflate.js";
-import { setInflateEnabled } from "../../../packages/codecs-wasm/dist/inflate-kernels.js";
-import { loadKernels, setKernelsEnabled } from "../../../packages/codecs-wasm/dist/kernels.js";
-import { lz4 } from "../../../packages/codecs-wasm/dist/lz4.js";
-import { zstd } from "../../../packages/codecs-wasm/dist/zstd.js";
+import { blosc, lz4, zlib, zstd } from "@z/codecs-wasm";
+import { preloadWasmKernels, setWasmKernelsEnabled } from "@z/codecs-wasm/fallbacks";
 import { median } from "../src/lib.mjs";
 import { cpuMicros } from "./cpu-time.mjs";
 import { h1Data } from "./h1-data.mjs";
@@ -35,7 +31,7 @@ const chunk = {
   elements: 1024 * 1024,
   key: "3.4",
 };
-await loadKernels();
+await preloadWasmKernels();
 const bloscLz4 = blosc.create({ cname: "lz4", clevel: 5, shuffle: 1, blocksize: 0 });
 const raw = await bloscLz4.decode(new Uint8Array(readFileSync(join(dir, "r1.zarr", "3.4"))), chunk);
 if (raw.length !== 4 << 20) throw new Error("chunk 3.4 is not 4 MiB");
@@ -50,8 +46,7 @@ const codecs = [
 ];
 
 const setWasm = (on) => {
-  setKernelsEnabled(on);
-  setInflateEnabled(on);
+  setWasmKernelsEnabled(on);
 };
 const timeMs = async (fn) => {
   const start = cpuMicros();

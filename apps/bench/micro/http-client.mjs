@@ -13,9 +13,8 @@ import { performance } from "node:perf_hooks";
 import * as codecs from "@z/codecs";
 import { blosc } from "@z/codecs-wasm";
 import { openArray } from "@z/core";
-import { HttpStore } from "@z/store-http";
+import { HttpStore, setDefaultTransport } from "@z/store-http";
 import { fetch as undiciFetch } from "undici";
-import { setDefaultTransport } from "../../../packages/store-http/dist/transport.js";
 import { undiciDispatchTransport, undiciRequestTransport } from "./undici-transports.mjs";
 
 const argv = process.argv.slice(2);

@@ -15,7 +15,7 @@ import { inflateSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { Decoder, Encoder, ExtensionCodec } from "@msgpack/msgpack";
 import { JsonFloat } from "@z/meta";
-import { MsgpackExt, msgpackPack, msgpackUnpack } from "../../../packages/codecs/dist/msgpack.js";
+import { MsgpackExt, msgpackPack, msgpackUnpack } from "@z/codecs/msgpack";
 import { median } from "../src/lib.mjs";
 import { cpuMicros } from "./cpu-time.mjs";
 

@@ -6,7 +6,7 @@
 // ours and the library's alternately (which goes first alternates too): median MB/s, or ns per
 // call for the small ones.
 import xxhash from "xxhash-wasm";
-import { xxh64 } from "../../../packages/codecs-wasm/dist/xxhash64.js";
+import { xxh64 } from "@z/codecs-wasm/fallbacks";
 import { median } from "../src/lib.mjs";
 import { cpuMicros } from "./cpu-time.mjs";
 

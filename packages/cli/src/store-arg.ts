@@ -10,10 +10,13 @@ import {
   parseLocation,
   type Location,
 } from "@z/core";
-import { parseSpecText, type KvStoreSpec } from "@z/spec";
+import { parseSpecText, type KvStoreSpec, type MemoryKvStoreSpec, type RegisteredKvStoreSpec } from "@z/spec";
 import { openSpec, openSpecStore } from "@z/spec/node";
 import { isListable, joinPath, MetadataError, ZarrError, type JsonValue, type Store } from "@z/meta";
-import { DirectoryStore, fileByteSource } from "@z/store-fs";
+import { DirectoryStore, fileByteSource, type FileKvStoreSpec } from "@z/store-fs";
+import type { HttpKvStoreSpec } from "@z/store-http";
+import type { S3KvStoreSpec } from "@z/store-s3";
+import type { ZipKvStoreSpec } from "@z/store-zip";
 import { CommandError, UsageError } from "./command.js";
 import { registerCliStoreDrivers } from "./store-drivers.js";
 
@@ -135,27 +138,36 @@ export function specWithPath(spec: JsonValue, path: string | undefined): JsonVal
   return { ...spec, path: typeof own === "string" && own !== "" ? `${own.replace(/\/+$/, "")}/${path}` : path };
 }
 
-/** What a spec's kvstore is, as the CLI names locations. */
+/** What a spec's kvstore is, as the CLI names locations (each store's kvstore as its hook reads it). */
 function specLocation(kvstore: KvStoreSpec, node: string, text: string): StoreLocation {
-  switch (kvstore.driver) {
+  const spec = kvstore as
+    | FileKvStoreSpec
+    | HttpKvStoreSpec
+    | ZipKvStoreSpec
+    | S3KvStoreSpec
+    | MemoryKvStoreSpec
+    | RegisteredKvStoreSpec;
+  switch (spec.driver) {
     case "file":
-      return { kind: "directory", path: resolve(kvstore.path.replace(/\/+$/, "") || "."), node };
+      return { kind: "directory", path: resolve(spec.path.replace(/\/+$/, "") || "."), node };
     case "http":
-      return { kind: "http", url: `${kvstore.baseUrl.replace(/\/+$/, "")}/${kvstore.path.replace(/^\/+/, "")}`, node };
+      return { kind: "http", url: `${spec.baseUrl.replace(/\/+$/, "")}/${spec.path.replace(/^\/+/, "")}`, node };
     case "zip":
       return {
         kind: "zip",
-        file: kvstore.base.driver === "file" ? resolve(kvstore.base.path) : kvstore.base.path,
-        remote: kvstore.base.driver === "http",
+        file: spec.base.driver === "file" ? resolve(spec.base.path) : spec.base.path,
+        remote: spec.base.driver === "http",
         node,
       };
     case "s3":
-      return { kind: "s3", url: `s3://${kvstore.bucket}/${kvstore.path}`, node };
+      return { kind: "s3", url: `s3://${spec.bucket}/${spec.path}`, node };
     case "registered":
-      return { kind: "url", scheme: kvstore.name, url: kvstore.url ?? `${kvstore.name}:${kvstore.path}`, node };
+      return { kind: "url", scheme: spec.name, url: spec.url ?? `${spec.name}:${spec.path}`, node };
     case "memory":
       throw new UsageError(`${text}: a "memory" kvstore lives inside one process; the CLI cannot open one`);
   }
+  // A third party's kvstore, read by its own driver's hook.
+  return { kind: "url", scheme: kvstore.driver, url: `${kvstore.driver}:${kvstore.path}`, node };
 }
 
 /**

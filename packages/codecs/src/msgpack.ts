@@ -1,7 +1,10 @@
-/*
- * MessagePack as the Python `msgpack` package (1.0) packs and unpacks it for numcodecs' MsgPack
- * codec (internal to the package). Values are mapped as `python-values.ts` describes; extension
- * types are `MsgpackExt`.
+/**
+ * `@z/codecs/msgpack`: MessagePack as the Python `msgpack` package (1.0) packs and unpacks it for
+ * numcodecs' MsgPack codec (`msgpack2`), for those who measure or check it on its own (as
+ * `apps/bench/micro/msgpack.mjs` does). Values are mapped as `python-values.ts` describes;
+ * extension types are `MsgpackExt`.
+ *
+ * @packageDocumentation
  */
 import { JsonFloat } from "@z/meta";
 import { pyFloat, pyInt } from "./python-values.js";

@@ -1,6 +1,5 @@
-import type { CodecConfig, JsonValue } from "@z/meta";
+import { pythonTupleRepr, type CodecConfig, type JsonValue } from "@z/meta";
 
-/** numcodecs' class names, so `info` reads as zarr-python's does. */
 /** numcodecs' class names by codec id (what zarr-python's reprs and messages name a codec by). */
 export const CODEC_CLASS: Readonly<Record<string, string>> = {
   blosc: "Blosc",
@@ -63,8 +62,7 @@ function pyRepr(value: JsonValue): string {
 }
 
 /** Python's tuple repr: `(3,)`, `(2, 3)`, `()`. */
-export const tupleRepr = (values: readonly number[]): string =>
-  values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
+export const tupleRepr = (values: readonly number[]): string => pythonTupleRepr(values);
 
 /** zarr-python's `human_readable_size`. */
 export function humanSize(n: number): string {

@@ -167,7 +167,7 @@ export async function openLocation(text: string, options: LocationOptions = {}):
     throw new LocationError(
       `${text}: ${describeLocationKind(location)} need ${pkg} (npm install ${pkg}): ` +
         (local
-          ? `they open in Node, with openLocation of "@z/core/node", or pass { ...fsLocations } of @z/store-fs`
+          ? `they open in Node, with openLocation of "@z/core/node", or pass { ...${from} } of ${pkg}`
           : `pass { ...${from} } to openLocation, with ${from.replace("()", "")} from "${pkg}"`),
       { packageName: pkg },
     );

@@ -11,6 +11,7 @@
 import {
   STORE_PACKAGES,
   storePackageForOpener,
+  targetStorePackages,
   type LocationStores,
   type StoreDriver,
   type StorePackageName,
@@ -62,7 +63,7 @@ export async function openLocation(text: string, options: LocationOptions = {}):
   }
   // A reference set's targets may be anywhere: every installed store package's openers, for them.
   if (location.kind === "reference")
-    for (const pkg of ["@z/store-fs", "@z/store-http", "@z/store-s3"] as const)
+    for (const pkg of targetStorePackages())
       for (const [name, opener] of Object.entries((await installedOpeners(pkg)) ?? {})) filled[name] ??= opener;
   return openWith(text, filled as LocationOptions);
 }

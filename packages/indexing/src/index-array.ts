@@ -1,3 +1,5 @@
+import { stridesFor } from "./strided-view.js";
+
 /** The typed arrays numpy would call integer arrays (1-d index arrays). */
 export type IntegerTypedArray =
   | Int8Array
@@ -109,12 +111,4 @@ export function elementKind(value: SelectionArray): "int" | "bool" | "other" {
   return typeof data[0] === "boolean" ? "bool" : isInteger(data[0]) ? "int" : "other";
 }
 
-export function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
-}
+export const cStrides = (shape: readonly number[]): number[] => stridesFor(shape, "C");

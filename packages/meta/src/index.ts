@@ -12,6 +12,10 @@ export { describeJson } from "./metadata-document.js";
 export { guessChunks, normalizeChunks, normalizeFillValue } from "./create-constants.js";
 export * from "./store.js";
 export * from "./store-registry.js";
+// The kvstore spec hook's contract and the spec errors; the JSON reader hooks use is in `@z/meta/spec`.
+export type * from "./kvstore-spec.js";
+export { SpecError, SpecUnsupportedError } from "./spec-errors.js";
+export type { Members } from "./spec-json.js";
 export { importOptional } from "./optional-import.js";
 export * from "./dtype-model.js";
 export * from "./json-value.js";

@@ -7,6 +7,7 @@
  * `@z/store-http`, ...); a third-party store declares one the same way and registers it.
  */
 import type { JsonValue } from "./json-value.js";
+import type { KvStoreSpecHook } from "./kvstore-spec.js";
 import type { LocationStores, Store, ThreadStoreSpec } from "./store.js";
 
 const REGISTRY = Symbol.for("@z/meta store drivers");
@@ -40,8 +41,17 @@ export interface StoreDriver {
    * opened through {@link StoreDriver.locations}.
    */
   readonly schemes?: readonly string[];
-  /** TensorStore kvstore `driver` names (and `|name:` URL adapters) a spec's `kvstore` may use. */
+  /**
+   * TensorStore kvstore `driver` names (and KvStore URL schemes and `|name:` URL adapters) a spec's
+   * `kvstore` may use: read by {@link StoreDriver.kvstoreSpec}'s hook, or else opened as given
+   * through {@link StoreDriver.openKvStore} and {@link StoreDriver.openUrl}.
+   */
   readonly kvstoreDrivers?: readonly string[];
+  /**
+   * How a spec's kvstore of {@link StoreDriver.kvstoreDrivers} is read, written back and opened
+   * (`@z/spec` loads it when a spec first names one, so a page that opens no spec never loads it).
+   */
+  kvstoreSpec?(): KvStoreSpecHook | Promise<KvStoreSpecHook>;
   /** The {@link ThreadStoreSpec} kinds {@link StoreDriver.openThreadStore} reopens. */
   readonly threadKinds?: readonly string[];
   /** The openers of z's own location kinds this package gives (directories, zip files, http, s3). */
@@ -113,8 +123,8 @@ export function registeredLocationOpener<K extends keyof LocationStores>(name: K
 
 /**
  * Where z's own stores are found when none is registered or passed: the package that has each
- * location opener and kvstore driver, and its export, for messages and for the Node entries that
- * import installed store packages by themselves.
+ * location opener and kvstore driver (and KvStore URL scheme), and its export, for messages and for
+ * the Node entries that import installed store packages by themselves.
  */
 export const STORE_PACKAGES = {
   "@z/store-fs": {
@@ -122,25 +132,51 @@ export const STORE_PACKAGES = {
     locations: "fsLocations",
     openers: ["openDirectory", "openFile"],
     kvstores: ["file"],
+    targets: true,
   },
   "@z/store-http": {
     driver: "httpStoreDriver",
     locations: "httpLocations()",
     openers: ["openHttp", "openHttpFile", "openHttpWithHeaders"],
-    kvstores: ["http"],
+    kvstores: ["http", "https"],
+    targets: true,
   },
-  "@z/store-zip": { driver: "zipStoreDriver", locations: "zipLocations", openers: ["openZip"], kvstores: ["zip"] },
-  "@z/store-s3": { driver: "s3StoreDriver", locations: "s3Locations()", openers: ["openS3"], kvstores: ["s3"] },
+  "@z/store-zip": {
+    driver: "zipStoreDriver",
+    locations: "zipLocations",
+    openers: ["openZip"],
+    kvstores: ["zip"],
+    targets: false,
+  },
+  "@z/store-s3": {
+    driver: "s3StoreDriver",
+    locations: "s3Locations()",
+    openers: ["openS3"],
+    kvstores: ["s3"],
+    targets: true,
+  },
   "@z/store-reference": {
     driver: "referenceStoreDriver",
     locations: "referenceLocations()",
     openers: ["openReference"],
     kvstores: [],
+    targets: false,
   },
 } as const satisfies Record<
   string,
-  { driver: string; locations: string; openers: readonly (keyof LocationStores)[]; kvstores: readonly string[] }
+  {
+    driver: string;
+    locations: string;
+    openers: readonly (keyof LocationStores)[];
+    kvstores: readonly string[];
+    /** Whether its openers open the files a reference set points into (`openReference`'s targets). */
+    targets: boolean;
+  }
 >;
+
+/** The packages of {@link STORE_PACKAGES} whose openers open a reference set's target files. */
+export const targetStorePackages = (): StorePackageName[] =>
+  (Object.keys(STORE_PACKAGES) as StorePackageName[]).filter((pkg) => STORE_PACKAGES[pkg].targets);
 
 /** A package of {@link STORE_PACKAGES}. */
 export type StorePackageName = keyof typeof STORE_PACKAGES;

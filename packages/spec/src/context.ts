@@ -36,7 +36,7 @@ const PROVIDERS: readonly Provider[] = [
   "file_io_memmap",
   "http_request_concurrency",
   "http_request_retries",
-  // Checked when an s3 kvstore uses them (kvstore-s3.ts, loaded with openSpec).
+  // Checked when an s3 kvstore uses them (the kvstore spec hook of @z/store-s3).
   "aws_credentials",
   "s3_request_concurrency",
   "s3_request_retries",

@@ -9,6 +9,18 @@ import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson } from "./json.js";
 
 /** TensorStore's data type names. */
+/** TensorStore's 8- and 4-bit float types (numpy has none: ml_dtypes names them). */
+const SMALL_FLOATS = [
+  "float8_e3m4",
+  "float8_e4m3fn",
+  "float8_e4m3fnuz",
+  "float8_e4m3b11fnuz",
+  "float8_e5m2",
+  "float8_e5m2fnuz",
+  "float8_e8m0fnu",
+  "float4_e2m1fn",
+] as const;
+
 export const TS_DTYPES = [
   "bool",
   "char",
@@ -23,14 +35,7 @@ export const TS_DTYPES = [
   "uint32",
   "int64",
   "uint64",
-  "float8_e3m4",
-  "float8_e4m3fn",
-  "float8_e4m3fnuz",
-  "float8_e4m3b11fnuz",
-  "float8_e5m2",
-  "float8_e5m2fnuz",
-  "float8_e8m0fnu",
-  "float4_e2m1fn",
+  ...SMALL_FLOATS,
   "float16",
   "bfloat16",
   "float32",
@@ -117,19 +122,7 @@ export interface ZarrDType {
   readonly bytesPerOuterElement: number;
 }
 
-const EXTENSIONS = [
-  "bfloat16",
-  "float8_e3m4",
-  "float8_e4m3fn",
-  "float8_e4m3fnuz",
-  "float8_e4m3b11fnuz",
-  "float8_e5m2",
-  "float8_e5m2fnuz",
-  "float8_e8m0fnu",
-  "float4_e2m1fn",
-  "int2",
-  "int4",
-] as const;
+const EXTENSIONS = ["bfloat16", ...SMALL_FLOATS, "int2", "int4"] as const;
 
 interface BaseDType {
   encoded: string;

@@ -45,8 +45,7 @@ export type SpecUnsupportedError = SpecUnsupportedClass;
 // A view's class loads with `openSpec`; tell a view from an array with `instanceof ZarrArray`.
 export type { SpecFieldView, FieldViewOptions } from "./field-view.js";
 export type { OpenSpecOptions, SpecArray, SpecStore } from "./open.js";
-export type { KvStoreSpec, RegisteredKvStoreSpec, SpecStores } from "./kvstore.js";
-export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-s3.js";
+export type { KvStoreSpec, MemoryKvStoreSpec, RegisteredKvStoreSpec, SpecStores } from "./kvstore.js";
 
 /**
  * Opens (or creates) the zarr array a TensorStore zarr2 or zarr3 spec describes, as TensorStore
@@ -79,7 +78,11 @@ export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = 
  * spec TensorStore refuses. No I/O.
  */
 export async function specZarray(spec: JsonValue): Promise<string> {
-  const { specZarray: resolve } = await import("./create.js");
+  const [{ specZarray: resolve }, { prepareKvStores }] = await Promise.all([
+    import("./create.js"),
+    import("./kvstore.js"),
+  ]);
+  await prepareKvStores(spec);
   return resolve(spec);
 }
 
@@ -91,7 +94,11 @@ export async function specZarray(spec: JsonValue): Promise<string> {
  * size, ...), as compact JSON. Rejects with a `SpecError` for a spec TensorStore refuses. No I/O.
  */
 export async function specZarrJson(spec: JsonValue): Promise<string> {
-  const { specZarrJson: resolve } = await import("./create.js");
+  const [{ specZarrJson: resolve }, { prepareKvStores }] = await Promise.all([
+    import("./create.js"),
+    import("./kvstore.js"),
+  ]);
+  await prepareKvStores(spec);
   return resolve(spec);
 }
 

@@ -11,12 +11,13 @@
 import {
   registeredLocationOpener,
   STORE_PACKAGES,
+  storePackageForKvStore,
   storePackageForOpener,
   type JsonValue,
   type StoreDriver,
 } from "@z/meta";
 import { LocationError } from "@z/core";
-import { openersForKvStore, type SpecStores } from "./kvstore.js";
+import { openersForKvStore, prepareKvStores, type SpecStores } from "./kvstore.js";
 import { parseSpec } from "./parse.js";
 import {
   openSpec as openAnySpec,
@@ -26,6 +27,13 @@ import {
   type SpecStore,
 } from "./index.js";
 import { importPeer } from "./node/peers.js";
+
+/** The driver of the installed store package of z's that reads the kvstore driver or URL scheme `name`. */
+async function installedDriver(name: string): Promise<StoreDriver | undefined> {
+  const pkg = storePackageForKvStore(name);
+  if (pkg === undefined || pkg === "@z/store-reference") return undefined;
+  return (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
+}
 
 /**
  * One opener from a registered store driver, else from the store package that has it (its driver
@@ -48,6 +56,7 @@ async function installedOpener(name: keyof SpecStores): Promise<unknown> {
  */
 export async function nodeSpecStores(spec: JsonValue, options: SpecStores = {}): Promise<SpecStores> {
   const filled: Record<string, unknown> = { ...options };
+  await prepareKvStores(spec, installedDriver);
   for (const name of openersForKvStore(parseSpec(spec).kvstore)) {
     if (typeof filled[name] === "function") continue;
     const opener = await installedOpener(name);

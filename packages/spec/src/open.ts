@@ -12,8 +12,8 @@ import {
   parseJson,
   storeDriverForKvStore,
   storeDriverForScheme,
-  type ByteSource,
   type JsonValue,
+  type KvStoreOpenTools,
   type Store,
 } from "@z/meta";
 import { LocationError, NodeExistsError, NodeNotFoundError, ZarrArray, type ChunkPool } from "@z/core";
@@ -23,8 +23,18 @@ import { bindResources, newMetadataFor, validateCreated } from "./create.js";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { SpecFieldView } from "./field-view.js";
 import { toZarrDataType } from "./dtype.js";
-import { describeKvStore, type KvStoreSpec, openersForKvStore, specOpener, type SpecStores } from "./kvstore.js";
-import { s3Opening } from "./kvstore-s3.js";
+import {
+  describeKvStore,
+  formatTools,
+  isMemory,
+  isRegistered,
+  type KvStoreSpec,
+  kvstoreHook,
+  openersForKvStore,
+  prepareKvStores,
+  specOpener,
+  type SpecStores,
+} from "./kvstore.js";
 import { encodeZarrMetadata, parseZarrMetadata, type ZarrMetadata } from "./metadata.js";
 import { type ParsedSpec, parseSpec, type StalenessBound, validateOpenMode } from "./parse.js";
 import { formatDomain } from "./domain.js";
@@ -60,6 +70,7 @@ export type SpecArray = ZarrArray | SpecFieldView;
  * `SpecFieldView` with the field's dimensions appended, as TensorStore presents them.
  */
 export async function openSpec(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecArray> {
+  await prepareKvStores(spec);
   const parsed = parseSpec(spec);
   const { context, cachePool, metadataCachePool, dataCopyConcurrency } = bindResources(
     parsed,
@@ -189,6 +200,7 @@ export interface SpecStore {
  * looking at any array there: for tools that work on the hierarchy around the spec's array.
  */
 export async function openSpecStore(spec: JsonValue, options: OpenSpecOptions = {}): Promise<SpecStore> {
+  await prepareKvStores(spec);
   const parsed = parseSpec(spec);
   const { context } = bindResources(parsed, options.context ?? new SpecContext());
   const opened = await openKvStore(parsed.kvstore, context, options);
@@ -242,78 +254,51 @@ async function openKvStore(
   context: SpecContext,
   stores: SpecStores,
 ): Promise<{ store: Store; path: string; close?: () => Promise<void> }> {
+  const trim = (p: string): string => p.replace(/\/+$/, "");
+  if (isMemory(spec))
+    return {
+      store: context.resource("memory_key_value_store", spec.resource, "kvstore.memory_key_value_store") as Store,
+      path: normalizeStoragePath(trim(spec.path)),
+    };
+  const writable = (stores as OpenSpecOptions).readOnly !== true;
+  if (isRegistered(spec)) {
+    // parseKvStore made this only for a driver registered with openKvStore or openUrl.
+    const driver = spec.url === undefined ? storeDriverForKvStore(spec.name) : storeDriverForScheme(spec.name);
+    const store =
+      spec.url === undefined
+        ? await driver!.openKvStore!({ ...spec.members, path: spec.path }, { writable })
+        : await driver!.openUrl!(spec.url, { writable });
+    const close = async (): Promise<void> => await (store as { close?: () => Promise<void> }).close?.();
+    // The path is the node's inside the store, as a memory kvstore's (StoreDriver.openKvStore).
+    return { store, path: normalizeStoragePath(trim(spec.path)), close };
+  }
   for (const opener of openersForKvStore(spec)) {
     if (typeof stores[opener] !== "function") {
-      const { pkg, from } = specOpener(opener);
+      const { pkg, from } = specOpener(opener, spec);
       throw new LocationError(
         `${describeKvStore(spec)}: the ${JSON.stringify(spec.driver)} kvstore needs ${opener} (pass ${from} from ${pkg}, or open from "@z/spec/node")`,
         { packageName: pkg },
       );
     }
   }
-  const trim = (p: string): string => p.replace(/\/+$/, "");
-  const url = (s: { baseUrl: string; path: string }): string =>
-    `${s.baseUrl.replace(/\/+$/, "")}/${trim(s.path).replace(/^\/+/, "")}`;
-  switch (spec.driver) {
-    case "registered": {
-      // parseKvStore made this only for a driver registered with openKvStore or openUrl.
-      const driver = spec.url === undefined ? storeDriverForKvStore(spec.name) : storeDriverForScheme(spec.name);
-      const writable = { writable: (stores as OpenSpecOptions).readOnly !== true };
-      const store =
-        spec.url === undefined
-          ? await driver!.openKvStore!({ ...spec.members, path: spec.path }, writable)
-          : await driver!.openUrl!(spec.url, writable);
-      const close = async (): Promise<void> => await (store as { close?: () => Promise<void> }).close?.();
-      // The path is the node's inside the store, as a memory kvstore's (StoreDriver.openKvStore).
-      return { store, path: normalizeStoragePath(trim(spec.path)), close };
-    }
-    case "memory":
-      return {
-        store: context.resource("memory_key_value_store", spec.resource, "kvstore.memory_key_value_store") as Store,
-        path: normalizeStoragePath(trim(spec.path)),
-      };
-    case "file": {
-      const root = trim(spec.path) || (spec.path.startsWith("/") ? "/" : ".");
-      return { store: await stores.openDirectory!(root), path: "" };
-    }
-    case "http": {
-      if (spec.headers.length === 0) return { store: stores.openHttp!(url(spec)), path: "" };
-      const headers = Object.fromEntries(
-        spec.headers.map((h) => [h.slice(0, h.indexOf(":")).trim(), h.slice(h.indexOf(":") + 1).trim()]),
-      );
-      return { store: stores.openHttpWithHeaders!(url(spec), headers), path: "" };
-    }
-    case "s3": {
-      const { url, options } = s3Opening(spec, context);
-      return { store: stores.openS3!(url, options), path: "" };
-    }
-    case "zip": {
-      const base = spec.base;
-      let source: ByteSource;
-      if (base.driver === "file") source = await stores.openFile!(base.path, false);
-      else if (base.driver === "http") source = stores.openHttpFile!(url(base));
-      else
+  const tools: KvStoreOpenTools = {
+    ...formatTools,
+    stores: stores as KvStoreOpenTools["stores"],
+    writable,
+    resource: (provider, ref, member) => context.resource(provider as never, ref, member) as JsonValue,
+    openSource: async (base, member) => {
+      const hook = isMemory(base) || isRegistered(base) ? undefined : kvstoreHook(base);
+      if (hook?.openSource === undefined)
         throw new SpecUnsupportedError(`a zip file in a ${JSON.stringify(base.driver)} kvstore is not supported`, {
-          member: "kvstore.base",
+          member,
         });
-      // TensorStore's zip kvstore is read-only, and so is this one.
-      const zip = await stores.openZip!(source, { writable: false });
-      const close = async (): Promise<void> => {
-        await zip.close();
-        await (source as { close?: () => Promise<void> }).close?.();
-      };
-      return { store: readOnlyStore(zip), path: normalizeStoragePath(trim(spec.path)), close };
-    }
-  }
-}
-
-/** A store without its writing methods (TensorStore's zip kvstore only reads). */
-function readOnlyStore(store: Store): Store {
-  const { get, getRange, list, listDir } = store;
+      return await hook.openSource(base, tools);
+    },
+  };
+  const opened = await kvstoreHook(spec).open(spec, tools);
   return {
-    get: get.bind(store),
-    ...(getRange === undefined ? {} : { getRange: getRange.bind(store) }),
-    ...(list === undefined ? {} : { list: list.bind(store) }),
-    ...(listDir === undefined ? {} : { listDir: listDir.bind(store) }),
+    store: opened.store,
+    path: opened.path,
+    ...(opened.close === undefined ? {} : { close: () => opened.close!() }),
   };
 }

@@ -9,8 +9,15 @@ import { withMember } from "./chunk-layout.js";
 import { type Domain, parseDomainMembers, TRANSFORM_KEYS } from "./domain.js";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson, isObject, Members, requireArray, requireBoolean, requireInteger, requireString } from "./json.js";
-import { s3KvStoreJson } from "./kvstore-s3.js";
-import { ensureDirectory, type KvStoreSpec, parseKvStore, parseKvStoreUrl, withPath } from "./kvstore.js";
+import {
+  ensureDirectory,
+  isRegistered,
+  type KvStoreSpec,
+  kvstoreJson,
+  parseKvStore,
+  parseKvStoreUrl,
+  withPath,
+} from "./kvstore.js";
 import { parsePartialMetadata, parseSeparator, type PartialMetadata } from "./metadata.js";
 import { specRankInfo } from "./resolve.js";
 import { parseDataTypeName, Schema } from "./schema.js";
@@ -348,25 +355,10 @@ function specFromUrl(url: string): JsonValue {
   const base = parseKvStoreUrl(parts.slice(0, -1).join("|"), "kvstore");
   const path = decodeURIComponent(driver[2]!);
   // A registered driver's URL stays the URL it is; the node's path is the spec's legacy `path`.
-  if (base.driver === "registered" && base.url !== undefined)
+  if (isRegistered(base) && base.url !== undefined)
     return { driver: driver[1]!, kvstore: base.url, ...(path === "" ? {} : { path }) };
   return { driver: driver[1]!, kvstore: kvstoreJson(withPath(base, path)) };
 }
 
-/** A parsed kvstore spec back as JSON. */
-export function kvstoreJson(spec: KvStoreSpec): JsonValue {
-  switch (spec.driver) {
-    case "file":
-      return { driver: "file", path: spec.path };
-    case "memory":
-      return { driver: "memory", path: spec.path };
-    case "http":
-      return { driver: "http", base_url: spec.baseUrl, path: spec.path };
-    case "zip":
-      return { driver: "zip", base: kvstoreJson(spec.base), path: spec.path };
-    case "s3":
-      return s3KvStoreJson(spec);
-    case "registered":
-      return spec.url ?? { ...spec.members, driver: spec.name, path: spec.path };
-  }
-}
+// Where it was before the stores' hooks wrote their kvstores back.
+export { kvstoreJson } from "./kvstore.js";

@@ -8,7 +8,7 @@
 import type { JsonValue } from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { isObject, type JsonObjectValue } from "./json.js";
-import { TS_DTYPES, type TsDataType } from "./dtype.js";
+import { TS_DTYPES, tsDtypeSize, type TsDataType } from "./dtype.js";
 
 /** TensorStore's data types a zarr3 array cannot have (zarr2's `|S`/`|V` characters and bytes, its JSON and strings). */
 const NOT_ZARR3: ReadonlySet<string> = new Set(["char", "byte", "string", "ustring", "json"]);
@@ -64,26 +64,8 @@ export function parseZarr3DataType(j: JsonValue, member: string): TsDataType {
   );
 }
 
-/** Bytes of one element as the `bytes` codec stores it (int2/int4 and the 8- and 4-bit floats take a byte). */
-export function zarr3ItemSize(dtype: TsDataType): number {
-  switch (dtype) {
-    case "int16":
-    case "uint16":
-    case "float16":
-    case "bfloat16":
-      return 2;
-    case "int32":
-    case "uint32":
-    case "float32":
-      return 4;
-    case "int64":
-    case "uint64":
-    case "float64":
-    case "complex64":
-      return 8;
-    case "complex128":
-      return 16;
-    default:
-      return 1;
-  }
-}
+/**
+ * Bytes of one element as the `bytes` codec stores it: `tsDtypeSize`, where int2/int4 and the 8-
+ * and 4-bit floats take a byte, and so do the variable-length types (never stored by `bytes`).
+ */
+export const zarr3ItemSize = (dtype: TsDataType): number => tsDtypeSize(dtype) || 1;

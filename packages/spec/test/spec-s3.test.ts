@@ -7,11 +7,12 @@
  * What the `openS3` opener is given for a spec is checked here too (no request is sent).
  */
 import { readFileSync } from "node:fs";
-import type { JsonValue, Store } from "@z/meta";
-import { describe, expect, it } from "vitest";
+import { registerStoreDriver, type JsonValue, type Store } from "@z/meta";
+import { s3StoreDriver, type SpecS3Options } from "@z/store-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SpecContext } from "../src/context.js";
 import { SpecError, SpecUnsupportedError } from "../src/errors.js";
-import type { SpecS3Options } from "../src/kvstore-s3.js";
+import { prepareKvStores } from "../src/kvstore.js";
 import { openSpecStore } from "../src/open.js";
 import { kvstoreJson, parseSpec } from "../src/parse.js";
 
@@ -76,6 +77,15 @@ const said = (error: SpecError): string =>
   error.member === undefined
     ? error.message
     : error.message.slice(`spec member ${JSON.stringify(error.member)}: `.length);
+
+// The s3 kvstore is @z/store-s3's kvstore spec hook: registered as a browser build registers it, and
+// loaded before parseSpec reads specs (openSpecStore loads it itself).
+let unregister = (): void => {};
+beforeAll(async () => {
+  unregister = registerStoreDriver(s3StoreDriver);
+  await prepareKvStores("s3://bucket");
+});
+afterAll(() => unregister());
 
 describe("s3 kvstores as TensorStore 0.1.85 reads them", () => {
   it("has specs and URLs TensorStore took and refused", () => {

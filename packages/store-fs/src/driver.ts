@@ -10,6 +10,7 @@ import { fsLocations } from "./locations.js";
 export const fsStoreDriver: StoreDriver = {
   packageName: "@z/store-fs",
   kvstoreDrivers: ["file"],
+  kvstoreSpec: async () => (await import("./kvstore-spec.js")).fileKvStoreSpec,
   threadKinds: ["directory"],
   locations: fsLocations,
   openThreadStore: (spec) => new DirectoryStore(spec.root, { fsync: spec.fsync }),

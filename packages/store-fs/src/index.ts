@@ -15,5 +15,6 @@ export { fileByteSource, type FileByteSource, type FileByteSourceOptions } from 
 export { findTemporaryFiles, isTemporaryFile, removeTemporaryFile, type TemporaryFile } from "./atomic-write.js";
 export { fsLocations } from "./locations.js";
 export { fsStoreDriver } from "./driver.js";
+export type { FileKvStoreSpec } from "./kvstore-spec.js";
 // The error these stores throw (defined in @z/meta): I/O failures and refused keys, naming the key.
 export { StoreError } from "@z/meta";

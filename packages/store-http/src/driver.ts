@@ -8,5 +8,6 @@ import { httpLocations } from "./locations.js";
 export const httpStoreDriver: StoreDriver = {
   packageName: "@z/store-http",
   kvstoreDrivers: ["http"],
+  kvstoreSpec: async () => (await import("./kvstore-spec.js")).httpKvStoreSpec,
   locations: /* @__PURE__ */ httpLocations(),
 };

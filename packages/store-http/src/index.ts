@@ -18,5 +18,9 @@ export { HttpStoreError } from "./errors.js";
 export type { HttpOptions } from "./options.js";
 export { httpLocations } from "./locations.js";
 export { httpStoreDriver } from "./driver.js";
+// Which transport stores made from then on use when their options name no `fetch` (the Node entry
+// sets `@z/http-client/node`'s; a benchmark or an app may set another, as apps/bench/micro/ does).
+export { setDefaultTransport } from "./transport.js";
+export type { HttpKvStoreSpec } from "./kvstore-spec.js";
 // HttpStoreError is a StoreError (defined in @z/meta), as are the other errors these stores throw.
 export { StoreError } from "@z/meta";

@@ -12,6 +12,7 @@ function driverWith(environment: Readonly<Record<string, string | undefined>> | 
   return {
     packageName: "@z/store-s3",
     kvstoreDrivers: ["s3"],
+    kvstoreSpec: async () => (await import("./kvstore-spec.js")).s3KvStoreSpec,
     locations: s3Locations(environment === undefined ? {} : { environment }),
     withEnvironment: driverWith,
   };

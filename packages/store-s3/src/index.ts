@@ -20,3 +20,4 @@ export type { S3Credentials, S3StoreOptions, FetchFunction } from "./options.js"
 export type { Environment } from "./environment.js";
 export { parseS3Url, s3Locations, type S3Locations } from "./locations.js";
 export { s3StoreDriver } from "./driver.js";
+export type { S3KvStoreSpec, SpecS3Options } from "./kvstore-spec.js";

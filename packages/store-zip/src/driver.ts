@@ -8,5 +8,6 @@ import { zipLocations } from "./locations.js";
 export const zipStoreDriver: StoreDriver = {
   packageName: "@z/store-zip",
   kvstoreDrivers: ["zip"],
+  kvstoreSpec: async () => (await import("./kvstore-spec.js")).zipKvStoreSpec,
   locations: zipLocations,
 };

@@ -31,5 +31,6 @@ export {
 export type { ZipEntryInfo } from "./entry.js";
 export { zipLocations } from "./locations.js";
 export { zipStoreDriver } from "./driver.js";
+export type { ZipKvStoreSpec } from "./kvstore-spec.js";
 // The error a ZipStore throws (defined in @z/meta): a damaged archive, a refused key, a read-only store.
 export { StoreError } from "@z/meta";

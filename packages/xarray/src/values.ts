@@ -2,6 +2,7 @@ import type { NdArray } from "@z/core";
 import { float16FromBits, type TypedArray } from "@z/meta";
 import { CFError } from "./errors.js";
 import { itemsizeOf, kindOf, valuesDtype } from "./dtype.js";
+import { stridesFor } from "@z/indexing";
 
 /** What a variable's values are held in: a typed array for numbers, a JS array otherwise. */
 export type ValueData = TypedArray | unknown[];
@@ -135,12 +136,4 @@ export function numberAt(held: Held, i: number): number {
 export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 /** C-order strides (in elements) of a shape. */
-export function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    strides[i] = stride;
-    stride *= shape[i]!;
-  }
-  return strides;
-}
+export const cStrides = (shape: readonly number[]): number[] => stridesFor(shape, "C");

@@ -2,28 +2,12 @@ import { create, ZarrArray } from "@z/core";
 import type { SpecArray } from "@z/spec";
 import { openSpec } from "@z/spec/node";
 import { dataTypeToJSON, parseDataType, type JsonObject, type JsonValue } from "@z/meta";
-import {
-  ARRAY_FLAGS,
-  ARRAY_FLAGS_HELP,
-  arrayFlags,
-  commonArrayFlags,
-  dtypeFlag,
-  jsonFlag,
-  settleCodecs,
-} from "../array-options.js";
-import {
-  arrayFlagsV3,
-  dtypeV3Flag,
-  refuseV3Flags,
-  settleCodecsV3,
-  v3TypeOf,
-  zarrFormatFlag,
-} from "../array-options-v3.js";
-import { describeCreatedV3 } from "./import.js";
+import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, dtypeFlag, jsonFlag } from "../array-options.js";
+import { dtypeV3Flag, refuseV3Flags, v3TypeOf, zarrFormatFlag } from "../array-options-v3.js";
 import type { Command, Io, ParsedArgs } from "../command.js";
 import { parseIntegerList, positionals, stringFlag, UsageError } from "../command.js";
 import { isSpecArg, parseStoreArg, readSpecArg, specWithPath, withStore } from "../store-arg.js";
-import { createArray } from "./import.js";
+import { createArray, createOptionsFromFlags, describeCreatedV3 } from "../create-options.js";
 
 export const createCommand: Command = {
   name: "create",
@@ -46,10 +30,12 @@ Nothing but metadata is written: every element reads as the fill value.`,
     const shapeText = stringFlag(args, "shape");
     if (shapeText === undefined) throw new UsageError("--shape is required (or --spec)");
     const shape = parseIntegerList(shapeText, "--shape");
-    if (zarrFormatFlag(args) === 3) {
-      const type = dtypeV3Flag(args) ?? v3TypeOf(parseDataType("<f8"), undefined);
-      const options = { ...commonArrayFlags(args, shape.length), ...arrayFlagsV3(args, type, shape.length) };
-      await settleCodecsV3(options, shape);
+    const zarrFormat = zarrFormatFlag(args);
+    if (zarrFormat === 3) {
+      const options = await createOptionsFromFlags(args, 3, shape, {
+        dtype: parseDataType("<f8"),
+        v3Type: () => dtypeV3Flag(args) ?? v3TypeOf(parseDataType("<f8"), undefined),
+      });
       return withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
         const array = await createArray(() => create({ ...options, store, path, shape }));
         io.err(`created ${describeCreatedV3(array)}\n`);
@@ -57,8 +43,10 @@ Nothing but metadata is written: every element reads as the fill value.`,
       });
     }
     refuseV3Flags(args);
-    const dtype = dtypeFlag(args) ?? parseDataType("<f8");
-    const options = await settleCodecs(arrayFlags(args, dtype, shape.length));
+    const options = await createOptionsFromFlags(args, 2, shape, {
+      dtype: dtypeFlag(args) ?? parseDataType("<f8"),
+      v3Type: () => v3TypeOf(parseDataType("<f8"), undefined),
+    });
     return withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
       const array = await createArray(() => create({ ...options, store, path, shape }));
       io.err(

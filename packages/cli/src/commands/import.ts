@@ -1,33 +1,17 @@
 import { open as openFile, readFile, type FileHandle } from "node:fs/promises";
-import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type CreateOptions, type ZarrArray } from "@z/core";
+import { create, OBJECT_CODEC_IDS, slice, type BasicSelectionItem, type ZarrArray } from "@z/core";
 import {
   dataTypeToJSON,
   JsonFloat,
   parseDataType,
   parseJson,
   ZarrError,
-  type ArrayMetadataV3,
   type CodecConfig,
   type DataType,
   type JsonValue,
 } from "@z/meta";
-import {
-  ARRAY_FLAGS,
-  ARRAY_FLAGS_HELP,
-  arrayFlags,
-  commonArrayFlags,
-  dtypeFlag,
-  objectCodecFlag,
-  settleCodecs,
-} from "../array-options.js";
-import {
-  arrayFlagsV3,
-  dtypeV3Flag,
-  refuseV3Flags,
-  settleCodecsV3,
-  v3TypeOf,
-  zarrFormatFlag,
-} from "../array-options-v3.js";
+import { ARRAY_FLAGS, ARRAY_FLAGS_HELP, dtypeFlag, objectCodecFlag } from "../array-options.js";
+import { dtypeV3Flag, refuseV3Flags, v3TypeOf, zarrFormatFlag } from "../array-options-v3.js";
 import type { Command, Io } from "../command.js";
 import { CommandError, positionals, stringFlag, UsageError } from "../command.js";
 import { canConvert, convertBytes, elementFromJson, writeElements } from "../elements.js";
@@ -38,6 +22,7 @@ import { objectFromJson } from "../objects.js";
 import { progressBar, type Progress } from "../progress.js";
 import { planSlabs } from "../slabs.js";
 import { withStore } from "../store-arg.js";
+import { createArray, createOptionsFromFlags, describeCreatedV3 } from "../create-options.js";
 
 /** What an input file holds: its dtype and shape, and a way to read its elements in slabs. */
 interface Source {
@@ -91,18 +76,13 @@ The default order is the file's (F for a Fortran-order .npy).`,
           `--dtype ${dtypeText(dtype)}: cannot convert the file's ${dtypeText(source.dtype)} values to it`,
         );
       }
-      let options: Partial<CreateOptions>;
-      if (zarrFormat === 3) {
-        const type = requestedV3 ?? v3TypeOf(dtype, (flagCodec ?? source.objects?.codec)?.id);
-        options = { ...commonArrayFlags(args, source.shape.length), ...arrayFlagsV3(args, type, source.shape.length) };
-        await settleCodecsV3(options, source.shape);
-      } else {
-        const flags = arrayFlags(args, dtype, source.shape.length);
+      const options = await createOptionsFromFlags(args, zarrFormat, source.shape, {
+        dtype,
+        v3Type: () => requestedV3 ?? v3TypeOf(dtype, (flagCodec ?? source.objects?.codec)?.id),
         // the file's object codec, unless the flags name one
-        if (source.objects !== undefined && flagCodec === undefined) flags.objectCodec = source.objects.codec;
-        options = await settleCodecs(flags);
-        options = { ...options, order: options.order ?? (source.fortranOrder ? "F" : "C") };
-      }
+        ...(source.objects !== undefined && flagCodec === undefined ? { objectCodec: source.objects.codec } : {}),
+      });
+      if (zarrFormat !== 3) options.order ??= source.fortranOrder ? "F" : "C";
       return await withStore(location!, { mode: "write", path: stringFlag(args, "path") }, async ({ store, path }) => {
         const array = await createArray(() =>
           create({ ...options, store, path, shape: source.shape, signal: io.signal }),
@@ -130,29 +110,8 @@ The default order is the file's (F for a Fortran-order .npy).`,
   },
 };
 
-/** A new v3 array in a line: where, shape, chunks (and shards), data type. */
-export function describeCreatedV3(array: ZarrArray): string {
-  const meta = array.metadata as ArrayMetadataV3;
-  const sharding = meta.codecs.length === 1 && meta.codecs[0]!.name === "sharding_indexed" ? meta.codecs[0] : undefined;
-  const inner = sharding?.configuration?.chunk_shape as number[] | undefined;
-  const chunks =
-    inner === undefined
-      ? `chunks [${meta.chunkShape.join(", ")}]`
-      : `shards [${meta.chunkShape.join(", ")}] of chunks [${inner.join(", ")}]`;
-  return `${array.path === "" ? "an array at the root" : array.path} (Zarr v3): shape [${meta.shape.join(", ")}], ${chunks}, data_type ${JSON.stringify(meta.dataType)}`;
-}
-
-/** Runs `create`, adding a hint to "already exists" errors. */
-export async function createArray(make: () => Promise<ZarrArray>): Promise<ZarrArray> {
-  try {
-    return await make();
-  } catch (error) {
-    if (error instanceof ZarrError && error.code === "ZARR_EXISTS") {
-      throw new CommandError(`${error.message} (pass --overwrite to replace it)`, { key: error.key, cause: error });
-    }
-    throw error;
-  }
-}
+// Where they were before `zarr create` shared them.
+export { createArray, describeCreatedV3 } from "../create-options.js";
 
 /** Writes the source into the array in slabs of whole chunks along the file's slowest dimension. */
 async function copyInto(

@@ -1,7 +1,11 @@
 // The store author's driver: a store over a Map registered for the URL scheme `map:` and the
 // TensorStore kvstore driver `map`, as docs/writing-a-store.md shows. Each named store starts with
 // one array, `a` (int32, [7, 8, 9]), so a process that only loads this module has data to read.
-import type { DirectoryListing, Store, StoreDriver } from "@z/meta";
+// A second driver, `keyed`, reads its TensorStore kvstore spec itself (a kvstore spec hook, as
+// z's own stores do): `{"driver": "keyed", "store": NAME, "path": ...}` and `keyed://NAME/PATH`,
+// its members checked and written back by the hook, its errors the spec's own.
+import type { DirectoryListing, KvStoreSpecHook, Store, StoreDriver } from "@z/meta";
+import { requireString, SpecError } from "@z/meta/spec";
 
 class MapStore implements Store {
   readonly values = new Map<string, Uint8Array>();
@@ -61,3 +65,43 @@ export const storeDriver: StoreDriver = {
   openUrl: (url) => named(url.slice("map://".length)),
   openKvStore: (spec) => named(String(spec.name)),
 };
+
+/** A `keyed` kvstore as the hook reads it. */
+interface KeyedKvStore {
+  readonly driver: "keyed";
+  readonly store: string;
+  readonly path: string;
+}
+
+const keyedKvStoreSpec: KvStoreSpecHook<KeyedKvStore> = {
+  drivers: ["keyed"],
+  urlSchemes: ["keyed"],
+  parse: (m, path) => {
+    const store = m.take("store");
+    if (store === undefined) throw new SpecError("Expected string, but member is missing", { member: m.at("store") });
+    return { driver: "keyed", store: requireString(store, m.at("store")), path };
+  },
+  parseUrl: (root, member, tools) => {
+    const rest = root.slice("keyed://".length);
+    const slash = rest.indexOf("/");
+    if (!root.startsWith("keyed://") || slash === 0) throw new SpecError(`Invalid keyed URL: ${root}`, { member });
+    return {
+      driver: "keyed",
+      store: slash < 0 ? rest : rest.slice(0, slash),
+      path: slash < 0 ? "" : tools.decode(rest.slice(slash + 1), member),
+    };
+  },
+  toJson: (spec) => ({ driver: "keyed", store: spec.store, path: spec.path }),
+  describe: (spec) => `keyed://${spec.store}/${spec.path}`,
+  openers: () => [],
+  open: async (spec) => ({ store: named(spec.store), path: spec.path.replace(/\/+$/, "") }),
+};
+
+export const keyedStoreDriver: StoreDriver = {
+  packageName: "map-store",
+  kvstoreDrivers: ["keyed"],
+  kvstoreSpec: () => keyedKvStoreSpec,
+};
+
+/** What `ZARR_STORES` registers from this module. */
+export const storeDrivers: readonly StoreDriver[] = [storeDriver, keyedStoreDriver];

@@ -8,9 +8,10 @@ import { openArray } from "@z/core";
 import { openLocation } from "@z/core/node";
 import { registerStoreDriver } from "@z/meta";
 import { openSpec } from "@z/spec/node";
-import { storeDriver } from "./scheme-driver.js";
+import { keyedStoreDriver, storeDriver } from "./scheme-driver.js";
 
 registerStoreDriver(storeDriver);
+registerStoreDriver(keyedStoreDriver);
 const { store, path } = await openLocation("map://one|zarr2:a");
 const data = Array.from((await (await openArray(store, { path, mode: "r" })).get()).data);
 if (data.join() !== "7,8,9") throw new Error(`openLocation of @z/core/node read ${data}`);
@@ -18,6 +19,9 @@ console.log("openLocation of @z/core/node: [7, 8, 9]");
 const shape = (await openSpec({ driver: "zarr2", kvstore: { driver: "map", name: "two" }, path: "a" })).shape;
 if (shape.join() !== "3") throw new Error(`openSpec of @z/spec/node: shape ${shape}`);
 console.log("openSpec of @z/spec/node: shape [3]");
+const keyed = (await openSpec("keyed://two/a|zarr2:")).shape;
+if (keyed.join() !== "3") throw new Error(`openSpec of @z/spec/node, a keyed: URL: shape ${keyed}`);
+console.log("openSpec of @z/spec/node, a keyed: URL (its driver's kvstore spec hook): shape [3]");
 
 const zarr = (...args) => {
   const result = spawnSync(join("node_modules", ".bin", "zarr"), args, {
@@ -35,3 +39,8 @@ const spec = JSON.stringify({ driver: "zarr2", kvstore: { driver: "map", name: "
 const info = zarr("info", spec, "--json");
 if (JSON.stringify(JSON.parse(info).shape) !== "[3]") throw new Error(`zarr info of a map kvstore spec: ${info}`);
 console.log("zarr info of a map kvstore spec: shape [3]");
+const keyedSpec = JSON.stringify({ driver: "zarr2", kvstore: { driver: "keyed", store: "two", path: "a" } });
+const keyedInfo = zarr("info", keyedSpec, "--json");
+if (JSON.stringify(JSON.parse(keyedInfo).shape) !== "[3]")
+  throw new Error(`zarr info of a keyed kvstore spec: ${keyedInfo}`);
+console.log("zarr info of a keyed kvstore spec (its driver's kvstore spec hook): shape [3]");
