@@ -1,5 +1,3 @@
-import { stridesFor } from "./strided-view.js";
-
 /** The typed arrays numpy would call integer arrays (1-d index arrays). */
 export type IntegerTypedArray =
   | Int8Array
@@ -111,4 +109,17 @@ export function elementKind(value: SelectionArray): "int" | "bool" | "other" {
   return typeof data[0] === "boolean" ? "bool" : isInteger(data[0]) ? "int" : "other";
 }
 
-export const cStrides = (shape: readonly number[]): number[] => stridesFor(shape, "C");
+/**
+ * C-order strides of `shape`. Not `stridesFor(shape, "C")`: this module is in a read page's first
+ * load and strided-view.ts is not (it loads with the copy code), and importing it here grew that
+ * first load past its 40 kB budget (scripts/bundle-budgets.json).
+ */
+export function cStrides(shape: readonly number[]): number[] {
+  const strides = new Array<number>(shape.length);
+  let stride = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    strides[d] = stride;
+    stride *= shape[d]!;
+  }
+  return strides;
+}
