@@ -92,6 +92,8 @@ export {
   StoreError,
   TooLargeError,
   UnsupportedExtensionError,
+  SpecError,
+  SpecUnsupportedError,
 } from "@z/meta";
 export { CodecError, CodecConfigError, UnknownCodecError } from "@z/codecs/registry";
 export { MissingEncoderError } from "./codec-definition.js";
