@@ -98,6 +98,29 @@ describe("windows of a shard in a directory store", () => {
     }
   });
 
+  it("refuse an entry reaching past the shard's end, naming the inner chunk", async () => {
+    const store = new TempStore();
+    try {
+      await sharded(store);
+      const shard = (await store.get("c/0/0"))!;
+      const index = shard.length - 68;
+      const view = new DataView(shard.buffer, shard.byteOffset, shard.byteLength);
+      const at = index + 3 * 16 + 8;
+      view.setBigUint64(at, view.getBigUint64(at, true) + 100_000n, true);
+      view.setUint32(index + 64, crc32c(shard.subarray(index, index + 64)), true);
+      await store.set("c/0/0", shard);
+      const a = await openArray(store, { mode: "r" });
+      const error = await a.get([slice(300, 302), slice(300, 302)]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ShardError);
+      expect(error).toMatchObject({ key: "c/0/0", innerChunk: [[1, 1]] });
+      expect((error as Error).message).toMatch(
+        /, but the shard ends at byte \d+ or before \(its index is the last 68\)$/,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it("read whole inner chunks from a store whose reads are round trips (memory here), with the same values", async () => {
     const store = new MemoryStore();
     const a = await sharded(store);

@@ -476,6 +476,18 @@ export class ShardingCodec implements Codec {
         // As a whole read would (above): the index's size in bytes must follow the inner chunk.
         const after = await read({ offset: end, length: atEnd });
         if (after === undefined) throw gone();
+        // A short read ends at the shard's end; an empty one says only that the end is not after `end`.
+        if (after.length === 0) {
+          if (key !== undefined) this.#cache.delete(key);
+          const where = `its index places the inner chunk at bytes ${t.offset} to ${end}`;
+          throw new ShardError(
+            `${where}, but the shard ends at byte ${end} or before (its index is the last ${atEnd})`,
+            {
+              key,
+              innerChunk: [t.coords],
+            },
+          );
+        }
         if (after.length < atEnd) throw shortRead(t, end + after.length);
         index.checkedEnd = Math.max(index.checkedEnd, end);
       }
