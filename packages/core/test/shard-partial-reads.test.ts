@@ -49,6 +49,24 @@ const expected = (r0: number, r1: number, c0: number, c1: number): number[] => {
   return out;
 };
 
+/**
+ * Writes the sharded array to `store`, lengthens the index entry of inner chunk [1, 1] (the last
+ * stored) by `by` bytes, its crc32c made again, and reads a window of that inner chunk by parts:
+ * what the read threw. The index (4 entries of 16 bytes and a crc32c) is the shard's last 68 bytes.
+ */
+async function lengthenLastEntry(store: TempStore, by: bigint): Promise<unknown> {
+  await sharded(store);
+  const shard = (await store.get("c/0/0"))!;
+  const index = shard.length - 68;
+  const view = new DataView(shard.buffer, shard.byteOffset, shard.byteLength);
+  const at = index + 3 * 16 + 8;
+  view.setBigUint64(at, view.getBigUint64(at, true) + by, true);
+  view.setUint32(index + 64, crc32c(shard.subarray(index, index + 64)), true);
+  await store.set("c/0/0", shard);
+  const a = await openArray(store, { mode: "r" });
+  return a.get([slice(300, 302), slice(300, 302)]).catch((e: unknown) => e);
+}
+
 describe("windows of a shard in a directory store", () => {
   it("read only the blosc blocks they need of each inner chunk, and give the values a whole read does", async () => {
     const store = new TempStore();
@@ -78,18 +96,8 @@ describe("windows of a shard in a directory store", () => {
   it("still refuses an entry reaching into the index, naming the inner chunk", async () => {
     const store = new TempStore();
     try {
-      await sharded(store);
-      const shard = (await store.get("c/0/0"))!;
-      // The index (4 entries of 16 bytes and a crc32c) is the last 68 bytes; inner chunk [1, 1]
-      // is the last stored. Lengthen its entry by 8 bytes, into the index (crc32c made again).
-      const index = shard.length - 68;
-      const view = new DataView(shard.buffer, shard.byteOffset, shard.byteLength);
-      const at = index + 3 * 16 + 8;
-      view.setBigUint64(at, view.getBigUint64(at, true) + 8n, true);
-      view.setUint32(index + 64, crc32c(shard.subarray(index, index + 64)), true);
-      await store.set("c/0/0", shard);
-      const a = await openArray(store, { mode: "r" });
-      const error = await a.get([slice(300, 302), slice(300, 302)]).catch((e: unknown) => e);
+      // Into the index, which is the last 68 bytes.
+      const error = await lengthenLastEntry(store, 8n);
       expect(error).toBeInstanceOf(ShardError);
       expect(error).toMatchObject({ key: "c/0/0", innerChunk: [[1, 1]] });
       expect((error as Error).message).toMatch(/which overlap its index/);
@@ -101,16 +109,7 @@ describe("windows of a shard in a directory store", () => {
   it("refuse an entry reaching past the shard's end, naming the inner chunk", async () => {
     const store = new TempStore();
     try {
-      await sharded(store);
-      const shard = (await store.get("c/0/0"))!;
-      const index = shard.length - 68;
-      const view = new DataView(shard.buffer, shard.byteOffset, shard.byteLength);
-      const at = index + 3 * 16 + 8;
-      view.setBigUint64(at, view.getBigUint64(at, true) + 100_000n, true);
-      view.setUint32(index + 64, crc32c(shard.subarray(index, index + 64)), true);
-      await store.set("c/0/0", shard);
-      const a = await openArray(store, { mode: "r" });
-      const error = await a.get([slice(300, 302), slice(300, 302)]).catch((e: unknown) => e);
+      const error = await lengthenLastEntry(store, 100_000n);
       expect(error).toBeInstanceOf(ShardError);
       expect(error).toMatchObject({ key: "c/0/0", innerChunk: [[1, 1]] });
       expect((error as Error).message).toMatch(
