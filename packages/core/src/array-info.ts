@@ -11,7 +11,8 @@ import {
   type NamedConfig,
   type Store,
 } from "@z/meta";
-import { codecRepr, fixed1, humanSize, tupleRepr } from "./info.js";
+import { codecRepr } from "./codec-repr.js";
+import { fixed1, humanSize, pythonTupleRepr as tupleRepr } from "@z/meta";
 
 const bytesRepr = (n: number): string => (n > 1024 ? `${n} (${humanSize(n)})` : String(n));
 

@@ -55,7 +55,7 @@ import { cStrides, product, type NdArray, type NdData } from "./nd-array.js";
 import type { ObjectChunkCodec } from "./object-codec.js";
 import { readsParts, type PartialReadTarget } from "./partial-read.js";
 import { readHere } from "./read-here.js";
-import { partsReader } from "./store-ranges.js";
+import { partsReader } from "@z/meta";
 
 export interface ArrayOpenOptions {
   /** Refuse every write (default false). */

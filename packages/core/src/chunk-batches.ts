@@ -238,7 +238,9 @@ export function jobsCache(registry: () => CodecRegistry, limit = 16): (meta: str
 
 /** An error as plain data, to cross a thread boundary. */
 export function serializeError(error: unknown): SerializedError {
-  if (error instanceof ZarrError) {
+  // By shape as well as by class: a store a thread reopens through a module of its own (a bundle,
+  // see `ThreadStoreSpec`) throws errors of its own copy of @z/meta's classes.
+  if (error instanceof ZarrError || isZarrErrorLike(error)) {
     const extra = error as ZarrError & { codecId?: unknown; field?: unknown };
     return {
       name: error.name,
@@ -251,4 +253,11 @@ export function serializeError(error: unknown): SerializedError {
   }
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };
+}
+
+/** An error with a `ZARR_` code and a string or absent key, as every `ZarrError` has. */
+function isZarrErrorLike(error: unknown): error is ZarrError {
+  if (!(error instanceof Error)) return false;
+  const { code, key } = error as { code?: unknown; key?: unknown };
+  return typeof code === "string" && code.startsWith("ZARR_") && (key === undefined || typeof key === "string");
 }

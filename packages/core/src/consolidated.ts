@@ -19,7 +19,7 @@ import type { ZarrArray } from "./array.js";
 import { ArgumentError, NodeNotFoundError, ReadOnlyError } from "./errors.js";
 import { v3NodeType } from "./node-kinds.js";
 import { zarrJsonKey } from "./keys.js";
-import { readsWholeValues, servesRanges } from "./store-ranges.js";
+import { readsWholeValues, servesRanges } from "@z/meta";
 import type { Group } from "./group.js";
 import { open } from "./group.js";
 import type { OpenMode } from "./open-array.js";

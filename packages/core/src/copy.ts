@@ -12,7 +12,7 @@ import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import type { CreateOptions } from "./create.js";
 import { ArgumentError } from "./errors.js";
 import type { Group } from "./group.js";
-import { tupleRepr } from "./info.js";
+import { pythonTupleRepr as tupleRepr } from "@z/meta";
 import { cStrides } from "./nd-array.js";
 
 /** A key or node that exists in the destination of a copy made with `ifExists: "raise"`. */

@@ -30,7 +30,7 @@ import type { CodecSpec, CreateOptions } from "./create-options.js";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
 import { prepareNewNode } from "./hierarchy.js";
 import { zarrJsonKey } from "./keys.js";
-import { MemoryStore } from "./memory-store.js";
+import { MemoryStore } from "@z/meta";
 
 /** zarr-python 3's default compressor for every data type. */
 const ZSTD_DEFAULT: NamedConfig = { name: "zstd", configuration: { level: 0, checksum: false } };

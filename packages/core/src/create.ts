@@ -17,7 +17,7 @@ import { createdLayout, storeSeparator, ZarrArray } from "./array.js";
 import { ArgumentError, ReadOnlyError } from "./errors.js";
 import { prepareNewNode } from "./hierarchy.js";
 import { arrayMetaKey, attrsKey } from "./keys.js";
-import { MemoryStore } from "./memory-store.js";
+import { MemoryStore } from "@z/meta";
 import type { NdArrayLike } from "./nd-array.js";
 import { DEFAULT_COMPRESSOR } from "./defaults.js";
 import { objectFilters, objectShorthand } from "./object-create.js";

@@ -1,11 +1,7 @@
 import { ZarrError } from "@z/meta";
 
-/** A write, resize or attribute change on an array or group opened read-only. */
-export class ReadOnlyError extends ZarrError {
-  constructor(what: string, options: { key?: string } = {}) {
-    super("ZARR_READ_ONLY", `${what} is read-only`, options);
-  }
-}
+// Defined in @z/meta, where the generic stores and synchronizers that throw them live.
+export { ArgumentError, ReadOnlyError } from "@z/meta";
 
 /**
  * No array (or group) where one was expected, or no consolidated metadata document (`.zmetadata`)
@@ -72,13 +68,6 @@ export class MissingChunkError extends ZarrError {
 export class ValueError extends ZarrError {
   constructor(message: string, options: { key?: string } = {}) {
     super("ZARR_VALUE", message, options);
-  }
-}
-
-/** An invalid argument to an API call (bad mode, bad shape, …). */
-export class ArgumentError extends ZarrError {
-  constructor(message: string) {
-    super("ZARR_ARGUMENT", message);
   }
 }
 

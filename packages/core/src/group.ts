@@ -33,7 +33,7 @@ import type { NdArrayLike } from "./nd-array.js";
 import type { TypedArray } from "@z/meta";
 import { drawTree, type TreeNode } from "./tree.js";
 import { arrayMetaKey, attrsKey, groupMetaKey, zarrJsonKey } from "./keys.js";
-import { MemoryStore } from "./memory-store.js";
+import { MemoryStore } from "@z/meta";
 
 /** Options for arrays created inside a group: everything but where they go. */
 export type MemberOptions = Omit<CreateOptions, "store" | "path">;

@@ -8,14 +8,28 @@
  * the API reference shows their signatures.
  */
 import type { CodecRegistry } from "@z/codecs/registry";
-import type { ArrayMetadata, ArrayMetadataV3, CodecConfig, DataType, JsonObject, Store, TypedArray } from "@z/meta";
+import {
+  fixed1 as fixed1Of,
+  humanSize as humanSizeOf,
+  openLocation as openLocationOf,
+  parseLocation as parseLocationOf,
+  pythonTupleRepr,
+  type ArrayMetadata,
+  type ArrayMetadataV3,
+  type CodecConfig,
+  type DataType,
+  type JsonObject,
+  type Location,
+  type LocationOptions,
+  type OpenedLocation,
+  type Store,
+  type TypedArray,
+} from "@z/meta";
 import type { ZarrArray } from "./array.js";
 import type { CreateOptions } from "./create.js";
+import * as reprs from "./codec-repr.js";
 import * as creation from "./create.js";
-import type { Location, LocationOptions, OpenedLocation } from "./location.js";
 import type { NdArrayLike } from "./nd-array.js";
-import * as info from "./info.js";
-import * as location from "./location.js";
 import * as migration from "./migrate-v3-lazy.js";
 import { MigrationError as MigrationErrorClass } from "./migration-error.js";
 import type { MigratedDocument, MigrateToV3Options, RemoveMetadataOptions } from "./migrate-v3.js";
@@ -50,15 +64,15 @@ export const fullLike: (a: ZarrArray, options?: Partial<CreateOptions>) => Promi
 /** The metadata zarr-python's `init_array` would write for the same arguments. */
 export const arrayMetadataFor: (options: CreateOptions) => ArrayMetadata = creation.arrayMetadataFor;
 /** A codec config written like numcodecs' repr, e.g. `Zlib(level=1)`. */
-export const codecRepr: (config: CodecConfig | null) => string = info.codecRepr;
+export const codecRepr: (config: CodecConfig | null) => string = reprs.codecRepr;
 /** Python's `'%.1f'`: correctly rounded, ties to even (JS `toFixed` rounds ties up). */
-export const fixed1: (x: number) => string = info.fixed1;
+export const fixed1: (x: number) => string = fixed1Of;
 /** zarr-python's `human_readable_size`. */
-export const humanSize: (n: number) => string = info.humanSize;
+export const humanSize: (n: number) => string = humanSizeOf;
 /** Python's tuple repr: `(3,)`, `(2, 3)`, `()`. */
-export const tupleRepr: (values: readonly number[]) => string = info.tupleRepr;
-/** Parses a location string (see {@link Location}); no I/O. */
-export const parseLocation: (text: string) => Location = location.parseLocation;
+export const tupleRepr: (values: readonly number[]) => string = pythonTupleRepr;
+/** Parses a location string (see `Location` of `@z/meta`); no I/O. */
+export const parseLocation: (text: string) => Location = parseLocationOf;
 /**
  * The store a location names, and the node path inside it, opened with the openers in `options`
  * only (this entry runs in browsers: it imports no store package). Pass those of the packages you
@@ -66,7 +80,7 @@ export const parseLocation: (text: string) => Location = location.parseLocation;
  * `...zipLocations` (`@z/store-zip`) for zip files. A missing one is a `LocationError` naming the
  * package and export. `@z/core/node`'s `openLocation` finds them by itself.
  */
-export const openLocation: (text: string, options?: LocationOptions) => Promise<OpenedLocation> = location.openLocation;
+export const openLocation: (text: string, options?: LocationOptions) => Promise<OpenedLocation> = openLocationOf;
 /**
  * The codec ids that turn an object array's values into bytes, as zarr-python's object codecs
  * (`object_codec=`, or `dtype=str`/`bytes`/`"array:<dtype>"`). One of them must be the first filter

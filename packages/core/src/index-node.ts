@@ -12,7 +12,7 @@ import { setDefaultChunkPool } from "./chunk-pool.js";
 import { enableEncoders } from "./encoders.js";
 import { loadBeforeLargeBuffers } from "./large-buffers-loading.js";
 import { hugePagesAsked } from "./node/huge-pages-asked.js";
-import { importPeer } from "./node/peers.js";
+import { importOptional } from "@z/meta";
 import { WorkerPool } from "./node/worker-pool.js";
 
 export * from "./index.js";
@@ -26,7 +26,7 @@ setDefaultChunkPool(availableParallelism() > 1 ? () => new WorkerPool() : undefi
 // or failing to load: no advice, and nothing changes but speed.
 if (hugePagesAsked()) {
   loadBeforeLargeBuffers(
-    importPeer("@z/huge-pages").then((hugePages) => {
+    importOptional("@z/huge-pages", () => import("@z/huge-pages")).then((hugePages) => {
       if (hugePages !== undefined) setLargeBufferAdvice(hugePages.adviseHugePages);
     }),
   );

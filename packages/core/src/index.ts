@@ -40,7 +40,7 @@ export {
 } from "./index-constants.js";
 export { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 export { Attributes } from "./attributes.js";
-export { MemoryStore } from "./memory-store.js";
+export { MemoryStore, LRUStoreCache, SharedSynchronizer, ThreadSynchronizer } from "@z/meta";
 export { DEFAULT_COMPRESSOR } from "./defaults.js";
 export type { NdArray, NdArrayLike, NdData, ObjectNdArray, Scalar } from "./nd-array.js";
 export type { RunOptions } from "./concurrency.js";
@@ -61,11 +61,9 @@ export {
   type CopyReport,
   type NodeCopyOptions,
 } from "./copy.js";
-export { LRUStoreCache } from "./lru-store-cache.js";
 export { save, load } from "./save-load.js";
-export { ThreadSynchronizer, SharedSynchronizer } from "./synchronizers.js";
-export { LocationError } from "./location-error.js";
-export type { Location, LocationOptions, OpenedLocation } from "./location.js";
+// Location strings, parsed and opened by `@z/meta` through its store registry.
+export { LocationError, type Location, type LocationOptions, type OpenedLocation } from "@z/meta";
 export { defaultCodecRegistry } from "./codec-registry.js";
 export { enableEncoders } from "./encoders.js";
 export { forEachConcurrent, DEFAULT_CONCURRENCY } from "./concurrency.js";

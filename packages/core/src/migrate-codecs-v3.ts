@@ -19,7 +19,7 @@ import {
   type JsonObject,
   type NamedConfig,
 } from "@z/meta";
-import { CODEC_CLASS } from "./info.js";
+import { CODEC_CLASS } from "./codec-repr.js";
 
 type Kind = "array-array" | "array-bytes" | "bytes-bytes";
 

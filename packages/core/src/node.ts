@@ -9,26 +9,22 @@
  */
 
 import {
-  STORE_PACKAGES,
+  describeLocationKind,
+  LocationError,
+  openLocation as openWith,
+  parseLocation,
   storePackageForOpener,
   targetStorePackages,
+  withRegisteredOpeners,
+  type LocationOptions,
   type LocationStores,
-  type StoreDriver,
+  type OpenedLocation,
   type StorePackageName,
 } from "@z/meta";
 import { openArray, type OpenArrayOptions, type OpenMode } from "./open-array.js";
 import { open, openGroup, type Group } from "./group.js";
 import type { ZarrArray } from "./array.js";
-import {
-  describeLocationKind,
-  LocationError,
-  openLocation as openWith,
-  withRegisteredOpeners,
-  parseLocation,
-  type LocationOptions,
-  type OpenedLocation,
-} from "./location.js";
-import { importPeer } from "./node/peers.js";
+import { installedStoreDriver } from "./node/store-packages.js";
 import { enableEncoders } from "./encoders.js";
 
 // Writing works in Node without asking, as it does through `@z/core`'s Node entry.
@@ -36,10 +32,7 @@ enableEncoders();
 
 /** The openers of a store package (its driver in `@z/meta`'s registry), or `undefined` when it is not installed. */
 async function installedOpeners(pkg: StorePackageName): Promise<LocationStores | undefined> {
-  const driver = (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
-  // The environment given explicitly: the package's Node entry reads it too, but a bundler or a
-  // test runner may hand this its browser entry.
-  return (driver?.withEnvironment?.(process.env) ?? driver)?.locations;
+  return (await installedStoreDriver(pkg))?.locations;
 }
 
 /**
@@ -103,3 +96,4 @@ export async function openGroupPath(
 const joinPaths = (a: string, b: string | undefined): string => [a, b ?? ""].filter((p) => p !== "").join("/");
 
 export { WorkerPool, type WorkerPoolOptions } from "./node/worker-pool.js";
+export { installedStoreDriver } from "./node/store-packages.js";

@@ -29,7 +29,7 @@ import { bytesToTyped } from "./chunk-data.js";
 import { ChunkError } from "./errors.js";
 import { cStrides } from "./nd-array.js";
 import { giveArena, takeArena } from "./read-arena.js";
-import { servesRanges, syncRangeReader } from "./store-ranges.js";
+import { servesRanges, syncRangeReader } from "@z/meta";
 
 /** Spans longer than this share of a chunk are read whole: a partial read saves too little. */
 const MAX_SHARE = 0.5;

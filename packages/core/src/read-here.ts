@@ -10,7 +10,7 @@ import { valuesPerElement, type Store, type TypedArray } from "@z/meta";
 import type { ChunkJobs } from "./chunk-jobs.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { readPart, type PartialReadTarget } from "./partial-read.js";
-import { syncValueReader } from "./store-ranges.js";
+import { syncValueReader } from "@z/meta";
 
 /** What a read on the calling thread needs of its array. */
 export interface ReadHere {

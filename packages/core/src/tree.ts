@@ -1,5 +1,4 @@
-import { numpyName } from "@z/meta";
-import { tupleRepr } from "./info.js";
+import { numpyName, pythonTupleRepr as tupleRepr } from "@z/meta";
 
 /** A node of a hierarchy as `tree()` draws it. */
 export interface TreeNode {

@@ -37,7 +37,12 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
       fillValue: Number.NaN,
     });
     await z.set([slice(0, 250), slice(0, 170)], { data: ramp(250 * 170), shape: [250, 170] }, { pool: false });
-    expect(pool.storeSpec(store)).toEqual({ kind: "directory", root: store.root, fsync: false });
+    expect(pool.storeSpec(store)).toEqual({
+      kind: "directory",
+      root: store.root,
+      fsync: false,
+      module: expect.stringMatching(/thread-driver\.(ts|js)$/),
+    });
 
     const alone = await z.get(undefined, { pool: false });
     const run = pool.run.bind(pool);
@@ -98,7 +103,12 @@ describe("a worker pool decodes and encodes chunks on other threads", () => {
 
   it("sends the threads a store only when its threadStore() says how: a DirectoryStore reading and writing as its own", async () => {
     const plain = tempStore();
-    expect(pool.storeSpec(plain)).toEqual({ kind: "directory", root: plain.root, fsync: false });
+    expect(pool.storeSpec(plain)).toEqual({
+      kind: "directory",
+      root: plain.root,
+      fsync: false,
+      module: expect.stringMatching(/thread-driver\.(ts|js)$/),
+    });
     // A subclass that reads otherwise, a file system of the caller's, a store wrapping a directory:
     // a thread opening the directory would not read what they read.
     class Decrypting extends DirectoryStore {

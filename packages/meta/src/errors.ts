@@ -40,6 +40,20 @@ export class PathError extends ZarrError {
   }
 }
 
+/** A write, resize or attribute change on an array or group opened read-only. */
+export class ReadOnlyError extends ZarrError {
+  constructor(what: string, options: { key?: string } = {}) {
+    super("ZARR_READ_ONLY", `${what} is read-only`, options);
+  }
+}
+
+/** An invalid argument to an API call (bad mode, bad shape, …). */
+export class ArgumentError extends ZarrError {
+  constructor(message: string) {
+    super("ZARR_ARGUMENT", message);
+  }
+}
+
 /** A store failed or refused an operation (read-only store, bad key, I/O error). */
 export class StoreError extends ZarrError {
   constructor(message: string, options: { key?: string; cause?: unknown } = {}) {

@@ -12,6 +12,20 @@ export { describeJson } from "./metadata-document.js";
 export { guessChunks, normalizeChunks, normalizeFillValue } from "./create-constants.js";
 export * from "./store.js";
 export * from "./store-registry.js";
+// Location strings (`data.zarr`, `s3://bucket/x.zarr|zarr3:a`, `reference://...`) and the stores
+// they name, opened through the registry's drivers or the openers a caller passes.
+export {
+  describeLocationKind,
+  locationPackage,
+  openersFor,
+  openLocation,
+  parseLocation,
+  withRegisteredOpeners,
+  type Location,
+  type LocationOptions,
+  type OpenedLocation,
+} from "./location.js";
+export { LocationError } from "./location-error.js";
 // The kvstore spec hook's contract and the spec errors; the JSON reader hooks use is in `@z/meta/spec`.
 export type * from "./kvstore-spec.js";
 export { SpecError, SpecUnsupportedError } from "./spec-errors.js";
@@ -32,10 +46,16 @@ export * from "./fill-value.js";
 export * from "./array-metadata.js";
 export * from "./v1-metadata.js";
 export * from "./synchronizer.js";
+// Generic stores and a lock shared between threads: for any user, over any other store.
+export { MemoryStore } from "./memory-store.js";
+export { LRUStoreCache } from "./lru-store-cache.js";
+export { SharedSynchronizer } from "./shared-synchronizer.js";
+// How readers treat a store's ranges and synchronous reads (`@z/core` reads chunks through these).
+export { partsReader, readsWholeValues, servesRanges, syncRangeReader, syncValueReader } from "./store-ranges.js";
 export * from "./byte-source.js";
 export * from "./store-keys.js";
 export { checkByteRange } from "./byte-range.js";
-export { pythonBytesRepr, pythonStrRepr, pythonTupleRepr } from "./python-repr.js";
+export { fixed1, humanSize, pythonBytesRepr, pythonStrRepr, pythonTupleRepr } from "./python-repr.js";
 export { civilFromDays, daysFromCivil } from "./civil-days.js";
 // For stores over a network (@z/store-http, @z/store-s3, a store of one's own): a concurrency
 // bound and retries with backoff.

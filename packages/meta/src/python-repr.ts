@@ -47,3 +47,19 @@ export function pythonBytesRepr(bytes: Uint8Array): string {
 export function pythonTupleRepr(values: readonly (number | string)[]): string {
   return values.length === 1 ? `(${values[0]},)` : `(${values.join(", ")})`;
 }
+
+/** zarr-python's `human_readable_size`. */
+export function humanSize(n: number): string {
+  const units = ["", "K", "M", "G", "T", "P"];
+  let i = 0;
+  while (i < units.length - 1 && n >= 2 ** (10 * (i + 1))) i++;
+  return i === 0 ? String(n) : `${fixed1(n / 2 ** (10 * i))}${units[i]}`;
+}
+
+/** Python's `'%.1f'`: correctly rounded, ties to even (JS `toFixed` rounds ties up). */
+export function fixed1(x: number): string {
+  const scaled = x * 10;
+  const floor = Math.floor(scaled);
+  if (scaled - floor === 0.5) return ((floor % 2 === 0 ? floor : floor + 1) / 10).toFixed(1);
+  return x.toFixed(1);
+}

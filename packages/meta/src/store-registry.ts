@@ -132,6 +132,7 @@ export const STORE_PACKAGES = {
     locations: "fsLocations",
     openers: ["openDirectory", "openFile"],
     kvstores: ["file"],
+    threadKinds: ["directory"],
     targets: true,
   },
   "@z/store-http": {
@@ -139,6 +140,7 @@ export const STORE_PACKAGES = {
     locations: "httpLocations()",
     openers: ["openHttp", "openHttpFile", "openHttpWithHeaders"],
     kvstores: ["http", "https"],
+    threadKinds: [],
     targets: true,
   },
   "@z/store-zip": {
@@ -146,6 +148,7 @@ export const STORE_PACKAGES = {
     locations: "zipLocations",
     openers: ["openZip"],
     kvstores: ["zip"],
+    threadKinds: [],
     targets: false,
   },
   "@z/store-s3": {
@@ -153,6 +156,7 @@ export const STORE_PACKAGES = {
     locations: "s3Locations()",
     openers: ["openS3"],
     kvstores: ["s3"],
+    threadKinds: [],
     targets: true,
   },
   "@z/store-reference": {
@@ -160,6 +164,7 @@ export const STORE_PACKAGES = {
     locations: "referenceLocations()",
     openers: ["openReference"],
     kvstores: [],
+    threadKinds: [],
     targets: false,
   },
 } as const satisfies Record<
@@ -169,6 +174,8 @@ export const STORE_PACKAGES = {
     locations: string;
     openers: readonly (keyof LocationStores)[];
     kvstores: readonly string[];
+    /** The `ThreadStoreSpec` kinds its driver reopens in a thread (for specs that name no module). */
+    threadKinds: readonly string[];
     /** Whether its openers open the files a reference set points into (`openReference`'s targets). */
     targets: boolean;
   }
@@ -186,6 +193,13 @@ export function storePackageForOpener(name: keyof LocationStores): StorePackageN
   for (const [pkg, entry] of Object.entries(STORE_PACKAGES))
     if ((entry.openers as readonly string[]).includes(name)) return pkg as StorePackageName;
   throw new TypeError(`no store package gives ${name}`);
+}
+
+/** The package of z's whose driver reopens thread specs of `kind`, if any. */
+export function storePackageForThread(kind: string): StorePackageName | undefined {
+  for (const [pkg, entry] of Object.entries(STORE_PACKAGES))
+    if ((entry.threadKinds as readonly string[]).includes(kind)) return pkg as StorePackageName;
+  return undefined;
 }
 
 /** The package of z's that has the kvstore driver `name`, if any. */

@@ -1,4 +1,5 @@
 import type { ByteSource } from "./byte-source.js";
+import type { JsonValue } from "./json-value.js";
 
 /**
  * The key/value store contract. A store is any object with an async `get`; everything else is
@@ -46,10 +47,23 @@ export interface Store {
 }
 
 /**
- * How a thread opens a store again (see {@link Store.threadStore}): `directory` is a
- * `DirectoryStore` of `@z/store-fs` at `root`, flushing each write to disk when `fsync` is set.
+ * How a thread opens a store again (see {@link Store.threadStore}): plain JSON data, sent to the
+ * thread as it is. A thread reopens it with the driver registered there for its `kind` (see
+ * `StoreDriver.threadKinds`), else with the `threadStoreDriver` export of `module`, which it imports
+ * first. `@z/store-fs`'s `DirectoryStore` gives `{ kind: "directory", root, fsync, module }`.
  */
-export type ThreadStoreSpec = { readonly kind: "directory"; readonly root: string; readonly fsync: boolean };
+export interface ThreadStoreSpec {
+  /** Which driver reopens it (one whose `threadKinds` has it). */
+  readonly kind: string;
+  /**
+   * The URL of an ES module whose `threadStoreDriver` export (a `StoreDriver`) reopens specs of
+   * this `kind`: imported by a thread that has no driver registered for it. A small module, since
+   * every thread loads it before its first batch on such a store.
+   */
+  readonly module?: string;
+  /** The store's own settings (a directory's `root`, ...). */
+  readonly [member: string]: JsonValue | undefined;
+}
 
 /**
  * An optional capability of a store (see {@link readsSynchronously}): reading on the calling

@@ -10,7 +10,6 @@
  */
 import {
   registeredLocationOpener,
-  STORE_PACKAGES,
   storePackageForKvStore,
   storePackageForOpener,
   type JsonValue,
@@ -26,13 +25,13 @@ import {
   type SpecArray,
   type SpecStore,
 } from "./index.js";
-import { importPeer } from "./node/peers.js";
+import { installedStoreDriver } from "@z/core/node";
 
 /** The driver of the installed store package of z's that reads the kvstore driver or URL scheme `name`. */
 async function installedDriver(name: string): Promise<StoreDriver | undefined> {
   const pkg = storePackageForKvStore(name);
   if (pkg === undefined || pkg === "@z/store-reference") return undefined;
-  return (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
+  return await installedStoreDriver(pkg);
 }
 
 /**
@@ -45,9 +44,7 @@ async function installedOpener(name: keyof SpecStores): Promise<unknown> {
   const pkg = storePackageForOpener(name);
   // No kvstore of TensorStore's is a reference set: the spec front end never loads that package.
   if (pkg === "@z/store-reference") return undefined;
-  const driver = (await importPeer(pkg))?.[STORE_PACKAGES[pkg].driver as never] as StoreDriver | undefined;
-  // AWS_* given explicitly: the package's Node entry reads them too, but tests load its sources.
-  return (driver?.withEnvironment?.(process.env) ?? driver)?.locations?.[name];
+  return (await installedStoreDriver(pkg))?.locations?.[name];
 }
 
 /**

@@ -18,6 +18,7 @@ import { fileSystem, type StoreFileSystem } from "./file-system.js";
 import { errorCode, ioError, isMissing, rethrow } from "./io-errors.js";
 import { keySegments, listPrefix, prefixSegments } from "./keys.js";
 import { readParts } from "./read-parts.js";
+import { threadModule } from "./thread-module.js";
 
 export interface DirectoryStoreOptions {
   /**
@@ -94,7 +95,8 @@ export class DirectoryStore implements WritableStore, ListableStore, SyncReadabl
    */
   threadStore(): ThreadStoreSpec | undefined {
     const reopen = this.reopenOptions;
-    return reopen === undefined ? undefined : { kind: "directory", root: reopen.root, fsync: reopen.fsync };
+    if (reopen === undefined) return undefined;
+    return { kind: "directory", root: reopen.root, fsync: reopen.fsync, module: threadModule() };
   }
 
   /**

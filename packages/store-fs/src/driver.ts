@@ -1,5 +1,5 @@
 import type { StoreDriver } from "@z/meta";
-import { DirectoryStore } from "./directory-store.js";
+import { threadStoreDriver } from "./thread-driver.js";
 import { fsLocations } from "./locations.js";
 
 /**
@@ -11,7 +11,7 @@ export const fsStoreDriver: StoreDriver = {
   packageName: "@z/store-fs",
   kvstoreDrivers: ["file"],
   kvstoreSpec: async () => (await import("./kvstore-spec.js")).fileKvStoreSpec,
-  threadKinds: ["directory"],
+  threadKinds: threadStoreDriver.threadKinds,
   locations: fsLocations,
-  openThreadStore: (spec) => new DirectoryStore(spec.root, { fsync: spec.fsync }),
+  openThreadStore: threadStoreDriver.openThreadStore,
 };

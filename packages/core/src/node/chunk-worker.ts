@@ -2,17 +2,21 @@
 // The entry of a chunk pool thread (see worker-pool.ts): runs batches as they arrive.
 import { parentPort } from "node:worker_threads";
 import { setLargeBufferAdvice } from "@z/codecs/registry";
-import { openThreadStore, registerStoreDriver, type WritableStore } from "@z/meta";
-// Bundled into this thread's entry (scripts/bundle-worker.mjs): a thread opens the directory stores
-// the calling thread's `DirectoryStore`s name in their `threadStore()` through the store registry,
-// where @z/store-fs's driver is registered here; @z/store-fs is installed wherever one is sent
-// here, but need not be for @z/core.
-import { fsStoreDriver } from "@z/store-fs";
+import {
+  openThreadStore,
+  registerStoreDriver,
+  storeDriverForThread,
+  storePackageForThread,
+  type StoreDriver,
+  type StorePackageName,
+  type WritableStore,
+} from "@z/meta";
 import { jobsCache, runBatch, serializeError, withSyncReads } from "../chunk-batches.js";
 import type { EncodedItem, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 import { defaultCodecRegistry } from "../codec-registry.js";
 import { enableEncoders } from "../encoders.js";
 import { hugePagesAsked } from "./huge-pages-asked.js";
+import { installedStoreDriver } from "./store-packages.js";
 
 // Large buffers in huge pages when asked (Z_HUGE_PAGES=1, as on the calling thread: see
 // huge-pages-asked.ts) and @z/huge-pages is installed (an optional peer of @z/core, left out of the
@@ -29,7 +33,35 @@ enableEncoders();
 const jobsFor = jobsCache(defaultCodecRegistry);
 const stores = new Map<string, WritableStore>();
 
-registerStoreDriver(fsStoreDriver);
+/**
+ * Registers the driver that reopens `spec` in this thread unless one is: the `threadStoreDriver`
+ * export of the module the spec names (see `ThreadStoreSpec` of `@z/meta`), else the driver of the
+ * store package of z's that reopens its kind, imported by the name the store registry gives. This
+ * thread names no store package, and opens any store that says how.
+ */
+const driverLoads = new Map<string, Promise<void>>();
+function loadDriver(spec: StoreSpec | undefined): Promise<void> | undefined {
+  if (spec === undefined || storeDriverForThread(spec.kind) !== undefined) return;
+  const from = spec.module ?? storePackageForThread(spec.kind);
+  if (from === undefined) return;
+  let load = driverLoads.get(from);
+  if (load === undefined) {
+    load = (
+      spec.module === undefined ? installedStoreDriver(from as StorePackageName) : threadStoreDriverOf(from)
+    ).then((driver) => {
+      if (driver === undefined) throw new Error(`${from} is not installed: it reopens ${spec.kind} stores in threads`);
+      registerStoreDriver(driver);
+    });
+    driverLoads.set(from, load);
+  }
+  return load;
+}
+
+async function threadStoreDriverOf(module: string): Promise<StoreDriver> {
+  const { threadStoreDriver } = (await import(module)) as { threadStoreDriver?: StoreDriver };
+  if (threadStoreDriver === undefined) throw new Error(`${module} has no threadStoreDriver export`);
+  return threadStoreDriver;
+}
 
 /** The store a batch names (opened by the driver registered for its kind), read synchronously. */
 function storeFor(spec: StoreSpec): WritableStore {
@@ -49,6 +81,7 @@ parentPort!.on("message", async ({ id, batch }: { id: number; batch: PoolBatch }
   let returned: ArrayBuffer[] = [];
   try {
     await advice;
+    await loadDriver(batch.store);
     const result = await runBatch(batch, jobsFor, storeFor);
     if ("decoded" in result) {
       // A read's chunks, decoded into buffers of this thread's, go to the caller whole.

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker, type WorkerOptions } from "node:worker_threads";
-import type { Store } from "@z/meta";
+import { storePackageForThread, type Store } from "@z/meta";
 import type { ChunkPool, PoolBatch, PoolReply, StoreSpec } from "../chunk-pool.js";
 
 export interface WorkerPoolOptions {
@@ -63,12 +63,16 @@ export class WorkerPool implements ChunkPool {
   /**
    * A store that tells how a thread opens it again (`threadStore()`, `@z/meta`'s contract) is read
    * and written by the threads themselves: a `DirectoryStore` whose reads and writes are its own
-   * (not over a file system of the caller's, not a subclass that changes them) says so.
+   * (not over a file system of the caller's, not a subclass that changes them) says so. Its spec
+   * names the module a thread reopens it with, or its kind is one a store package of z's reopens
+   * (`STORE_PACKAGES` of `@z/meta`), which a thread then imports.
    */
   storeSpec(store: Store): StoreSpec | undefined {
     const spec = typeof store.threadStore === "function" ? store.threadStore() : undefined;
-    if (spec?.kind !== "directory" || typeof spec.root !== "string") return undefined;
-    return { kind: "directory", root: spec.root, fsync: spec.fsync === true };
+    if (typeof spec?.kind !== "string") return undefined;
+    if (typeof spec.module !== "string" && storePackageForThread(spec.kind) === undefined) return undefined;
+    // Plain data only: what a thread gets is what a structured clone of JSON gives.
+    return JSON.parse(JSON.stringify(spec)) as StoreSpec;
   }
 
   get ready(): number {

@@ -5,7 +5,15 @@
 // file does not exist yet, the first session creates it, with the array's metadata.
 import { existsSync } from "node:fs";
 import { openLocation } from "@z/core/node";
-import type { ZipStore } from "@z/store-zip";
+import { registerStoreDriver } from "@z/meta";
+import { fsStoreDriver } from "@z/store-fs";
+import { zipStoreDriver, type ZipStore } from "@z/store-zip";
+
+// This program is bundled (see zip-crash.test.ts), and a bundle holds only what it imports: it
+// registers the drivers of the stores it opens, as the CLI does, since `@z/core/node` imports store
+// packages by the names the store registry gives, which a bundler does not follow.
+registerStoreDriver(fsStoreDriver);
+registerStoreDriver(zipStoreDriver);
 
 const [path, chunkLength] = [process.argv[2]!, Number(process.argv[3])];
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
