@@ -1,5 +1,6 @@
 import {
   type ByteRange,
+  checkByteRange,
   checkKey,
   type DirectoryListing,
   StoreError,
@@ -362,20 +363,10 @@ interface WantedRange {
 }
 
 function checkRange(key: string, range: ByteRange): WantedRange {
-  const count = (name: string, value: unknown): number => {
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0)
-      throw new StoreError(`invalid byte range for ${JSON.stringify(key)}: ${name} must be a non-negative integer`, {
-        key,
-      });
-    return value;
-  };
-  if ("suffixLength" in range) {
-    const suffix = count("suffixLength", range.suffixLength);
-    return { offset: 0, length: suffix === 0 ? 0 : undefined, suffix };
-  }
-  const offset = count("offset", range.offset);
-  const length = range.length === undefined ? undefined : count("length", range.length);
-  return { offset, length, suffix: undefined };
+  checkByteRange(key, range);
+  if ("suffixLength" in range)
+    return { offset: 0, length: range.suffixLength === 0 ? 0 : undefined, suffix: range.suffixLength };
+  return { offset: range.offset, length: range.length, suffix: undefined };
 }
 
 function rangeHeader(wanted: WantedRange): string {
