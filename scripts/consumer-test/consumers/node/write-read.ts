@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, openArray, slice } from "@z/core";
-import { openLocation } from "@z/core/node";
+import { openLocation, WorkerPool } from "@z/core/node";
 import { DirectoryStore } from "@z/store-fs";
 import { expect, sameBytes, zarrPythonBytes } from "./check.js";
 
@@ -36,6 +36,41 @@ try {
   expect(Array.from(data as Int32Array).join() === "1,1,1,1,1,1,1,1,1,1,42,42", `1 x10, 42, 42, got ${data}`);
   await opened.close();
   console.log("wrote an array to a directory and read it back through openLocation");
+
+  // The pool's threads read and write a DirectoryStore themselves, reopened from the module its
+  // threadStore() names (the installed @z/store-fs's one-file bundle).
+  const pool = new WorkerPool({ size: 2, minBytes: 0 });
+  try {
+    // Threads that are still starting get no work: the calling thread does it all.
+    await pool.warm();
+    const store = new DirectoryStore(join(dir, "pooled.zarr"));
+    const spec = pool.storeSpec(store);
+    expect(
+      typeof spec?.module === "string" && spec.module.endsWith("/dist/thread/thread-driver.js"),
+      `a thread spec naming the installed bundle, got ${JSON.stringify(spec)}`,
+    );
+    const values = Int32Array.from({ length: 400 }, (_, i) => i * 3 - 7);
+    const p = await create({
+      store,
+      shape: [20, 20],
+      chunks: [5, 5],
+      dtype: "<i4",
+      compressor: { id: "zlib", level: 1 },
+    });
+    const batches: string[] = [];
+    const run = pool.run.bind(pool);
+    pool.run = (batch, transfer) => (batches.push(`${batch.op}:${batch.store?.kind}`), run(batch, transfer));
+    await p.set(null, { data: values, shape: [20, 20] }, { pool });
+    const back = await p.get(undefined, { pool });
+    expect(Array.from(back.data as Int32Array).join() === Array.from(values).join(), "the pooled write read back");
+    expect(
+      batches.includes("encode:directory") && batches.includes("read:directory"),
+      `batches that name the directory, got ${batches.join(" ")}`,
+    );
+  } finally {
+    await pool.close();
+  }
+  console.log("wrote and read a directory store in a pool thread that reopened it from @z/store-fs's bundle");
 
   const python = await openLocation(join(fixtures, "hierarchy.zarr"));
   for (const name of ["lz4", "zstd", "sub/zlib"]) {
