@@ -123,8 +123,10 @@ export function registeredLocationOpener<K extends keyof LocationStores>(name: K
 
 /**
  * Where z's own stores are found when none is registered or passed: the package that has each
- * location opener and kvstore driver (and KvStore URL scheme), and its export, for messages and for
- * the Node entries that import installed store packages by themselves.
+ * location opener, kvstore driver (and KvStore URL scheme) and thread spec kind, and its driver's
+ * export. This is the one list of store packages (as fsspec's `known_implementations` is): the
+ * messages that say what to install, and the Node entries and pool threads that import installed
+ * store packages by themselves, read it; none names a store package of its own.
  */
 export const STORE_PACKAGES = {
   "@z/store-fs": {
