@@ -36,12 +36,4 @@ export type Scalar = number | bigint | boolean | readonly (number | bigint)[];
 
 export const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
 
-export function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    strides[i] = stride;
-    stride *= shape[i]!;
-  }
-  return strides;
-}
+export { cStrides } from "@z/meta";

@@ -109,17 +109,4 @@ export function elementKind(value: SelectionArray): "int" | "bool" | "other" {
   return typeof data[0] === "boolean" ? "bool" : isInteger(data[0]) ? "int" : "other";
 }
 
-/**
- * C-order strides of `shape`. Not `stridesFor(shape, "C")`: this module is in a read page's first
- * load and strided-view.ts is not (it loads with the copy code), and importing it here grew that
- * first load past its 40 kB budget (scripts/bundle-budgets.json).
- */
-export function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
-}
+export { cStrides } from "@z/meta";

@@ -14,18 +14,7 @@ export interface StridedView<T extends TypedArray = TypedArray> {
   readonly strides: readonly number[];
 }
 
-/** The strides (in elements) of a contiguous array of `shape` in C (row-major) or F (column-major) order. */
-export function stridesFor(shape: readonly number[], order: "C" | "F"): number[] {
-  const ndim = shape.length;
-  const strides = new Array<number>(ndim);
-  let stride = 1;
-  for (let k = 0; k < ndim; k++) {
-    const d = order === "C" ? ndim - 1 - k : k;
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
-}
+export { stridesFor } from "@z/meta";
 
 /**
  * The part of `base` a selection picks (a chunk or an output selection of a `ChunkProjection`):

@@ -62,6 +62,7 @@ export { civilFromDays, daysFromCivil } from "./civil-days.js";
 export { Semaphore } from "./semaphore.js";
 export { parseRetryAfter, retryDelay, sleep } from "./retry.js";
 export { roundToFloat16, float16Bits, float16FromBits } from "./float16.js";
+export { cStrides, stridesFor } from "./strides.js";
 export {
   EXTENSION_NAMES,
   decodeExtension,

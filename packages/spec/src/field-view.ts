@@ -17,21 +17,17 @@ import {
   type DimSelectionItem,
   type StridedView,
 } from "@z/indexing";
-import { dataTypeFromUser, typedArrayConstructor, valuesPerElement, type DataType, type TypedArray } from "@z/meta";
+import {
+  cStrides,
+  dataTypeFromUser,
+  typedArrayConstructor,
+  valuesPerElement,
+  type DataType,
+  type TypedArray,
+} from "@z/meta";
 import { toWriteSource, type NdArray, type RunOptions, type ZarrArray } from "@z/core";
 
 const product = (values: readonly number[]): number => values.reduce((a, b) => a * b, 1);
-
-/** Row-major strides, in elements. */
-function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let step = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = step;
-    step *= shape[d]!;
-  }
-  return strides;
-}
 
 /** Options of a field view's `get` and `set`. */
 export type FieldViewOptions = RunOptions;

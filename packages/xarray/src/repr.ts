@@ -3,7 +3,7 @@
 // in memory), data variables and attributes, as `print(xr.open_dataset(path, engine="zarr"))`.
 import { formatPythonFloat, pythonBytesRepr, pythonStrRepr } from "@z/meta";
 import { CFDatetime } from "./cf/cftime.js";
-import { civilFromDays, NAT } from "./cf/times.js";
+import { NAT, timestampText } from "./cf/times.js";
 import type { Dataset } from "./dataset.js";
 import { kindOf } from "./dtype.js";
 import type { Values } from "./values.js";
@@ -81,20 +81,7 @@ export function formatG4(x: number): string {
 /** `str(pd.Timestamp(ns))`, as `format_timestamp` shortens it (no time at midnight, else "T"). */
 export function formatTimestamp(ns: bigint): string {
   if (ns === NAT) return "NaT";
-  const seconds = ns >= 0n ? ns / 1_000_000_000n : -((-ns + 999_999_999n) / 1_000_000_000n);
-  const fraction = ns - seconds * 1_000_000_000n;
-  const days = Math.floor(Number(seconds) / 86400);
-  const inDay = Number(seconds) - days * 86400;
-  const [y, m, d] = civilFromDays(days);
-  const p = (v: number, n = 2): string => String(v).padStart(n, "0");
-  const frac =
-    fraction === 0n
-      ? ""
-      : fraction % 1000n === 0n
-        ? `.${p(Number(fraction / 1000n), 6)}`
-        : `.${p(Number(fraction), 9)}`;
-  const time = `${p(Math.floor(inDay / 3600))}:${p(Math.floor(inDay / 60) % 60)}:${p(inDay % 60)}${frac}`;
-  const date = `${p(y, 4)}-${p(m)}-${p(d)}`;
+  const [date, time] = timestampText(ns).split(" ") as [string, string];
   return time === "00:00:00" ? date : `${date}T${time}`;
 }
 

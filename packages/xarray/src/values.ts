@@ -2,7 +2,6 @@ import type { NdArray } from "@z/core";
 import { float16FromBits, type TypedArray } from "@z/meta";
 import { CFError } from "./errors.js";
 import { itemsizeOf, kindOf, valuesDtype } from "./dtype.js";
-import { stridesFor } from "@z/indexing";
 
 /** What a variable's values are held in: a typed array for numbers, a JS array otherwise. */
 export type ValueData = TypedArray | unknown[];
@@ -135,5 +134,4 @@ export function numberAt(held: Held, i: number): number {
 /** The number of elements of a shape. */
 export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
-/** C-order strides (in elements) of a shape. */
-export const cStrides = (shape: readonly number[]): number[] => stridesFor(shape, "C");
+export { cStrides } from "@z/meta";

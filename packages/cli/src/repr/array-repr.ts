@@ -3,7 +3,7 @@
 // of objects (whose elements' text the caller gives).
 
 import type { DataType, SimpleDataType } from "@z/meta";
-import { typestr, pythonStrRepr } from "@z/meta";
+import { cStrides, typestr, pythonStrRepr } from "@z/meta";
 import { type Complex, NAT, readElements, type Struct, type ElementValue, type Nested } from "../elements.js";
 import { numpyDtypeName } from "../dtype-text.js";
 import { pyBytesRepr, pyTupleRepr } from "../python-repr.js";
@@ -61,7 +61,7 @@ function gatherRuns(
   itemsize: number,
 ): Uint8Array {
   const kept = runs.map((r) => r.flatMap(([from, to]) => [...range(from, to)]));
-  const cStrides = strides(shape);
+  const steps = cStrides(shape);
   const out = new Uint8Array(kept.reduce((n, k) => n * k.length, 1) * itemsize);
   let o = 0;
   const walk = (d: number, base: number): void => {
@@ -70,7 +70,7 @@ function gatherRuns(
       o += itemsize;
       return;
     }
-    for (const i of kept[d]!) walk(d + 1, base + i * cStrides[d]!);
+    for (const i of kept[d]!) walk(d + 1, base + i * steps[d]!);
   };
   walk(0, 0);
   return out;
@@ -167,16 +167,6 @@ function* range(start: number, stop: number): Generator<number> {
   for (let i = start; i < stop; i++) yield i;
 }
 
-function strides(shape: readonly number[]): number[] {
-  const out = new Array<number>(shape.length);
-  let s = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    out[d] = s;
-    s *= shape[d]!;
-  }
-  return out;
-}
-
 /** numpy's `_formatArray` (non-legacy), over the kept values of a possibly summarized array. */
 function formatArray(
   values: readonly ElementValue[],
@@ -186,7 +176,7 @@ function formatArray(
   o: Layout,
   summarize: boolean,
 ): string {
-  const keptStrides = strides(keptShape);
+  const keptStrides = cStrides(keptShape);
   const nextLinePrefix = ` ${" ".repeat(o.prefix.length)}`;
   const recurse = (index: number[], hanging: string, width: number): string => {
     const axis = index.length;

@@ -4,6 +4,7 @@
  * by the inverse). Elements are copied as 32-, 16- or 8-bit words, never through floats, so NaN
  * payloads are kept.
  */
+import { cStrides } from "@z/meta";
 
 /** `shape` permuted: `shape[perm[i]]` for each `i`. */
 export function permuteShape(shape: readonly number[], perm: readonly number[]): number[] {
@@ -17,17 +18,6 @@ export function inversePermutation(perm: readonly number[]): number[] {
     inverse[axis] = i;
   });
   return inverse;
-}
-
-/** The strides (in elements) of `shape` in C order. */
-function cStrides(shape: readonly number[]): number[] {
-  const strides = new Array<number>(shape.length);
-  let stride = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    strides[d] = stride;
-    stride *= shape[d]!;
-  }
-  return strides;
 }
 
 interface Words {

@@ -334,7 +334,7 @@ function unitDividing(differences: readonly bigint[], units: readonly string[]):
 }
 
 /** `str(pd.Timestamp(ns))`: `2000-01-01 00:00:00`, with `.ffffff` or `.fffffffff` when needed. */
-function timestampText(ns: bigint): string {
+export function timestampText(ns: bigint): string {
   const seconds = ns >= 0n ? ns / 1_000_000_000n : -((-ns + 999_999_999n) / 1_000_000_000n);
   const fraction = ns - seconds * 1_000_000_000n;
   const days = Math.floor(Number(seconds) / 86400);
