@@ -63,18 +63,6 @@ export function chunkCoordsOf(node: ArrayNode, separator: "." | "/", rest: strin
 /** Metadata documents beside an array's chunks (of either format): never chunks. */
 const DOCUMENT_NAMES = ["zarr.json", ".zarray", ".zattrs", ".zmetadata"];
 
-/** Every chunk coordinate of the grid in C order (as `itertools.product`). */
-export function* gridCoords(grid: readonly number[]): Generator<number[]> {
-  if (grid.some((n) => n === 0)) return;
-  const coords = grid.map(() => 0);
-  for (;;) {
-    yield [...coords];
-    let d = grid.length - 1;
-    while (d >= 0 && ++coords[d]! === grid[d]) coords[d--] = 0;
-    if (d < 0) return;
-  }
-}
-
 export interface KeyScan {
   /** Keys of chunks inside the grid. */
   readonly chunks: string[];

@@ -2,12 +2,12 @@
  * What `ZarrArray` says about what is stored, loaded by their first call (a page reading arrays
  * seldom uses them): `digest` (and the hashes), `info`, and the stored chunk counts.
  */
+import { gridCoords } from "@z/meta";
 import { isListable, keyPrefix } from "@z/meta";
 import type { ArrayInternals } from "./array-internals.js";
 import { arrayInfo } from "./array-info.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError } from "./errors.js";
-import { gridCoords } from "./grid-coords.js";
 import { arrayMetaKey } from "./keys.js";
 import { createHash, type HashName } from "./hash.js";
 

@@ -3,6 +3,7 @@
  * never loads it): building each chunk from the value and what is stored, encoding it (here or in
  * the pool's threads) and storing it.
  */
+import { gridCoords } from "@z/meta";
 import {
   BasicIndexer,
   BlockIndexer,
@@ -34,7 +35,6 @@ import type { StoreSpec } from "./chunk-pool.js";
 import { forEachConcurrent, type RunOptions } from "./concurrency.js";
 import { ArgumentError, FieldError, ReadOnlyError } from "./errors.js";
 import { selectFields, type FieldSelection } from "./fields.js";
-import { gridCoords } from "./grid-coords.js";
 import { largeBuffersLoading } from "./large-buffers-loading.js";
 import { cStrides, product } from "./nd-array.js";
 import { regionToWrite, updateRegion } from "./region-write.js";

@@ -38,6 +38,7 @@ export * from "./json.js";
 export * from "./path.js";
 export * from "./chunk-key.js";
 export type { ChunksSpec } from "./chunks.js";
+export { gridCoords } from "./grid-coords.js";
 export * from "./group-metadata.js";
 export * from "./attributes.js";
 export * from "./dtype.js";

@@ -4,7 +4,8 @@ import type { Command } from "../command.js";
 import { positionals, stringFlag, UsageError } from "../command.js";
 import { readTree, requireNode, treeNodes, type ArrayNode } from "../hierarchy.js";
 import { progressBar, type Progress } from "../progress.js";
-import { chunkGrid, chunkKeyOf, chunkSeparator, gridCoords } from "../stats.js";
+import { gridCoords } from "@z/meta";
+import { chunkGrid, chunkKeyOf, chunkSeparator } from "../stats.js";
 import { withStore } from "../store-arg.js";
 
 export const digest: Command = {

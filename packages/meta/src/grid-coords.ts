@@ -1,4 +1,7 @@
-/** The coordinates of every chunk of a chunk grid, in C order (none when a dimension has no chunks). */
+/**
+ * The coordinates of every chunk of a chunk grid, in C order, as `itertools.product` gives them
+ * (none when a dimension has no chunks).
+ */
 export function* gridCoords(grid: readonly number[]): Generator<number[]> {
   if (grid.some((n) => n === 0)) return;
   const coords = grid.map(() => 0);
