@@ -51,3 +51,12 @@ it("writes and reads a store of one's own in the threads, through the module its
     else expect(batch.items.length).toBeGreaterThan(0);
   }
 });
+
+it("refuses a thread spec whose module has no threadStoreDriver, as a StoreError naming the module", async () => {
+  const store = new FileKeyStore(join(root, "no-driver"));
+  const module = "data:text/javascript,export const nothing = 1;";
+  store.threadStore = () => ({ kind: "no-driver", root: store.root, module });
+  const z = await create({ store, shape: [40], chunks: [10], dtype: "<i4", compressor: null });
+  const wrote = z.set(null, { data: new Int32Array(40), shape: [40] }, { pool });
+  await expect(wrote).rejects.toMatchObject({ code: "ZARR_STORE", message: expect.stringContaining(module) });
+});

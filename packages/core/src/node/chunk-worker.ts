@@ -7,6 +7,7 @@ import {
   registerStoreDriver,
   storeDriverForThread,
   storePackageForThread,
+  StoreError,
   type StoreDriver,
   type StorePackageName,
   type WritableStore,
@@ -49,7 +50,8 @@ function loadDriver(spec: StoreSpec | undefined): Promise<void> | undefined {
     load = (
       spec.module === undefined ? installedStoreDriver(from as StorePackageName) : threadStoreDriverOf(from)
     ).then((driver) => {
-      if (driver === undefined) throw new Error(`${from} is not installed: it reopens ${spec.kind} stores in threads`);
+      if (driver === undefined)
+        throw new StoreError(`${from} is not installed: it reopens ${spec.kind} stores in threads`);
       registerStoreDriver(driver);
     });
     driverLoads.set(from, load);
@@ -59,7 +61,8 @@ function loadDriver(spec: StoreSpec | undefined): Promise<void> | undefined {
 
 async function threadStoreDriverOf(module: string): Promise<StoreDriver> {
   const { threadStoreDriver } = (await import(module)) as { threadStoreDriver?: StoreDriver };
-  if (threadStoreDriver === undefined) throw new Error(`${module} has no threadStoreDriver export`);
+  if (threadStoreDriver === undefined)
+    throw new StoreError(`${module} has no threadStoreDriver export (a ThreadStoreSpec's module must have one)`);
   return threadStoreDriver;
 }
 
