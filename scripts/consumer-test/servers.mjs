@@ -38,9 +38,17 @@ export async function startDataServer(dir) {
   const { startTestServer } = await import(pathToFileURL(out).href);
   const server = await startTestServer();
   const session = async (config) => {
-    const response = await fetch(`${server.url}/__sessions`, { method: "POST", body: JSON.stringify(config) });
-    const { id } = await response.json();
-    return `${server.url}/s/${id}/`;
+    // A connection reset before any answer (seen once on a loaded CI machine, at the first POST)
+    // is set-up failing, not a check: try again, twice at most. A session made twice is unused.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const response = await fetch(`${server.url}/__sessions`, { method: "POST", body: JSON.stringify(config) });
+        const { id } = await response.json();
+        return `${server.url}/s/${id}/`;
+      } catch (error) {
+        if (attempt === 3 || !(error instanceof TypeError)) throw error;
+      }
+    }
   };
   return {
     /** A session of its own (`SessionConfig`: `values` serves files from memory); its URL. */
