@@ -16,7 +16,6 @@ export * from "./store-registry.js";
 // they name, opened through the registry's drivers or the openers a caller passes.
 export {
   describeLocationKind,
-  locationPackage,
   openersFor,
   openLocation,
   parseLocation,

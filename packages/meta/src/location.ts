@@ -101,11 +101,6 @@ export interface OpenedLocation {
   close(): Promise<void>;
 }
 
-/** The package that gives `opener` (`@z/store-http` for `openHttp`, ...: `@z/meta`'s store registry). */
-export function locationPackage(opener: keyof LocationStores): string {
-  return storePackageForOpener(opener);
-}
-
 /** The openers a location needs: `openHttp` for an HTTP store, `openFile` and `openZip` for a local zip, ... */
 export function openersFor(location: Location): (keyof LocationStores)[] {
   switch (location.kind) {

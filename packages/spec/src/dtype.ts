@@ -8,7 +8,6 @@ import { dataTypeFromUser, type DataType, type JsonValue } from "@z/meta";
 import { SpecError, SpecUnsupportedError } from "./errors.js";
 import { dumpJson } from "./json.js";
 
-/** TensorStore's data type names. */
 /** TensorStore's 8- and 4-bit float types (numpy has none: ml_dtypes names them). */
 const SMALL_FLOATS = [
   "float8_e3m4",
@@ -21,6 +20,7 @@ const SMALL_FLOATS = [
   "float4_e2m1fn",
 ] as const;
 
+/** TensorStore's data type names. */
 export const TS_DTYPES = [
   "bool",
   "char",
