@@ -31,14 +31,15 @@ it("writes and reads a store of one's own in the threads, through the module its
   const sent: PoolBatch[] = [];
   const run = pool.run.bind(pool);
   pool.run = (batch, transfer) => (sent.push(batch), run(batch, transfer));
-  const before = store.writes;
+  const writesBefore = store.writes;
+  const filesBefore = readdirSync(root).length;
   try {
     await z.set(null, { data: values, shape: [40, 30] }, { pool });
     // This thread encodes and writes its share of the 12 chunks; the threads wrote the others
     // through the store they opened, which this thread's store does not count.
-    const threadWrites = 12 - (store.writes - before);
+    const threadWrites = 12 - (store.writes - writesBefore);
     expect(threadWrites).toBeGreaterThan(0);
-    expect(readdirSync(root).length).toBe(before + 12);
+    expect(readdirSync(root).length).toBe(filesBefore + 12);
     const read = await (await openArray(store, { mode: "r" })).get(undefined, { pool });
     expect(Array.from(read.data as Int32Array)).toEqual(Array.from(values));
   } finally {
